@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs, with apt-get, every Debian 12 package that building and testing bloomcrawl uses and that
+# is missing. Extra package names given as arguments are installed too (the benchmarks add theirs).
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev llvm
+  libcurl4-openssl-dev libgumbo-dev libxxhash-dev libspdlog-dev nlohmann-json3-dev
+  libidn2-dev zlib1g-dev libbrotli-dev libcli11-dev
+  googletest libgtest-dev libgmock-dev libbenchmark-dev libbloom-dev libcpp-httplib-dev
+  nodejs npm
+  "$@"
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "install-deps: installing ${missing[*]}"
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

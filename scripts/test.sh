@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds, and runs every test:
+#   1. Release build with warnings as errors (gcc), all tests;
+#   2. clang with ASan+UBSan, all tests, then every fuzz target for a short bounded time;
+#   3. clang with TSan, the concurrent tests.
+# Exits non-zero on the first failure. Sized for a 2-core machine: well under 15 minutes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+jobs=${JOBS:-$(nproc)}
+fuzz_seconds=${FUZZ_SECONDS:-20}
+
+scripts/install-deps.sh
+scripts/install-test-tools.sh
+
+step() { printf '\n=== %s (%ss elapsed)\n' "$1" "$SECONDS"; }
+
+configure_build() {  # dir, cmake args...
+  local dir=$1; shift
+  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBLOOMCRAWL_WERROR=ON "$@" >/dev/null
+  cmake --build "$dir" -j "$jobs"
+}
+
+step "release build"
+configure_build build/release
+step "release tests"
+ctest --test-dir build/release -j "$jobs" --output-on-failure
+
+step "ASan+UBSan build"
+configure_build build/asan -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+  -DBLOOMCRAWL_SANITIZE=address,undefined -DBLOOMCRAWL_FUZZ=ON -DBLOOMCRAWL_BENCH=OFF
+step "ASan+UBSan tests"
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --test-dir build/asan -j "$jobs" --output-on-failure
+
+step "fuzz targets (${fuzz_seconds}s each)"
+shopt -s nullglob
+for fuzzer in build/asan/fuzz/*_fuzz; do
+  name=$(basename "$fuzzer")
+  corpus="build/asan/fuzz-corpus/$name"
+  mkdir -p "$corpus"
+  seeds=()
+  [ -d "tests/fuzz/corpus/$name" ] && seeds=("tests/fuzz/corpus/$name")
+  echo "fuzz: $name"
+  "$fuzzer" -max_total_time="$fuzz_seconds" -rss_limit_mb=2048 -timeout=10 \
+    -print_final_stats=0 "$corpus" "${seeds[@]}" 2>"build/asan/$name.log" \
+    || { tail -50 "build/asan/$name.log"; echo "fuzz target $name failed"; exit 1; }
+done
+
+step "TSan build (concurrent tests)"
+configure_build build/tsan -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+  -DBLOOMCRAWL_SANITIZE=thread -DBLOOMCRAWL_CONCURRENT_TESTS_ONLY=ON -DBLOOMCRAWL_BENCH=OFF
+step "TSan tests"
+TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build/tsan -j "$jobs" --output-on-failure
+
+step "all passed"
