@@ -1,0 +1,64 @@
+// CrawlStats: the crawl's counters, updated from many threads, and their JSON form for report.json.
+// "Duplicate fetches avoided" is first-class: every link is counted once at the stage that
+// dropped or admitted it, so discovered = invalid + unsupported + too_long + out_of_scope +
+// nofollow + too_deep + duplicates + new + refused.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace bloomcrawl {
+
+using Counter = std::atomic<uint64_t>;
+
+struct CrawlStats {
+  // Fetches.
+  Counter pages_fetched{0};      // responses received (any status)
+  Counter fetch_failures{0};     // no response: timeouts, resets, blocked addresses...
+  Counter status_2xx{0}, status_3xx{0}, status_4xx{0}, status_5xx{0};
+  Counter html_pages{0};         // 2xx pages parsed for links
+  Counter bytes_received{0};     // decoded body bytes
+  Counter fetch_ms_total{0};
+  Counter robots_fetches{0};
+  Counter robots_disallowed{0};  // URLs not fetched because robots.txt disallows them
+  Counter pages_requeued{0};     // in flight at a stop, put back
+
+  // Links, each counted at the stage that settled it.
+  Counter links_discovered{0};
+  Counter links_invalid{0}, links_unsupported_scheme{0}, links_too_long{0};
+  Counter links_out_of_scope{0};
+  Counter links_nofollow{0};       // not followed: rel=nofollow, meta robots, X-Robots-Tag, link kind off
+  Counter links_too_deep{0};
+  Counter links_in_scope{0};
+  Counter links_duplicate{0};      // dropped by the seen filter: duplicate fetches avoided
+  Counter links_new{0};            // new to the filter
+  Counter links_refused{0};        // new, but the frontier refused them (limits)
+  Counter filter_full{0};          // the filter hit its memory limit
+
+  // Redirects, followed by the crawler so each target goes through the seen filter.
+  Counter redirects{0};
+  Counter redirects_deduplicated{0};  // target already seen: a second fetch avoided
+  Counter redirects_dropped{0};       // invalid, out of scope or over max_redirects
+
+  void add_duplicate(const std::string& host, const char* link_kind);
+  void add_failure(const char* outcome);
+  void add_refusal(const char* reason);
+  void add_drop(const char* reason);
+
+  nlohmann::json to_json() const;
+
+ private:
+  mutable std::mutex mu_;
+  std::map<std::string, uint64_t> duplicates_by_host_;
+  std::map<std::string, uint64_t> duplicates_by_kind_;
+  std::map<std::string, uint64_t> failures_by_outcome_;
+  std::map<std::string, uint64_t> refusals_by_reason_;
+  std::map<std::string, uint64_t> drops_by_reason_;
+};
+
+}  // namespace bloomcrawl
