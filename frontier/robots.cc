@@ -157,7 +157,8 @@ RobotsDecision RobotsRules::decision_from(bool allowed, const Rule* rule) {
 
 RobotsDecision RobotsRules::check(std::string_view url_or_path) const {
   if (disallow_everything_) return RobotsDecision{false, 0, "robots.txt unreachable: disallow all"};
-  const std::string path = robots_match_path(url_or_path);
+  std::string path = robots_match_path(url_or_path);
+  path.resize(std::min(path.size(), path.find('\0')));  // the reference matches a C string
   // Our own group decides whenever it exists, even when none of its rules match; an empty
   // pattern (priority 0) never disallows.
   const Best best = best_match(has_group_for_agent_ ? agent_rules_ : global_rules_, path);
