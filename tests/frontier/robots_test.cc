@@ -4,6 +4,7 @@
 #include "frontier/robots.h"
 
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -154,47 +155,62 @@ TEST(RobotsReference, LongestMatchWins) {
   EXPECT_FALSE(allowed(groups, "FooBot", "http://foo.bar/y/page"));
 }
 
+// One robots.txt, one URL, the reference's decision for FooBot.
+struct Case {
+  std::string robots;
+  std::string url;
+  bool allowed;
+};
+
+void expect_decisions(const std::vector<Case>& cases) {
+  for (const Case& c : cases) EXPECT_EQ(allowed(c.robots, "FooBot", c.url), c.allowed) << c.robots << " | " << c.url;
+}
+
 TEST(RobotsReference, Encoding) {
-  EXPECT_TRUE(allowed("User-agent: FooBot\nDisallow: /\nAllow: /foo/bar?qux=taz&baz=http://foo.bar?tar&par\n",
-                      "FooBot", "http://foo.bar/foo/bar?qux=taz&baz=http://foo.bar?tar&par"));
+  const std::string query = "User-agent: FooBot\nDisallow: /\nAllow: /foo/bar?qux=taz&baz=http://foo.bar?tar&par\n";
   const std::string raw_utf8 = "User-agent: FooBot\nDisallow: /\nAllow: /foo/bar/\xE3\x83\x84\n";
-  EXPECT_TRUE(allowed(raw_utf8, "FooBot", "http://foo.bar/foo/bar/%E3%83%84"));
-  EXPECT_FALSE(allowed(raw_utf8, "FooBot", "http://foo.bar/foo/bar/\xE3\x83\x84"));  // URL not encoded
   const std::string encoded = "User-agent: FooBot\nDisallow: /\nAllow: /foo/bar/%E3%83%84\n";
-  EXPECT_TRUE(allowed(encoded, "FooBot", "http://foo.bar/foo/bar/%E3%83%84"));
-  EXPECT_FALSE(allowed(encoded, "FooBot", "http://foo.bar/foo/bar/\xE3\x83\x84"));
   const std::string lower_hex = "User-agent: FooBot\nDisallow: /\nAllow: /foo/bar/%e3%83%84\n";
-  EXPECT_TRUE(allowed(lower_hex, "FooBot", "http://foo.bar/foo/bar/%E3%83%84"));
-  // Escaped unreserved characters are not decoded.
   const std::string unreserved = "User-agent: FooBot\nDisallow: /\nAllow: /foo/bar/%62%61%7A\n";
-  EXPECT_FALSE(allowed(unreserved, "FooBot", "http://foo.bar/foo/bar/baz"));
-  EXPECT_TRUE(allowed(unreserved, "FooBot", "http://foo.bar/foo/bar/%62%61%7A"));
+  expect_decisions({
+      {query, "http://foo.bar/foo/bar?qux=taz&baz=http://foo.bar?tar&par", true},
+      {raw_utf8, "http://foo.bar/foo/bar/%E3%83%84", true},
+      {raw_utf8, "http://foo.bar/foo/bar/\xE3\x83\x84", false},  // the URL is not encoded
+      {encoded, "http://foo.bar/foo/bar/%E3%83%84", true},
+      {encoded, "http://foo.bar/foo/bar/\xE3\x83\x84", false},
+      {lower_hex, "http://foo.bar/foo/bar/%E3%83%84", true},
+      {unreserved, "http://foo.bar/foo/bar/baz", false},  // escapes are never decoded
+      {unreserved, "http://foo.bar/foo/bar/%62%61%7A", true},
+  });
 }
 
 TEST(RobotsReference, SpecialCharacters) {
   const std::string star = "User-agent: FooBot\nDisallow: /foo/bar/quz\nAllow: /foo/*/qux\n";
-  EXPECT_FALSE(allowed(star, "FooBot", "http://foo.bar/foo/bar/quz"));
-  EXPECT_TRUE(allowed(star, "FooBot", "http://foo.bar/foo/quz"));
-  EXPECT_TRUE(allowed(star, "FooBot", "http://foo.bar/foo//quz"));
-  EXPECT_TRUE(allowed(star, "FooBot", "http://foo.bar/foo/bax/quz"));
   const std::string dollar = "User-agent: FooBot\nDisallow: /foo/bar$\nAllow: /foo/bar/qux\n";
-  EXPECT_FALSE(allowed(dollar, "FooBot", "http://foo.bar/foo/bar"));
-  EXPECT_TRUE(allowed(dollar, "FooBot", "http://foo.bar/foo/bar/qux"));
-  EXPECT_TRUE(allowed(dollar, "FooBot", "http://foo.bar/foo/bar/"));
-  EXPECT_TRUE(allowed(dollar, "FooBot", "http://foo.bar/foo/bar/baz"));
   const std::string comment = "User-agent: FooBot\n# Disallow: /\nDisallow: /foo/quz#qux\nAllow: /\n";
-  EXPECT_TRUE(allowed(comment, "FooBot", "http://foo.bar/foo/bar"));
-  EXPECT_FALSE(allowed(comment, "FooBot", "http://foo.bar/foo/quz"));
+  expect_decisions({
+      {star, "http://foo.bar/foo/bar/quz", false},
+      {star, "http://foo.bar/foo/quz", true},
+      {star, "http://foo.bar/foo//quz", true},
+      {star, "http://foo.bar/foo/bax/quz", true},
+      {dollar, "http://foo.bar/foo/bar", false},
+      {dollar, "http://foo.bar/foo/bar/qux", true},
+      {dollar, "http://foo.bar/foo/bar/", true},
+      {dollar, "http://foo.bar/foo/bar/baz", true},
+      {comment, "http://foo.bar/foo/bar", true},
+      {comment, "http://foo.bar/foo/quz", false},
+  });
 }
 
 TEST(RobotsReference, IndexHtmlIsDirectory) {
   const std::string robots = "User-Agent: *\nAllow: /allowed-slash/index.html\nDisallow: /\n";
-  EXPECT_TRUE(allowed(robots, "foobot", "http://foo.com/allowed-slash/"));
-  EXPECT_FALSE(allowed(robots, "foobot", "http://foo.com/allowed-slash/index.htm"));
-  EXPECT_TRUE(allowed(robots, "foobot", "http://foo.com/allowed-slash/index.html"));
-  EXPECT_FALSE(allowed(robots, "foobot", "http://foo.com/anyother-url"));
-  // Only for Allow.
-  EXPECT_TRUE(allowed("User-Agent: *\nDisallow: /d/index.html\n", "foobot", "http://foo.com/d/"));
+  expect_decisions({
+      {robots, "http://foo.com/allowed-slash/", true},
+      {robots, "http://foo.com/allowed-slash/index.htm", false},
+      {robots, "http://foo.com/allowed-slash/index.html", true},
+      {robots, "http://foo.com/anyother-url", false},
+      {"User-Agent: *\nDisallow: /d/index.html\n", "http://foo.com/d/", true},  // only for Allow
+  });
 }
 
 TEST(RobotsReference, LongLinesAreCut) {
