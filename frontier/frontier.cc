@@ -70,11 +70,14 @@ std::optional<Clock::time_point> Frontier::next_ready_time() const {
 
 bool Frontier::wait_ready(Clock::time_point deadline) {
   std::unique_lock lock(shared_->mutex);
-  while (!shared_->closed) {
+  for (bool woken = false; !shared_->closed; woken = true) {
     const Clock::time_point now = Clock::now();
     const std::optional<Clock::time_point> ready = shared_->state.next_ready_time();
     if (ready && *ready <= now) return true;
-    if (now >= deadline || shared_->state.empty_and_idle()) return false;
+    if (now >= deadline) return false;
+    // Idle at entry means "wait for pushes"; becoming idle while waiting means the crawl may be
+    // over, which the caller decides.
+    if (woken && shared_->state.empty_and_idle()) return false;
     shared_->ready_changed.wait_until(lock, ready ? std::min(*ready, deadline) : deadline);
   }
   return false;

@@ -56,8 +56,9 @@ class Frontier {
   // The earliest time some host may be contacted (possibly in the past); nullopt if none has
   // dispatchable URLs (all empty, held, or at their concurrency cap) or the page limit is reached.
   std::optional<Clock::time_point> next_ready_time() const;
-  // Blocks until a host may be ready by the real clock (true), or `deadline` passes or close()
-  // is called (false). Woken early by push/complete/release/release_host.
+  // Blocks until a host may be ready by the real clock (true), or `deadline` passes, close() is
+  // called, or the frontier becomes empty_and_idle() while waiting (false). Woken early by
+  // push/complete/release/release_host. Workers should push a page's links before complete().
   bool wait_ready(Clock::time_point deadline);
 
   // Per-host politeness. A host named here for the first time is created (with an empty queue).

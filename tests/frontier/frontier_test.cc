@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -272,12 +273,26 @@ TEST(FrontierTest, WaitReadyReturnsAtOnceWhenAHostIsReady) {
   EXPECT_TRUE(frontier.wait_ready(Clock::now() + std::chrono::hours(1)));
 }
 
-TEST(FrontierTest, WaitReadyGivesUpAtTheDeadlineOrWhenIdle) {
+TEST(FrontierTest, WaitReadyGivesUpAtTheDeadline) {
   Frontier frontier(options_with_delay(milliseconds(0)));
-  EXPECT_FALSE(frontier.wait_ready(Clock::now() + std::chrono::hours(1))) << "idle: returns";
+  EXPECT_FALSE(frontier.wait_ready(Clock::now()));
   frontier.push("h", "u", 0);
   frontier.hold_host("h");
   EXPECT_FALSE(frontier.wait_ready(Clock::now()));
+}
+
+TEST(FrontierTest, WaitReadyWakesOnPushFromAnotherThread) {
+  Frontier frontier(options_with_delay(milliseconds(0)));
+  std::thread pusher([&] { frontier.push("h", "u", 0); });
+  EXPECT_TRUE(frontier.wait_ready(Clock::now() + std::chrono::hours(1)));
+  pusher.join();
+}
+
+TEST(FrontierTest, CloseWakesAWaiterInAnotherThread) {
+  Frontier frontier(options_with_delay(milliseconds(0)));
+  std::thread closer([&] { frontier.close(); });
+  EXPECT_FALSE(frontier.wait_ready(Clock::now() + std::chrono::hours(1)));
+  closer.join();
 }
 
 }  // namespace
