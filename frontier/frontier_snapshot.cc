@@ -102,16 +102,18 @@ std::string FrontierState::snapshot() const {
             [](const auto& a, const auto& b) { return a.first < b.first; });
   for (const auto& [lease_id, lease] : by_lease) in_flight_by_host[lease->host].push_back(lease);
 
-  std::vector<std::string_view> group_names(groups_.size());
+  // Named groups in creation order, so that restore(snapshot()) snapshots to the same bytes.
+  std::vector<std::pair<uint32_t, std::string_view>> named(group_ids_.size());
+  std::transform(group_ids_.begin(), group_ids_.end(), named.begin(),
+                 [](const auto& entry) { return std::make_pair(entry.second, entry.first); });
+  std::sort(named.begin(), named.end());
   std::vector<uint32_t> group_index(groups_.size(), 0);  // 0 = the host's own group
   std::string out(kFrontierSnapshotMagic);
-  uint32_t named = 0;
-  for (const auto& [name, id] : group_ids_) {
-    group_index[id] = ++named;
-    group_names[named - 1] = name;
+  append_varint(out, named.size());
+  for (size_t i = 0; i < named.size(); ++i) {
+    group_index[named[i].first] = static_cast<uint32_t>(i + 1);
+    append_bytes(out, named[i].second);
   }
-  append_varint(out, named);
-  for (uint32_t i = 0; i < named; ++i) append_bytes(out, group_names[i]);
 
   append_varint(out, hosts_.size());
   for (uint32_t id = 0; id < hosts_.size(); ++id) {
