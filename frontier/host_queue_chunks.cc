@@ -9,7 +9,7 @@
 
 namespace bloomcrawl {
 namespace {
-constexpr uint32_t kFirstChunkBytes = 64;
+constexpr uint32_t kFirstChunkBytes = 40;  // with the 24-byte header, one 64-byte malloc
 constexpr uint32_t kMaxChunkBytes = 4096;
 }  // namespace
 
@@ -68,19 +68,33 @@ RecordFifo::Decoded RecordFifo::decode(const Chunk* chunk, uint32_t offset) {
   return {{static_cast<uint32_t>(tag), std::string_view(p, length)}, next};
 }
 
+void RecordFifo::make_room_at_tail(uint32_t needed) {
+  if (tail_ == nullptr) {
+    head_ = tail_ = allocate_chunk(std::max(kFirstChunkBytes, needed));
+    return;
+  }
+  if (tail_->capacity - tail_->end >= needed) return;
+  const uint32_t live = tail_->end - tail_->begin;
+  if (tail_ == head_ && live + needed <= kMaxChunkBytes) {
+    // A small queue grows like a vector: one chunk, live bytes moved to its start, so a host
+    // with a handful of URLs pays for one header and at most a third of slack.
+    const uint32_t grown = std::max(live + needed, std::min(kMaxChunkBytes, tail_->capacity / 2 * 3));
+    Chunk* chunk = allocate_chunk(grown);
+    std::memcpy(chunk->data(), tail_->data() + tail_->begin, live);
+    chunk->end = live;
+    free_chunk(tail_);
+    head_ = tail_ = chunk;
+    return;
+  }
+  // A large queue links fixed-size chunks: no copying, at most one chunk of slack.
+  Chunk* chunk = allocate_chunk(std::max(kMaxChunkBytes, needed));
+  tail_->next = chunk;
+  tail_ = chunk;
+}
+
 void RecordFifo::push_back(uint32_t tag, std::string_view bytes) {
   const size_t needed = encoded_size(tag, bytes);
-  if (tail_ == nullptr || tail_->capacity - tail_->end < needed) {
-    const uint32_t grown =
-        tail_ == nullptr ? kFirstChunkBytes : std::min(kMaxChunkBytes, tail_->capacity / 2 * 3);
-    Chunk* chunk = allocate_chunk(std::max<uint32_t>(grown, static_cast<uint32_t>(needed)));
-    if (tail_ == nullptr) {
-      head_ = chunk;
-    } else {
-      tail_->next = chunk;
-    }
-    tail_ = chunk;
-  }
+  make_room_at_tail(static_cast<uint32_t>(needed));
   encode(tail_->data() + tail_->end, tag, bytes);
   tail_->end += static_cast<uint32_t>(needed);
   ++size_;

@@ -1,6 +1,8 @@
 // RecordFifo: a FIFO of (small tag, bytes) records packed back to back in a singly linked list of
-// chunks. Chunks grow 1.5x from 64 bytes to 4 KiB so a host with three URLs costs a few hundred
-// bytes while a host with a million URLs wastes at most one chunk; drained chunks are freed at once.
+// chunks. While the queue fits in one chunk that chunk grows 1.5x (moving its live bytes) from
+// 40 bytes to 4 KiB, so a host with three URLs costs one small allocation; beyond that, 4 KiB
+// chunks are linked, so a host with a million URLs wastes at most one chunk. Drained chunks are
+// freed at once.
 // push_front reuses the space the last pop_front vacated, so putting a lease back costs nothing.
 // Not thread-safe; the Frontier's mutex guards it.
 #pragma once
@@ -61,6 +63,7 @@ class RecordFifo {
     uint32_t next_offset;
   };
 
+  void make_room_at_tail(uint32_t needed);
   static Chunk* allocate_chunk(uint32_t capacity);
   static void free_chunk(Chunk* chunk);
   static Decoded decode(const Chunk* chunk, uint32_t offset);
