@@ -27,8 +27,7 @@ FrontierState::FrontierState(FrontierOptions options) : options_(options) {
 }
 
 uint32_t FrontierState::find_host(std::string_view host) const {
-  const auto it = host_ids_.find(host);
-  return it == host_ids_.end() ? kNone : it->second;
+  return host_ids_.find(host, [this](uint32_t id) { return hosts_[id].key; });
 }
 
 uint32_t FrontierState::new_group(bool named) {
@@ -58,7 +57,7 @@ uint32_t FrontierState::find_or_create_host(std::string_view host, bool* created
   fresh.held = options_.hold_new_hosts;
   held_hosts_ += fresh.held ? 1 : 0;
   groups_[fresh.group].members = 1;
-  host_ids_.emplace(fresh.key, id);
+  host_ids_.insert(fresh.key, id);
   if (created != nullptr) *created = true;
   return id;
 }
@@ -343,9 +342,8 @@ FrontierStats FrontierState::stats() const {
   stats.dropped_over_limit = dropped_over_limit_;
   // Container node sizes are estimated (libstdc++ hash nodes: next pointer, value, cached hash).
   constexpr size_t kHashNodeBytes = sizeof(void*) + sizeof(std::string_view) + 2 * sizeof(size_t);
-  size_t bytes = strings_.allocated_bytes() + ready_.allocated_bytes() +
-                 hosts_.capacity() * sizeof(Host) + groups_.capacity() * sizeof(Group) +
-                 host_ids_.size() * kHashNodeBytes + host_ids_.bucket_count() * sizeof(void*) +
+  size_t bytes = strings_.allocated_bytes() + ready_.allocated_bytes() + host_ids_.allocated_bytes() +
+                 hosts_.size() * sizeof(Host) + groups_.size() * sizeof(Group) +
                  group_ids_.size() * kHashNodeBytes + group_ids_.bucket_count() * sizeof(void*);
   for (const Host& host : hosts_) bytes += host.queue.allocated_bytes();
   stats.bytes_used = bytes;

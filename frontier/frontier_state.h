@@ -6,12 +6,14 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "frontier/frontier_host_index.h"
 #include "frontier/frontier_types.h"
 #include "frontier/host_queue.h"
 #include "frontier/politeness.h"
@@ -90,9 +92,10 @@ class FrontierState {
 
   FrontierOptions options_;
   UrlArena strings_;
-  std::vector<Host> hosts_;
-  std::unordered_map<std::string_view, uint32_t> host_ids_;
-  std::vector<Group> groups_;
+  // Deques, not vectors: no doubling slack and no copying when millions of hosts arrive.
+  std::deque<Host> hosts_;
+  HostIndex host_ids_;
+  std::deque<Group> groups_;
   std::vector<uint32_t> free_groups_;
   std::unordered_map<std::string_view, uint32_t> group_ids_;  // named groups
   ReadyQueue ready_;
