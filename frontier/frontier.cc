@@ -1,0 +1,149 @@
+#include "frontier/frontier.h"
+
+#include <utility>
+
+namespace bloomcrawl {
+
+struct Frontier::Shared {
+  explicit Shared(FrontierState initial) : state(std::move(initial)) {}
+
+  // Called with the mutex held after a mutation: wakes waiters only when the earliest ready time
+  // moved earlier (or appeared), the only change that can shorten their wait.
+  void notify_if_earlier(std::optional<Clock::time_point> before) {
+    const std::optional<Clock::time_point> after = state.next_ready_time();
+    if (after && (!before || *after < *before)) ready_changed.notify_all();
+  }
+
+  mutable std::mutex mutex;
+  std::condition_variable ready_changed;
+  FrontierState state;
+  bool closed = false;
+};
+
+Frontier::Frontier(FrontierOptions options)
+    : shared_(std::make_unique<Shared>(FrontierState(options))) {}
+Frontier::Frontier(FrontierState state) : shared_(std::make_unique<Shared>(std::move(state))) {}
+Frontier::Frontier(Frontier&&) noexcept = default;
+Frontier& Frontier::operator=(Frontier&&) noexcept = default;
+Frontier::~Frontier() = default;
+
+AdmitResult Frontier::push(std::string_view host, std::string_view url, uint32_t depth,
+                           bool* new_host) {
+  std::lock_guard lock(shared_->mutex);
+  const auto before = shared_->state.next_ready_time();
+  const AdmitResult result = shared_->state.push(host, url, depth, new_host);
+  shared_->notify_if_earlier(before);
+  return result;
+}
+
+bool Frontier::is_known_host(std::string_view host) const {
+  std::lock_guard lock(shared_->mutex);
+  return shared_->state.is_known_host(host);
+}
+
+std::optional<Lease> Frontier::pop_ready(Clock::time_point now) {
+  std::lock_guard lock(shared_->mutex);
+  if (shared_->closed) return std::nullopt;
+  return shared_->state.pop_ready(now);
+}
+
+void Frontier::complete(const Lease& lease, Clock::time_point now, HostOutcome outcome) {
+  std::lock_guard lock(shared_->mutex);
+  const auto before = shared_->state.next_ready_time();
+  shared_->state.complete(lease, now, outcome);
+  shared_->notify_if_earlier(before);
+  // The last completion may end the crawl: let waiters re-check empty_and_idle().
+  if (shared_->state.empty_and_idle()) shared_->ready_changed.notify_all();
+}
+
+void Frontier::release(const Lease& lease) {
+  std::lock_guard lock(shared_->mutex);
+  const auto before = shared_->state.next_ready_time();
+  shared_->state.release(lease);
+  shared_->notify_if_earlier(before);
+}
+
+std::optional<Clock::time_point> Frontier::next_ready_time() const {
+  std::lock_guard lock(shared_->mutex);
+  return shared_->state.next_ready_time();
+}
+
+bool Frontier::wait_ready(Clock::time_point deadline) {
+  std::unique_lock lock(shared_->mutex);
+  for (bool woken = false; !shared_->closed; woken = true) {
+    const Clock::time_point now = Clock::now();
+    const std::optional<Clock::time_point> ready = shared_->state.next_ready_time();
+    if (ready && *ready <= now) return true;
+    if (now >= deadline) return false;
+    // Idle at entry means "wait for pushes"; becoming idle while waiting means the crawl may be
+    // over, which the caller decides.
+    if (woken && shared_->state.empty_and_idle()) return false;
+    shared_->ready_changed.wait_until(lock, ready ? std::min(*ready, deadline) : deadline);
+  }
+  return false;
+}
+
+void Frontier::set_host_delay(std::string_view host, std::chrono::milliseconds delay) {
+  std::lock_guard lock(shared_->mutex);
+  shared_->state.set_host_delay(host, delay);
+}
+
+void Frontier::set_host_concurrency(std::string_view host, uint32_t concurrency) {
+  std::lock_guard lock(shared_->mutex);
+  const auto before = shared_->state.next_ready_time();
+  shared_->state.set_host_concurrency(host, concurrency);
+  shared_->notify_if_earlier(before);
+}
+
+void Frontier::hold_host(std::string_view host) {
+  std::lock_guard lock(shared_->mutex);
+  shared_->state.hold_host(host);
+}
+
+void Frontier::release_host(std::string_view host) {
+  std::lock_guard lock(shared_->mutex);
+  const auto before = shared_->state.next_ready_time();
+  shared_->state.release_host(host);
+  shared_->notify_if_earlier(before);
+}
+
+void Frontier::set_politeness_group(std::string_view host, std::string_view group) {
+  std::lock_guard lock(shared_->mutex);
+  const auto before = shared_->state.next_ready_time();
+  shared_->state.set_politeness_group(host, group);
+  shared_->notify_if_earlier(before);
+}
+
+void Frontier::close() {
+  {
+    std::lock_guard lock(shared_->mutex);
+    shared_->closed = true;
+  }
+  shared_->ready_changed.notify_all();
+}
+
+bool Frontier::closed() const {
+  std::lock_guard lock(shared_->mutex);
+  return shared_->closed;
+}
+
+FrontierStats Frontier::stats() const {
+  std::lock_guard lock(shared_->mutex);
+  return shared_->state.stats();
+}
+
+bool Frontier::empty_and_idle() const {
+  std::lock_guard lock(shared_->mutex);
+  return shared_->state.empty_and_idle();
+}
+
+std::string Frontier::snapshot() const {
+  std::lock_guard lock(shared_->mutex);
+  return shared_->state.snapshot();
+}
+
+Frontier Frontier::restore(std::string_view bytes, FrontierOptions options) {
+  return Frontier(FrontierState::restore(bytes, options));
+}
+
+}  // namespace bloomcrawl

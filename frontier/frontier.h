@@ -1,0 +1,95 @@
+// Frontier: the URLs waiting to be fetched, grouped by an opaque host key, and the politeness
+// clocks that decide when each host may next be contacted (Mercator's design: per-host FIFO
+// queues plus a ready-queue of hosts ordered by next-contact time).
+//
+// Contract:
+//  - pop_ready(now) returns a URL of a host that may be contacted at `now`, never one of a host
+//    that is held, parked, backing off, inside its delay or at its concurrency cap, and never
+//    makes a caller wait on a busy host while another is ready. Per host, URLs come out
+//    breadth-first (lower depth first), FIFO within a depth.
+//  - Every lease is given back exactly once: complete() (fetched, with its politeness outcome) or
+//    release() (not fetched: back at the head of its host queue).
+//  - push() enforces depth, page, per-host page and per-host queue limits; a refusal returns the
+//    reason and is counted in stats().
+//  - Thread-safe: one internal mutex, held only for the bookkeeping of one call.
+// URLs and host keys are opaque bytes: nothing here parses URLs or knows about fetching.
+// Delay semantics, snapshot format and memory layout: docs/frontier.md.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "frontier/frontier_state.h"
+#include "frontier/frontier_types.h"
+
+namespace bloomcrawl {
+
+class Frontier {
+ public:
+  explicit Frontier(FrontierOptions options);
+  Frontier(Frontier&&) noexcept;
+  Frontier& operator=(Frontier&&) noexcept;
+  ~Frontier();
+
+  // Queues `url` for `host`. *new_host (if given) is set when this call created the host's state,
+  // which is the crawler's cue to fetch robots.txt (see FrontierOptions::hold_new_hosts).
+  AdmitResult push(std::string_view host, std::string_view url, uint32_t depth,
+                   bool* new_host = nullptr);
+  bool is_known_host(std::string_view host) const;
+
+  // A URL whose host may be contacted at `now`; it counts toward the page limits at once.
+  // nullopt when nothing is ready, the page limit is reached or the frontier is closed.
+  std::optional<Lease> pop_ready(Clock::time_point now);
+  // The fetch of `lease` finished at `now`; starts the host's delay, applies back-off/budget.
+  // Throws std::invalid_argument for a lease that is not in flight.
+  void complete(const Lease& lease, Clock::time_point now, HostOutcome outcome);
+  // The lease was not fetched (shutdown, checkpoint): it goes back to the head of its host
+  // queue and no longer counts as a page; the host's clock is untouched.
+  void release(const Lease& lease);
+
+  // The earliest time some host may be contacted (possibly in the past); nullopt if none has
+  // dispatchable URLs (all empty, held, or at their concurrency cap) or the page limit is reached.
+  std::optional<Clock::time_point> next_ready_time() const;
+  // Blocks until a host may be ready by the real clock (true), or `deadline` passes, close() is
+  // called, or the frontier becomes empty_and_idle() while waiting (false). Woken early by
+  // push/complete/release/release_host. Workers should push a page's links before complete().
+  bool wait_ready(Clock::time_point deadline);
+
+  // Per-host politeness. A host named here for the first time is created (with an empty queue).
+  // A new delay applies from the next completion (e.g. robots.txt Crawl-delay).
+  void set_host_delay(std::string_view host, std::chrono::milliseconds delay);
+  void set_host_concurrency(std::string_view host, uint32_t concurrency);
+  // A held host keeps receiving URLs but is not dispatched (e.g. while its robots.txt is fetched).
+  void hold_host(std::string_view host);
+  void release_host(std::string_view host);
+  // Hosts in one named group (e.g. resolving to one IP) share one clock, concurrency slots,
+  // back-off and error budget. A host moves to the group with whatever is in flight.
+  void set_politeness_group(std::string_view host, std::string_view group);
+
+  // Wakes every wait_ready() and makes pop_ready() return nullopt from now on.
+  void close();
+  bool closed() const;
+
+  FrontierStats stats() const;
+  // Nothing queued (or the page limit reached) and nothing in flight: the crawl is done.
+  bool empty_and_idle() const;
+
+  // Checkpoint: queued URLs, in-flight leases as if released, per-host settings and page counts.
+  // Politeness clocks (delays in progress, back-off, parks) are not kept: they restart at restore.
+  std::string snapshot() const;
+  // Throws std::runtime_error naming the byte offset and what was wrong for corrupted input.
+  static Frontier restore(std::string_view bytes, FrontierOptions options);
+
+ private:
+  explicit Frontier(FrontierState state);
+  struct Shared;
+  std::unique_ptr<Shared> shared_;
+};
+
+}  // namespace bloomcrawl

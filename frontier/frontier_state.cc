@@ -1,0 +1,353 @@
+#include "frontier/frontier_state.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
+
+namespace bloomcrawl {
+namespace {
+// URLs are front-coded against at most this many leading bytes of the host's first URL: enough
+// for scheme, host, port and a common path, without keeping a long first URL alive.
+constexpr size_t kReferencePrefixBytes = 64;
+}  // namespace
+
+const char* admit_result_name(AdmitResult result) {
+  switch (result) {
+    case AdmitResult::kQueued: return "queued";
+    case AdmitResult::kTooDeep: return "too_deep";
+    case AdmitResult::kHostQueueFull: return "host_queue_full";
+    case AdmitResult::kHostPageLimit: return "host_page_limit";
+    case AdmitResult::kPageLimit: return "page_limit";
+  }
+  return "unknown";
+}
+
+FrontierState::FrontierState(FrontierOptions options) : options_(options) {
+  if (options_.default_concurrency == 0) options_.default_concurrency = 1;
+}
+
+uint32_t FrontierState::find_host(std::string_view host) const {
+  return host_ids_.find(host, [this](uint32_t id) { return hosts_[id].key; });
+}
+
+uint32_t FrontierState::new_group(bool named) {
+  uint32_t id;
+  if (!free_groups_.empty()) {
+    id = free_groups_.back();
+    free_groups_.pop_back();
+    groups_[id] = Group{};
+  } else {
+    id = static_cast<uint32_t>(groups_.size());
+    groups_.emplace_back();
+  }
+  groups_[id].named = named;
+  return id;
+}
+
+uint32_t FrontierState::find_or_create_host(std::string_view host, bool* created) {
+  if (const uint32_t id = find_host(host); id != kNone) {
+    if (created != nullptr) *created = false;
+    return id;
+  }
+  if (hosts_.size() >= kNone - 1) throw std::length_error("Frontier: too many hosts (2^32 - 2)");
+  const auto id = static_cast<uint32_t>(hosts_.size());
+  Host& fresh = hosts_.emplace_back();
+  fresh.key = strings_.store(host);
+  fresh.group = new_group(/*named=*/false);
+  fresh.held = options_.hold_new_hosts;
+  held_hosts_ += fresh.held ? 1 : 0;
+  groups_[fresh.group].members = 1;
+  host_ids_.insert(fresh.key, id);
+  if (created != nullptr) *created = true;
+  return id;
+}
+
+std::chrono::milliseconds FrontierState::delay_of(const Host& host) const {
+  return host.delay_ms == kDefaultDelay ? options_.default_delay
+                                        : std::chrono::milliseconds(host.delay_ms);
+}
+
+uint32_t FrontierState::concurrency_of(const Host& host) const {
+  return host.concurrency == 0 ? options_.default_concurrency : host.concurrency;
+}
+
+AdmitResult FrontierState::refuse(AdmitResult reason) {
+  ++admissions_[static_cast<size_t>(reason)];
+  return reason;
+}
+
+bool FrontierState::page_limit_reached() const {
+  return options_.max_pages != 0 && dispatched_ >= options_.max_pages;
+}
+
+AdmitResult FrontierState::push(std::string_view host, std::string_view url, uint32_t depth,
+                                bool* new_host) {
+  if (new_host != nullptr) *new_host = false;
+  if (depth > options_.max_depth) return refuse(AdmitResult::kTooDeep);
+  // Queued URLs count against the page limits too: a URL that could never be dispatched is
+  // refused now rather than held in memory until the end of the crawl.
+  if (options_.max_pages != 0 && dispatched_ + queued_ >= options_.max_pages) {
+    return refuse(AdmitResult::kPageLimit);
+  }
+  if (const uint32_t known = find_host(host); known != kNone) {
+    const Host& existing = hosts_[known];
+    const uint64_t waiting = existing.queue.size();
+    if (options_.max_pages_per_host != 0 &&
+        existing.dispatched + waiting >= options_.max_pages_per_host) {
+      return refuse(AdmitResult::kHostPageLimit);
+    }
+    if (options_.max_queued_per_host != 0 && waiting >= options_.max_queued_per_host) {
+      return refuse(AdmitResult::kHostQueueFull);
+    }
+  }
+  const uint32_t id = find_or_create_host(host, new_host);
+  enqueue(id, url, depth);
+  ++admissions_[static_cast<size_t>(AdmitResult::kQueued)];
+  return AdmitResult::kQueued;
+}
+
+void FrontierState::enqueue(uint32_t host_id, std::string_view url, uint32_t depth) {
+  Host& host = hosts_[host_id];
+  if (!host.queue.has_reference_prefix()) {
+    host.queue.set_reference_prefix(strings_.store(url.substr(0, kReferencePrefixBytes)));
+  }
+  host.queue.push_back(url, depth);
+  ++queued_;
+  queued_bytes_ += url.size();
+  refresh(host_id);
+}
+
+void FrontierState::link(uint32_t host_id) {
+  Host& host = hosts_[host_id];
+  Group& group = groups_[host.group];
+  if (group.ring_head == kNone) {
+    host.ring_next = host.ring_prev = host_id;
+    group.ring_head = host_id;
+  } else {  // just behind the head: the last to be served in this round
+    const uint32_t tail = hosts_[group.ring_head].ring_prev;
+    host.ring_next = group.ring_head;
+    host.ring_prev = tail;
+    hosts_[tail].ring_next = host_id;
+    hosts_[group.ring_head].ring_prev = host_id;
+  }
+  ++active_hosts_;
+}
+
+void FrontierState::unlink(uint32_t host_id) {
+  Host& host = hosts_[host_id];
+  Group& group = groups_[host.group];
+  if (host.ring_next == host_id) {
+    group.ring_head = kNone;
+  } else {
+    hosts_[host.ring_prev].ring_next = host.ring_next;
+    hosts_[host.ring_next].ring_prev = host.ring_prev;
+    if (group.ring_head == host_id) group.ring_head = host.ring_next;
+  }
+  host.ring_next = host.ring_prev = kNone;
+  --active_hosts_;
+}
+
+void FrontierState::refresh(uint32_t host_id) {
+  Host& host = hosts_[host_id];
+  const bool dispatchable = !host.held && !host.queue.empty();
+  const bool linked = host.ring_next != kNone;
+  if (dispatchable && !linked) link(host_id);
+  if (!dispatchable && linked) unlink(host_id);
+  reschedule(host.group);
+}
+
+void FrontierState::reschedule(uint32_t group_id) {
+  const Group& group = groups_[group_id];
+  const bool has_slot = group.ring_head != kNone &&
+                        group.clock.in_flight < concurrency_of(hosts_[group.ring_head]);
+  if (!has_slot) {
+    ready_.remove(group_id);
+    return;
+  }
+  const Clock::time_point ready_at = group.clock.ready_at();
+  if (!ready_.contains(group_id) || ready_.time_of(group_id) != ready_at) {
+    ready_.place(group_id, ready_at);
+  }
+}
+
+void FrontierState::drop_queue(Host& host) {
+  host.queue.for_each([&](std::string_view url, uint32_t) { queued_bytes_ -= url.size(); });
+  const uint64_t dropped = host.queue.size();
+  queued_ -= dropped;
+  dropped_over_limit_ += dropped;
+  host.queue.clear();
+}
+
+std::optional<Lease> FrontierState::pop_ready(Clock::time_point now) {
+  while (!page_limit_reached() && !ready_.empty() && ready_.top_time() <= now) {
+    const uint32_t group_id = ready_.top_id();
+    Group& group = groups_[group_id];
+    const uint32_t host_id = group.ring_head;
+    Host& host = hosts_[host_id];
+    if (options_.max_pages_per_host != 0 && host.dispatched >= options_.max_pages_per_host) {
+      drop_queue(host);  // only after a restore with a lower limit; push() refuses otherwise
+      refresh(host_id);
+      continue;
+    }
+    Lease lease;
+    lease.entry.depth = host.queue.pop_front(&lease.entry.url);
+    lease.entry.host = std::string(host.key);
+    lease.lease_id = next_lease_id_++;
+    --queued_;
+    queued_bytes_ -= lease.entry.url.size();
+    ++host.dispatched;
+    ++dispatched_;
+    ++host.in_flight;
+    ++group.clock.in_flight;
+    leases_.emplace(lease.lease_id, InFlight{host_id, lease.entry.depth, lease.entry.url});
+    // Re-placing the group at `now` puts it behind groups that were already waiting, so ready
+    // hosts are served round-robin; the ring rotation does the same among the group's hosts.
+    group.clock.next_contact = std::max(group.clock.next_contact, now);
+    group.ring_head = host.ring_next;
+    ready_.remove(group_id);
+    refresh(host_id);
+    return lease;
+  }
+  return std::nullopt;
+}
+
+FrontierState::InFlight FrontierState::take_lease(const Lease& lease, const char* operation) {
+  const auto it = leases_.find(lease.lease_id);
+  if (it == leases_.end()) {
+    throw std::invalid_argument(std::string("Frontier::") + operation + ": lease " +
+                                std::to_string(lease.lease_id) + " for " + lease.entry.url +
+                                " is not in flight (already completed or released?)");
+  }
+  InFlight taken = std::move(it->second);
+  leases_.erase(it);
+  Host& host = hosts_[taken.host];
+  --host.in_flight;
+  --groups_[host.group].clock.in_flight;
+  return taken;
+}
+
+void FrontierState::complete(const Lease& lease, Clock::time_point now, const HostOutcome& outcome) {
+  const InFlight done = take_lease(lease, "complete");
+  Host& host = hosts_[done.host];
+  Group& group = groups_[host.group];
+  if (apply_outcome(group.clock, outcome, now, delay_of(host), options_)) ++parks_;
+  switch (outcome.kind) {
+    case HostOutcome::Kind::kOk: ++completed_ok_; break;
+    case HostOutcome::Kind::kError: ++completed_error_; break;
+    case HostOutcome::Kind::kBackoff: ++completed_backoff_; break;
+  }
+  reschedule(host.group);
+}
+
+void FrontierState::release(const Lease& lease) {
+  const InFlight returned = take_lease(lease, "release");
+  Host& host = hosts_[returned.host];
+  host.queue.push_front(returned.url, returned.depth);
+  --host.dispatched;
+  --dispatched_;
+  ++queued_;
+  queued_bytes_ += returned.url.size();
+  refresh(returned.host);
+}
+
+std::optional<Clock::time_point> FrontierState::next_ready_time() const {
+  if (page_limit_reached()) return std::nullopt;
+  return ready_.earliest();
+}
+
+void FrontierState::set_host_delay(std::string_view host, std::chrono::milliseconds delay) {
+  Host& state = hosts_[find_or_create_host(host, nullptr)];
+  const auto clamped = std::clamp<std::chrono::milliseconds::rep>(delay.count(), 0, kDefaultDelay - 1);
+  state.delay_ms = static_cast<uint32_t>(clamped);
+}
+
+void FrontierState::set_host_concurrency(std::string_view host, uint32_t concurrency) {
+  const uint32_t id = find_or_create_host(host, nullptr);
+  hosts_[id].concurrency = std::max<uint32_t>(concurrency, 1);
+  reschedule(hosts_[id].group);
+}
+
+void FrontierState::hold_host(std::string_view host) {
+  const uint32_t id = find_or_create_host(host, nullptr);
+  if (!hosts_[id].held) {
+    hosts_[id].held = true;
+    ++held_hosts_;
+  }
+  refresh(id);
+}
+
+void FrontierState::release_host(std::string_view host) {
+  const uint32_t id = find_host(host);
+  if (id == kNone || !hosts_[id].held) return;
+  hosts_[id].held = false;
+  --held_hosts_;
+  refresh(id);
+}
+
+void FrontierState::set_politeness_group(std::string_view host, std::string_view group) {
+  if (group.empty()) throw std::invalid_argument("Frontier::set_politeness_group: empty group name for host " + std::string(host));
+  const uint32_t host_id = find_or_create_host(host, nullptr);
+  uint32_t target;
+  if (const auto it = group_ids_.find(group); it != group_ids_.end()) {
+    target = it->second;
+  } else {
+    target = new_group(/*named=*/true);
+    group_ids_.emplace(strings_.store(group), target);
+  }
+  Host& moving = hosts_[host_id];
+  const uint32_t source = moving.group;
+  if (source == target) return;
+  const bool linked = moving.ring_next != kNone;
+  if (linked) unlink(host_id);
+  Group& from = groups_[source];
+  Group& to = groups_[target];
+  from.members--;
+  from.clock.in_flight -= moving.in_flight;
+  to.members++;
+  to.clock.in_flight += moving.in_flight;
+  // The joined server inherits the stricter clock: whatever the host was waiting for still holds.
+  to.clock.next_contact = std::max(to.clock.next_contact, from.clock.next_contact);
+  to.clock.blocked_until = std::max(to.clock.blocked_until, from.clock.blocked_until);
+  moving.group = target;
+  if (!from.named && from.members == 0) {
+    ready_.remove(source);
+    free_groups_.push_back(source);
+  } else {
+    reschedule(source);
+  }
+  refresh(host_id);
+}
+
+bool FrontierState::is_known_host(std::string_view host) const { return find_host(host) != kNone; }
+
+bool FrontierState::empty_and_idle() const {
+  return leases_.empty() && (queued_ == 0 || page_limit_reached());
+}
+
+FrontierStats FrontierState::stats() const {
+  FrontierStats stats;
+  stats.queued = queued_;
+  stats.queued_url_bytes = queued_bytes_;
+  stats.hosts = hosts_.size();
+  stats.active_hosts = active_hosts_;
+  stats.held_hosts = held_hosts_;
+  stats.ready_queue_size = ready_.size();
+  stats.in_flight = leases_.size();
+  stats.dispatched = dispatched_;
+  stats.completed_ok = completed_ok_;
+  stats.completed_error = completed_error_;
+  stats.completed_backoff = completed_backoff_;
+  stats.parks = parks_;
+  stats.admissions = admissions_;
+  stats.dropped_over_limit = dropped_over_limit_;
+  // Container node sizes are estimated (libstdc++ hash nodes: next pointer, value, cached hash).
+  constexpr size_t kHashNodeBytes = sizeof(void*) + sizeof(std::string_view) + 2 * sizeof(size_t);
+  size_t bytes = strings_.allocated_bytes() + ready_.allocated_bytes() + host_ids_.allocated_bytes() +
+                 hosts_.size() * sizeof(Host) + groups_.size() * sizeof(Group) +
+                 group_ids_.size() * kHashNodeBytes + group_ids_.bucket_count() * sizeof(void*);
+  for (const Host& host : hosts_) bytes += host.queue.allocated_bytes();
+  stats.bytes_used = bytes;
+  return stats;
+}
+
+}  // namespace bloomcrawl

@@ -1,0 +1,118 @@
+// FrontierState: the single-threaded core behind Frontier (frontier/frontier.h), which adds the
+// mutex, the condition variable and close(). Hosts live in a vector indexed by a dense id; each
+// host belongs to one politeness group (its own, unless set_politeness_group() put it in a named
+// one). A group's hosts that have dispatchable URLs form a ring served round-robin, and the group
+// sits in the ReadyQueue at the time it may next be contacted while it has a free slot.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "frontier/frontier_host_index.h"
+#include "frontier/frontier_types.h"
+#include "frontier/host_queue.h"
+#include "frontier/politeness.h"
+#include "frontier/ready_queue.h"
+#include "frontier/url_arena.h"
+
+namespace bloomcrawl {
+
+class FrontierState {
+ public:
+  explicit FrontierState(FrontierOptions options);
+
+  AdmitResult push(std::string_view host, std::string_view url, uint32_t depth, bool* new_host);
+  std::optional<Lease> pop_ready(Clock::time_point now);
+  void complete(const Lease& lease, Clock::time_point now, const HostOutcome& outcome);
+  void release(const Lease& lease);
+  std::optional<Clock::time_point> next_ready_time() const;
+
+  void set_host_delay(std::string_view host, std::chrono::milliseconds delay);
+  void set_host_concurrency(std::string_view host, uint32_t concurrency);
+  void hold_host(std::string_view host);
+  void release_host(std::string_view host);
+  void set_politeness_group(std::string_view host, std::string_view group);
+  bool is_known_host(std::string_view host) const;
+
+  FrontierStats stats() const;
+  bool empty_and_idle() const;
+  bool page_limit_reached() const;
+
+  // frontier_snapshot.cc
+  std::string snapshot() const;
+  static FrontierState restore(std::string_view bytes, FrontierOptions options);
+
+ private:
+  static constexpr uint32_t kNone = UINT32_MAX;
+  static constexpr uint32_t kDefaultDelay = UINT32_MAX;
+
+  struct Host {
+    std::string_view key;  // in strings_
+    HostQueue queue;
+    uint64_t dispatched = 0;  // pages: leases handed out and not released
+    uint32_t group = kNone;
+    uint32_t in_flight = 0;
+    uint32_t delay_ms = kDefaultDelay;
+    uint32_t concurrency = 0;  // 0 = options' default
+    uint32_t ring_next = kNone;  // ring of the group's dispatchable hosts; kNone = not in it
+    uint32_t ring_prev = kNone;
+    bool held = false;
+  };
+  struct Group {
+    PolitenessClock clock;
+    uint32_t ring_head = kNone;  // the host to dispatch next
+    uint32_t members = 0;
+    bool named = false;
+  };
+  struct InFlight {
+    uint32_t host;
+    uint32_t depth;
+    std::string url;
+  };
+
+  uint32_t find_host(std::string_view host) const;
+  uint32_t find_or_create_host(std::string_view host, bool* created);
+  uint32_t new_group(bool named);
+  void enqueue(uint32_t host_id, std::string_view url, uint32_t depth);
+  AdmitResult refuse(AdmitResult reason);
+  std::chrono::milliseconds delay_of(const Host& host) const;
+  uint32_t concurrency_of(const Host& host) const;
+  // Keeps ring membership and the group's ready-queue entry in line with the host's state.
+  void refresh(uint32_t host_id);
+  void reschedule(uint32_t group_id);
+  void link(uint32_t host_id);
+  void unlink(uint32_t host_id);
+  void drop_queue(Host& host);
+  InFlight take_lease(const Lease& lease, const char* operation);
+
+  FrontierOptions options_;
+  UrlArena strings_;
+  // Deques, not vectors: no doubling slack and no copying when millions of hosts arrive.
+  std::deque<Host> hosts_;
+  HostIndex host_ids_;
+  std::deque<Group> groups_;
+  std::vector<uint32_t> free_groups_;
+  std::unordered_map<std::string_view, uint32_t> group_ids_;  // named groups
+  ReadyQueue ready_;
+  std::unordered_map<uint64_t, InFlight> leases_;
+  uint64_t next_lease_id_ = 1;
+
+  uint64_t queued_ = 0;
+  uint64_t queued_bytes_ = 0;
+  uint64_t dispatched_ = 0;
+  uint64_t active_hosts_ = 0;
+  uint64_t held_hosts_ = 0;
+  uint64_t completed_ok_ = 0;
+  uint64_t completed_error_ = 0;
+  uint64_t completed_backoff_ = 0;
+  uint64_t parks_ = 0;
+  uint64_t dropped_over_limit_ = 0;
+  std::array<uint64_t, kAdmitResultCount> admissions_{};
+};
+
+}  // namespace bloomcrawl

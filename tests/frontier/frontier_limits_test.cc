@@ -1,0 +1,110 @@
+// Admission limits: each refusal carries its reason and is counted in stats().
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "frontier/frontier.h"
+
+namespace bloomcrawl {
+namespace {
+
+const Clock::time_point kT0 = Clock::time_point{} + std::chrono::hours(1000);
+
+FrontierOptions no_delay() {
+  FrontierOptions options;
+  options.default_delay = std::chrono::milliseconds(0);
+  options.default_concurrency = 1000;
+  return options;
+}
+
+std::string url(int n) {
+  std::string out("https://h/");
+  out.append(std::to_string(n));
+  return out;
+}
+
+TEST(FrontierLimitsTest, RefusesUrlsDeeperThanMaxDepth) {
+  FrontierOptions options = no_delay();
+  options.max_depth = 2;
+  Frontier frontier(options);
+  EXPECT_EQ(frontier.push("h", "a", 2), AdmitResult::kQueued);
+  bool created = true;
+  EXPECT_EQ(frontier.push("other", "b", 3, &created), AdmitResult::kTooDeep);
+  EXPECT_FALSE(created);
+  EXPECT_FALSE(frontier.is_known_host("other")) << "a refused URL creates no host state";
+  const FrontierStats stats = frontier.stats();
+  EXPECT_EQ(stats.refused(AdmitResult::kTooDeep), 1u);
+  EXPECT_EQ(stats.refused(AdmitResult::kQueued), 1u);
+  EXPECT_EQ(stats.queued, 1u);
+}
+
+TEST(FrontierLimitsTest, PerHostQueueLimitRefusesOnlyWhileFull) {
+  FrontierOptions options = no_delay();
+  options.max_queued_per_host = 2;
+  Frontier frontier(options);
+  EXPECT_EQ(frontier.push("h", url(1), 0), AdmitResult::kQueued);
+  EXPECT_EQ(frontier.push("h", url(2), 0), AdmitResult::kQueued);
+  EXPECT_EQ(frontier.push("h", url(3), 0), AdmitResult::kHostQueueFull);
+  EXPECT_EQ(frontier.push("g", url(3), 0), AdmitResult::kQueued) << "other hosts unaffected";
+  auto lease = frontier.pop_ready(kT0);
+  while (lease && lease->entry.host != "h") lease = frontier.pop_ready(kT0);
+  ASSERT_TRUE(lease);
+  EXPECT_EQ(frontier.push("h", url(4), 0), AdmitResult::kQueued) << "room again after a dispatch";
+  EXPECT_EQ(frontier.stats().refused(AdmitResult::kHostQueueFull), 1u);
+}
+
+TEST(FrontierLimitsTest, PerHostPageLimitCountsDispatchedAndQueued) {
+  FrontierOptions options = no_delay();
+  options.max_pages_per_host = 3;
+  Frontier frontier(options);
+  EXPECT_EQ(frontier.push("h", url(1), 0), AdmitResult::kQueued);
+  EXPECT_EQ(frontier.push("h", url(2), 0), AdmitResult::kQueued);
+  auto lease = frontier.pop_ready(kT0);
+  ASSERT_TRUE(lease);
+  frontier.complete(*lease, kT0, HostOutcome::ok());
+  EXPECT_EQ(frontier.push("h", url(3), 0), AdmitResult::kQueued);
+  EXPECT_EQ(frontier.push("h", url(4), 0), AdmitResult::kHostPageLimit);
+  EXPECT_EQ(frontier.push("g", url(4), 0), AdmitResult::kQueued);
+  EXPECT_EQ(frontier.stats().refused(AdmitResult::kHostPageLimit), 1u);
+}
+
+TEST(FrontierLimitsTest, ReleasedLeaseDoesNotCountAsAPage) {
+  FrontierOptions options = no_delay();
+  options.max_pages_per_host = 1;
+  Frontier frontier(options);
+  EXPECT_EQ(frontier.push("h", url(1), 0), AdmitResult::kQueued);
+  auto lease = frontier.pop_ready(kT0);
+  ASSERT_TRUE(lease);
+  frontier.release(*lease);
+  EXPECT_EQ(frontier.push("h", url(2), 0), AdmitResult::kHostPageLimit);
+  EXPECT_TRUE(frontier.pop_ready(kT0)) << "the released URL is still dispatchable";
+}
+
+TEST(FrontierLimitsTest, GlobalPageLimitStopsAdmissionAndEndsTheCrawl) {
+  FrontierOptions options = no_delay();
+  options.max_pages = 3;
+  Frontier frontier(options);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(frontier.push(url(i), url(i), 0), AdmitResult::kQueued);
+  EXPECT_EQ(frontier.push("new", "x", 0), AdmitResult::kPageLimit);
+  int dispatched = 0;
+  while (auto lease = frontier.pop_ready(kT0)) {
+    ++dispatched;
+    frontier.complete(*lease, kT0, HostOutcome::error());
+  }
+  EXPECT_EQ(dispatched, 3);
+  EXPECT_EQ(frontier.push("new", "x", 0), AdmitResult::kPageLimit);
+  EXPECT_TRUE(frontier.empty_and_idle());
+  EXPECT_FALSE(frontier.next_ready_time());
+  EXPECT_EQ(frontier.stats().refused(AdmitResult::kPageLimit), 2u);
+}
+
+TEST(FrontierLimitsTest, AdmitResultNamesAreDistinct) {
+  EXPECT_STREQ(admit_result_name(AdmitResult::kQueued), "queued");
+  EXPECT_STREQ(admit_result_name(AdmitResult::kTooDeep), "too_deep");
+  EXPECT_STREQ(admit_result_name(AdmitResult::kHostQueueFull), "host_queue_full");
+  EXPECT_STREQ(admit_result_name(AdmitResult::kHostPageLimit), "host_page_limit");
+  EXPECT_STREQ(admit_result_name(AdmitResult::kPageLimit), "page_limit");
+}
+
+}  // namespace
+}  // namespace bloomcrawl

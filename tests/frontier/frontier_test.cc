@@ -1,0 +1,299 @@
+// Frontier scheduling: breadth-first order per host, delay and concurrency, no starvation,
+// hold/release and politeness groups. Time is an explicit fake clock; nothing sleeps.
+#include "frontier/frontier.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <thread>
+#include <string>
+#include <vector>
+
+namespace bloomcrawl {
+namespace {
+
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+
+const Clock::time_point kT0 = Clock::time_point{} + std::chrono::hours(1000);
+
+// Builds "prefix<n>" by appending: GCC 12 -O3 misreports -Wrestrict on `"literal" + std::string`.
+std::string numbered(std::string_view prefix, int n) {
+  std::string out(prefix);
+  out.append(std::to_string(n));
+  return out;
+}
+
+FrontierOptions options_with_delay(milliseconds delay) {
+  FrontierOptions options;
+  options.default_delay = delay;
+  return options;
+}
+
+TEST(FrontierTest, ServesAHostBreadthFirstAndFifoWithinADepth) {
+  Frontier frontier(options_with_delay(milliseconds(0)));
+  frontier.push("h", "https://h/deep1", 2);
+  frontier.push("h", "https://h/a", 1);
+  frontier.push("h", "https://h/deep2", 2);
+  frontier.push("h", "https://h/seed", 0);
+  frontier.push("h", "https://h/b", 1);
+  std::vector<std::string> order;
+  while (auto lease = frontier.pop_ready(kT0)) {
+    order.push_back(lease->entry.url);
+    EXPECT_EQ(lease->entry.host, "h");
+    frontier.complete(*lease, kT0, HostOutcome::ok());
+  }
+  EXPECT_EQ(order, (std::vector<std::string>{"https://h/seed", "https://h/a", "https://h/b",
+                                             "https://h/deep1", "https://h/deep2"}));
+  EXPECT_TRUE(frontier.empty_and_idle());
+}
+
+TEST(FrontierTest, LeaseCarriesDepthAndDistinctIds) {
+  Frontier frontier(options_with_delay(milliseconds(0)));
+  frontier.push("h1", "u1", 3);
+  frontier.push("h2", "u2", 4);
+  auto a = frontier.pop_ready(kT0);
+  auto b = frontier.pop_ready(kT0);
+  ASSERT_TRUE(a && b);
+  EXPECT_NE(a->lease_id, b->lease_id);
+  EXPECT_EQ(a->entry.depth + b->entry.depth, 7u);
+}
+
+TEST(FrontierTest, DelayRunsFromCompletionOfThePreviousRequest) {
+  Frontier frontier(options_with_delay(seconds(2)));
+  frontier.push("h", "u1", 0);
+  frontier.push("h", "u2", 0);
+  auto first = frontier.pop_ready(kT0);
+  ASSERT_TRUE(first);
+  // In flight with concurrency 1: nothing else from h, however late it is.
+  EXPECT_FALSE(frontier.pop_ready(kT0 + seconds(100)));
+  EXPECT_FALSE(frontier.next_ready_time());
+  frontier.complete(*first, kT0 + seconds(5), HostOutcome::ok());
+  EXPECT_EQ(frontier.next_ready_time(), kT0 + seconds(7));
+  EXPECT_FALSE(frontier.pop_ready(kT0 + seconds(7) - milliseconds(1)));
+  auto second = frontier.pop_ready(kT0 + seconds(7));
+  ASSERT_TRUE(second);
+  EXPECT_EQ(second->entry.url, "u2");
+}
+
+TEST(FrontierTest, PerHostDelayOverrideApplies) {
+  Frontier frontier(options_with_delay(seconds(1)));
+  frontier.set_host_delay("slow", seconds(30));
+  frontier.push("slow", "u1", 0);
+  frontier.push("slow", "u2", 0);
+  auto lease = frontier.pop_ready(kT0);
+  ASSERT_TRUE(lease);
+  frontier.complete(*lease, kT0, HostOutcome::ok());
+  EXPECT_EQ(frontier.next_ready_time(), kT0 + seconds(30));
+}
+
+TEST(FrontierTest, ConcurrencyCapsRequestsInFlightPerHost) {
+  FrontierOptions options = options_with_delay(milliseconds(0));
+  options.default_concurrency = 2;
+  Frontier frontier(options);
+  for (int i = 0; i < 5; ++i) frontier.push("h", numbered("u", i), 0);
+  auto a = frontier.pop_ready(kT0);
+  auto b = frontier.pop_ready(kT0);
+  ASSERT_TRUE(a && b);
+  EXPECT_FALSE(frontier.pop_ready(kT0));
+  EXPECT_EQ(frontier.stats().in_flight, 2u);
+  frontier.complete(*a, kT0, HostOutcome::ok());
+  EXPECT_TRUE(frontier.pop_ready(kT0));
+  EXPECT_FALSE(frontier.pop_ready(kT0));
+}
+
+TEST(FrontierTest, HostConcurrencyOverride) {
+  Frontier frontier(options_with_delay(milliseconds(0)));
+  frontier.set_host_concurrency("h", 3);
+  for (int i = 0; i < 5; ++i) frontier.push("h", numbered("u", i), 0);
+  int popped = 0;
+  while (frontier.pop_ready(kT0)) ++popped;
+  EXPECT_EQ(popped, 3);
+}
+
+TEST(FrontierTest, ReadyHostIsServedWhileAnotherIsBusy) {
+  Frontier frontier(options_with_delay(seconds(10)));
+  for (int i = 0; i < 100; ++i) frontier.push("busy", numbered("b", i), 0);
+  frontier.push("other", "o1", 0);
+  frontier.push("other", "o2", 0);
+  std::set<std::string> hosts;
+  auto x = frontier.pop_ready(kT0);
+  auto y = frontier.pop_ready(kT0);
+  ASSERT_TRUE(x && y);
+  hosts = {x->entry.host, y->entry.host};
+  EXPECT_EQ(hosts, (std::set<std::string>{"busy", "other"}));
+  EXPECT_FALSE(frontier.pop_ready(kT0));
+}
+
+TEST(FrontierTest, ReadyHostsAreServedRoundRobin) {
+  FrontierOptions options = options_with_delay(milliseconds(0));
+  options.default_concurrency = 100;
+  Frontier frontier(options);
+  for (int i = 0; i < 3; ++i) {
+    frontier.push("a", numbered("a", i), 0);
+    frontier.push("b", numbered("b", i), 0);
+  }
+  std::string hosts;
+  for (Clock::time_point now = kT0; auto lease = frontier.pop_ready(now); now += milliseconds(1)) {
+    hosts += lease->entry.host;
+  }
+  EXPECT_EQ(hosts, "ababab");
+}
+
+TEST(FrontierTest, EarliestHostByNextContactTimeComesFirst) {
+  Frontier frontier(options_with_delay(seconds(1)));
+  frontier.set_host_delay("late", seconds(9));
+  frontier.set_host_delay("soon", seconds(3));
+  for (const char* host : {"late", "soon"}) {
+    frontier.push(host, numbered(host, 1), 0);
+    frontier.push(host, numbered(host, 2), 0);
+  }
+  for (int i = 0; i < 2; ++i) {
+    auto lease = frontier.pop_ready(kT0);
+    ASSERT_TRUE(lease);
+    frontier.complete(*lease, kT0, HostOutcome::ok());
+  }
+  EXPECT_EQ(frontier.next_ready_time(), kT0 + seconds(3));
+  auto next = frontier.pop_ready(kT0 + seconds(20));
+  ASSERT_TRUE(next);
+  EXPECT_EQ(next->entry.host, "soon");
+}
+
+TEST(FrontierTest, HeldHostIsNotDispatchedUntilReleased) {
+  Frontier frontier(options_with_delay(milliseconds(0)));
+  frontier.hold_host("h");
+  frontier.push("h", "u", 0);
+  EXPECT_FALSE(frontier.pop_ready(kT0));
+  EXPECT_FALSE(frontier.next_ready_time());
+  EXPECT_EQ(frontier.stats().held_hosts, 1u);
+  frontier.release_host("h");
+  EXPECT_TRUE(frontier.pop_ready(kT0));
+  EXPECT_EQ(frontier.stats().held_hosts, 0u);
+}
+
+TEST(FrontierTest, HoldNewHostsHoldsEveryHostAtCreation) {
+  FrontierOptions options = options_with_delay(milliseconds(0));
+  options.hold_new_hosts = true;
+  Frontier frontier(options);
+  bool created = false;
+  EXPECT_EQ(frontier.push("h", "u1", 0, &created), AdmitResult::kQueued);
+  EXPECT_TRUE(created);
+  frontier.push("h", "u2", 0, &created);
+  EXPECT_FALSE(created);
+  EXPECT_TRUE(frontier.is_known_host("h"));
+  EXPECT_FALSE(frontier.is_known_host("other"));
+  EXPECT_FALSE(frontier.pop_ready(kT0));
+  frontier.release_host("h");
+  EXPECT_TRUE(frontier.pop_ready(kT0));
+}
+
+TEST(FrontierTest, PolitenessGroupSharesOneClockAndSlot) {
+  Frontier frontier(options_with_delay(seconds(5)));
+  frontier.set_politeness_group("a.example", "10.0.0.1");
+  frontier.set_politeness_group("b.example", "10.0.0.1");
+  frontier.push("a.example", "a1", 0);
+  frontier.push("b.example", "b1", 0);
+  frontier.push("c.example", "c1", 0);
+  auto first = frontier.pop_ready(kT0);
+  auto second = frontier.pop_ready(kT0);
+  ASSERT_TRUE(first && second);
+  EXPECT_FALSE(frontier.pop_ready(kT0)) << "a and b share one concurrency slot";
+  const std::string grouped = first->entry.host == "c.example" ? second->entry.host : first->entry.host;
+  const Lease& grouped_lease = first->entry.host == "c.example" ? *second : *first;
+  frontier.complete(grouped_lease, kT0 + seconds(1), HostOutcome::ok());
+  EXPECT_FALSE(frontier.pop_ready(kT0 + seconds(5)));
+  auto third = frontier.pop_ready(kT0 + seconds(6));
+  ASSERT_TRUE(third);
+  EXPECT_NE(third->entry.host, grouped);
+  EXPECT_NE(third->entry.host, "c.example");
+}
+
+TEST(FrontierTest, JoiningAGroupCarriesInFlightRequests) {
+  Frontier frontier(options_with_delay(milliseconds(0)));
+  frontier.push("a", "a1", 0);
+  frontier.push("b", "b1", 0);
+  auto lease = frontier.pop_ready(kT0);
+  ASSERT_TRUE(lease);
+  const std::string other = lease->entry.host == "a" ? "b" : "a";
+  frontier.set_politeness_group(lease->entry.host, "ip");
+  frontier.set_politeness_group(other, "ip");
+  EXPECT_FALSE(frontier.pop_ready(kT0)) << "the group's single slot is taken";
+  frontier.complete(*lease, kT0, HostOutcome::ok());
+  EXPECT_TRUE(frontier.pop_ready(kT0));
+}
+
+TEST(FrontierTest, ReleasePutsTheLeaseBackAtTheHead) {
+  Frontier frontier(options_with_delay(seconds(1)));
+  frontier.push("h", "u1", 0);
+  frontier.push("h", "u2", 0);
+  auto lease = frontier.pop_ready(kT0);
+  ASSERT_TRUE(lease);
+  EXPECT_EQ(frontier.stats().dispatched, 1u);
+  frontier.release(*lease);
+  EXPECT_EQ(frontier.stats().dispatched, 0u);
+  EXPECT_EQ(frontier.stats().queued, 2u);
+  auto again = frontier.pop_ready(kT0);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->entry.url, "u1");
+}
+
+TEST(FrontierTest, GivingBackALeaseTwiceThrows) {
+  Frontier frontier(options_with_delay(milliseconds(0)));
+  frontier.push("h", "u1", 0);
+  auto lease = frontier.pop_ready(kT0);
+  ASSERT_TRUE(lease);
+  frontier.complete(*lease, kT0, HostOutcome::ok());
+  EXPECT_THROW(frontier.complete(*lease, kT0, HostOutcome::ok()), std::invalid_argument);
+  EXPECT_THROW(frontier.release(*lease), std::invalid_argument);
+}
+
+TEST(FrontierTest, EmptyAndIdleWaitsForInFlight) {
+  Frontier frontier(options_with_delay(milliseconds(0)));
+  EXPECT_TRUE(frontier.empty_and_idle());
+  frontier.push("h", "u", 0);
+  EXPECT_FALSE(frontier.empty_and_idle());
+  auto lease = frontier.pop_ready(kT0);
+  EXPECT_FALSE(frontier.empty_and_idle());
+  frontier.complete(*lease, kT0, HostOutcome::ok());
+  EXPECT_TRUE(frontier.empty_and_idle());
+}
+
+TEST(FrontierTest, CloseStopsDispatchAndWakesWaiters) {
+  Frontier frontier(options_with_delay(milliseconds(0)));
+  frontier.close();
+  EXPECT_TRUE(frontier.closed());
+  frontier.push("h", "u", 0);
+  EXPECT_FALSE(frontier.pop_ready(kT0));
+  EXPECT_FALSE(frontier.wait_ready(Clock::now() + std::chrono::hours(1)));
+}
+
+TEST(FrontierTest, WaitReadyReturnsAtOnceWhenAHostIsReady) {
+  Frontier frontier(options_with_delay(milliseconds(0)));
+  frontier.push("h", "u", 0);
+  EXPECT_TRUE(frontier.wait_ready(Clock::now() + std::chrono::hours(1)));
+}
+
+TEST(FrontierTest, WaitReadyGivesUpAtTheDeadline) {
+  Frontier frontier(options_with_delay(milliseconds(0)));
+  EXPECT_FALSE(frontier.wait_ready(Clock::now()));
+  frontier.push("h", "u", 0);
+  frontier.hold_host("h");
+  EXPECT_FALSE(frontier.wait_ready(Clock::now()));
+}
+
+TEST(FrontierTest, WaitReadyWakesOnPushFromAnotherThread) {
+  Frontier frontier(options_with_delay(milliseconds(0)));
+  std::thread pusher([&] { frontier.push("h", "u", 0); });
+  EXPECT_TRUE(frontier.wait_ready(Clock::now() + std::chrono::hours(1)));
+  pusher.join();
+}
+
+TEST(FrontierTest, CloseWakesAWaiterInAnotherThread) {
+  Frontier frontier(options_with_delay(milliseconds(0)));
+  std::thread closer([&] { frontier.close(); });
+  EXPECT_FALSE(frontier.wait_ready(Clock::now() + std::chrono::hours(1)));
+  closer.join();
+}
+
+}  // namespace
+}  // namespace bloomcrawl
