@@ -101,10 +101,14 @@ CanonicalUrl canonicalize(std::string_view href, const Url* base,
   if (href.size() > options.max_length) {
     return dropped(UrlDropReason::kTooLong, too_long_message(href.size(), options.max_length));
   }
+  // One scratch URL per thread keeps its buffers, so parsing allocates nothing in the steady
+  // state.
+  thread_local Url scratch;
   std::string error;
-  std::optional<Url> url = parse_url(href, base, &error);
-  if (!url) return dropped(UrlDropReason::kInvalid, std::move(error));
-  return canonicalize(*url, options);
+  if (!parse_url_into(href, base, scratch, &error)) {
+    return dropped(UrlDropReason::kInvalid, std::move(error));
+  }
+  return canonicalize(scratch, options);
 }
 
 }  // namespace bloomcrawl

@@ -44,5 +44,9 @@ bool is_special_scheme(std::string_view scheme);
 
 std::optional<Url> parse_url(std::string_view input, const Url* base = nullptr,
                              std::string* error = nullptr);
+// The same, writing into `out` and reusing its strings' capacity, for hot loops. Returns false
+// on failure, leaving `out` unspecified. `base` may be `out` itself.
+bool parse_url_into(std::string_view input, const Url* base, Url& out,
+                    std::string* error = nullptr);
 
 }  // namespace bloomcrawl

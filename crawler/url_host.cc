@@ -107,23 +107,28 @@ bool parse_opaque_host(std::string_view input, std::string& out, std::string* er
       return fail(error, "forbidden code point in host");
     }
   }
-  append_encoded(out, input, encode_set(EncodeSetId::kC0Control));
+  append_encoded(out, input, kC0ControlSet);
   return true;
 }
 
 // Domains that are plain ASCII, contain no percent-escapes and no "xn--" label map to ASCII
-// by lowercasing alone (the spec's own shortcut); most crawled hosts take this path.
-bool is_plain_ascii_domain(std::string_view input) {
-  size_t label_start = 0;
+// by lowercasing alone (the spec's own shortcut); most crawled hosts take this path. Appends
+// the lowercased domain and returns true, or appends nothing and returns false.
+bool append_plain_ascii_domain(std::string_view input, std::string& out) {
+  size_t start = out.size();
+  out.resize(start + input.size());
+  char* dest = out.data() + start;
+  bool label_start = true;
   for (size_t i = 0; i < input.size(); ++i) {
-    unsigned char c = static_cast<unsigned char>(input[i]);
-    if (c >= 0x80 || c == '%') return false;
-    if (i == label_start && input.size() - i >= 4 && (c == 'x' || c == 'X') &&
-        (input[i + 1] == 'n' || input[i + 1] == 'N') && input[i + 2] == '-' &&
-        input[i + 3] == '-') {
+    auto c = static_cast<unsigned char>(input[i]);
+    if (c >= 0x80 || c == '%' ||
+        (label_start && (c | 0x20) == 'x' && input.size() - i >= 4 && (input[i + 1] | 0x20) == 'n' &&
+         input[i + 2] == '-' && input[i + 3] == '-')) {
+      out.resize(start);
       return false;
     }
-    if (c == '.') label_start = i + 1;
+    dest[i] = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+    label_start = c == '.';
   }
   return true;
 }
@@ -260,9 +265,8 @@ bool parse_host(std::string_view input, bool is_opaque, std::string& out, std::s
   if (is_opaque) return parse_opaque_host(input, out, error);
 
   size_t start = out.size();
-  if (is_plain_ascii_domain(input)) {
-    for (char c : input) out.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c);
-  } else if (!domain_to_ascii(percent_decode(input), out, error)) {
+  if (!append_plain_ascii_domain(input, out) &&
+      !domain_to_ascii(percent_decode(input), out, error)) {
     return false;
   }
   std::string_view domain(out.data() + start, out.size() - start);

@@ -3,7 +3,12 @@
 // Only the parts used for parsing whole URLs are here: no state override (setters) and
 // UTF-8 as the only query encoding. It works on bytes: bytes >= 0x80 are percent-encoded one
 // by one, which equals UTF-8 percent-encoding their code points.
+//
+// Speed: the spec's "buffer" is a view into the input where it only collects input bytes
+// (authority, host), path segments are written straight into url.path, and runs of bytes that
+// need no decision are copied in bulk (the step functions consume them and move the pointer).
 #include <cstddef>
+#include <cstring>
 
 #include "crawler/url.h"
 #include "crawler/url_host.h"
@@ -13,8 +18,7 @@ namespace bloomcrawl {
 namespace {
 
 using url_internal::append_encoded;
-using url_internal::encode_set;
-using url_internal::EncodeSetId;
+using url_internal::EncodeSet;
 
 enum class State {
   kSchemeStart, kScheme, kNoScheme, kSpecialRelativeOrAuthority, kPathOrAuthority, kRelative,
@@ -23,6 +27,10 @@ enum class State {
 };
 
 constexpr int kEof = -1;
+
+// Bytes that end a bulk copy in the opaque path state: the ones it encodes or decides on.
+constexpr EncodeSet kOpaquePathRunStops =
+    url_internal::encode_sets_detail::with(url_internal::kC0ControlSet, "?# ");
 
 bool is_ascii_alpha(int c) { return (c | 0x20) >= 'a' && (c | 0x20) <= 'z'; }
 bool is_ascii_digit(int c) { return c >= '0' && c <= '9'; }
@@ -62,7 +70,11 @@ bool is_double_dot_segment(std::string_view s) {
 std::string_view preprocess(std::string_view input, std::string& storage) {
   while (!input.empty() && static_cast<unsigned char>(input.front()) <= 0x20) input.remove_prefix(1);
   while (!input.empty() && static_cast<unsigned char>(input.back()) <= 0x20) input.remove_suffix(1);
-  if (input.find_first_of("\t\n\r") == std::string_view::npos) return input;
+  if (!std::memchr(input.data(), '\t', input.size()) &&
+      !std::memchr(input.data(), '\n', input.size()) &&
+      !std::memchr(input.data(), '\r', input.size())) {
+    return input;
+  }
   storage.reserve(input.size());
   for (char c : input) {
     if (c != '\t' && c != '\n' && c != '\r') storage.push_back(c);
@@ -72,10 +84,11 @@ std::string_view preprocess(std::string_view input, std::string& storage) {
 
 class Parser {
  public:
-  Parser(std::string_view input, const Url* base, std::string* error)
-      : input_(input), base_(base), error_(error) {}
+  // `url` must be empty (as after reset_url()).
+  Parser(std::string_view input, const Url* base, Url& url, std::string* error)
+      : input_(input), base_(base), error_(error), url_(url) {}
 
-  std::optional<Url> run();
+  bool run();
 
  private:
   int at(ptrdiff_t i) const {
@@ -92,20 +105,73 @@ class Parser {
   void shorten_path();
   void copy_authority_from_base();
   bool parse_host_buffer();
+  // Starts collecting a buffer at the next byte the state machine will read.
+  void enter_buffering_state(State state) {
+    state_ = state;
+    buffer_start_ = pointer_ + 1;
+  }
+  std::string_view buffer() const {
+    return input_.substr(static_cast<size_t>(buffer_start_),
+                         static_cast<size_t>(pointer_ - buffer_start_));
+  }
+  // Copies the run of bytes from the pointer on that are not in `set` and not `stop1`/`stop2`
+  // to `out`, leaving the pointer on the run's last byte. Returns false if the run is empty.
+  bool copy_plain_run(std::string& out, const EncodeSet& set, int stop1, int stop2);
+  // The end of a path segment (c is '/', '\\' for special URLs, '?', '#' or EOF).
+  void end_path_segment(bool slash);
 
   std::string_view input_;
   const Url* base_;
   std::string* error_;
-  Url url_;
+  Url& url_;
   State state_ = State::kSchemeStart;
   ptrdiff_t pointer_ = 0;
-  std::string buffer_;
+  ptrdiff_t buffer_start_ = 0;  // the buffer is input_[buffer_start_, pointer_)
+  static constexpr size_t kNoSegment = std::string::npos;
+  size_t segment_start_ = kNoSegment;  // where the current path segment starts in url_.path
   bool special_ = false;
+  bool is_file_ = false;  // url_.scheme == "file"; the Windows drive letter quirks apply
   bool at_sign_seen_ = false;
   bool inside_brackets_ = false;
   bool password_token_seen_ = false;
+  bool port_seen_ = false;
   uint32_t port_value_ = 0;
 };
+
+bool Parser::copy_plain_run(std::string& out, const EncodeSet& set, int stop1, int stop2) {
+  size_t begin = static_cast<size_t>(pointer_), end = begin;
+  while (end < input_.size()) {
+    auto c = static_cast<unsigned char>(input_[end]);
+    if (set[c] || c == stop1 || c == stop2) break;
+    ++end;
+  }
+  if (end == begin) return false;
+  out.append(input_.data() + begin, end - begin);
+  pointer_ = static_cast<ptrdiff_t>(end) - 1;
+  return true;
+}
+
+void Parser::end_path_segment(bool slash) {
+  std::string& path = url_.path;
+  if (segment_start_ == kNoSegment) {  // an empty segment
+    path.push_back('/');
+    segment_start_ = path.size();
+  }
+  std::string_view segment = std::string_view(path).substr(segment_start_);
+  // Only segments of length 1..6 starting with '.' or '%' can be dot segments.
+  bool maybe_dots = !segment.empty() && segment.size() <= 6 && (segment[0] == '.' || segment[0] == '%');
+  if (!maybe_dots) {
+    if (is_file_ && segment_start_ == 1 && is_windows_drive_letter(segment)) path[2] = ':';
+  } else if (is_double_dot_segment(segment)) {
+    path.resize(segment_start_ - 1);
+    shorten_path();
+    if (!slash) path.push_back('/');
+  } else if (is_single_dot_segment(segment)) {
+    path.resize(segment_start_ - 1);
+    if (!slash) path.push_back('/');
+  }
+  segment_start_ = kNoSegment;
+}
 
 bool Parser::fail(const char* what) {
   if (error_) {
@@ -118,7 +184,7 @@ bool Parser::fail(const char* what) {
 
 void Parser::shorten_path() {
   std::string& path = url_.path;
-  if (url_.scheme == "file" && path.size() == 3 && path[0] == '/' &&
+  if (is_file_ && path.size() == 3 && path[0] == '/' &&
       is_normalized_windows_drive_letter(std::string_view(path).substr(1))) {
     return;
   }
@@ -136,29 +202,46 @@ void Parser::copy_authority_from_base() {
 
 bool Parser::parse_host_buffer() {
   std::string host_error;
-  if (!url_internal::parse_host(buffer_, !special_, url_.host, error_ ? &host_error : nullptr)) {
-    if (error_) *error_ = "invalid host '" + buffer_ + "': " + host_error;
+  std::string_view host = buffer();
+  if (!url_internal::parse_host(host, !special_, url_.host, error_ ? &host_error : nullptr)) {
+    if (error_) {
+      *error_ = "invalid host '";
+      *error_ += host;
+      *error_ += "': " + host_error;
+    }
     return false;
   }
   url_.has_host = true;
-  buffer_.clear();
   return true;
 }
 
-std::optional<Url> Parser::run() {
+bool Parser::run() {
   for (;;) {
-    if (!step(at(pointer_))) return std::nullopt;
-    if (pointer_ >= static_cast<ptrdiff_t>(input_.size())) break;
+    if (!step(at(pointer_))) return false;
+    if (pointer_ >= static_cast<ptrdiff_t>(input_.size())) return true;
     ++pointer_;
   }
-  return std::move(url_);
+}
+
+// Empties `url` but keeps its strings' capacity.
+void reset_url(Url& url) {
+  url.scheme.clear();
+  url.username.clear();
+  url.password.clear();
+  url.host.clear();
+  url.port.reset();
+  url.path.clear();
+  url.query.reset();
+  url.fragment.reset();
+  url.opaque_path = false;
+  url.has_host = false;
 }
 
 bool Parser::step(int c) {
   switch (state_) {
     case State::kSchemeStart:
       if (is_ascii_alpha(c)) {
-        buffer_.push_back(to_lower(static_cast<char>(c)));
+        url_.scheme.push_back(to_lower(static_cast<char>(c)));
         state_ = State::kScheme;
       } else {
         state_ = State::kNoScheme;
@@ -168,10 +251,8 @@ bool Parser::step(int c) {
 
     case State::kScheme:
       if (is_ascii_alpha(c) || is_ascii_digit(c) || c == '+' || c == '-' || c == '.') {
-        buffer_.push_back(to_lower(static_cast<char>(c)));
+        url_.scheme.push_back(to_lower(static_cast<char>(c)));
       } else if (c == ':') {
-        url_.scheme = std::move(buffer_);
-        buffer_.clear();
         special_ = is_special_scheme(url_.scheme);
         if (url_.scheme == "file") {
           state_ = State::kFile;
@@ -187,7 +268,7 @@ bool Parser::step(int c) {
           state_ = State::kOpaquePath;
         }
       } else {
-        buffer_.clear();
+        url_.scheme.clear();
         state_ = State::kNoScheme;
         pointer_ = -1;
       }
@@ -224,7 +305,7 @@ bool Parser::step(int c) {
 
     case State::kPathOrAuthority:
       if (c == '/') {
-        state_ = State::kAuthority;
+        enter_buffering_state(State::kAuthority);
       } else {
         state_ = State::kPath;
         --pointer_;
@@ -258,7 +339,7 @@ bool Parser::step(int c) {
       if (special_ && (c == '/' || c == '\\')) {
         state_ = State::kSpecialAuthorityIgnoreSlashes;
       } else if (c == '/') {
-        state_ = State::kAuthority;
+        enter_buffering_state(State::kAuthority);
       } else {
         copy_authority_from_base();
         state_ = State::kPath;
@@ -277,49 +358,64 @@ bool Parser::step(int c) {
 
     case State::kSpecialAuthorityIgnoreSlashes:
       if (c != '/' && c != '\\') {
-        state_ = State::kAuthority;
         --pointer_;
+        enter_buffering_state(State::kAuthority);
       }
       return true;
 
     case State::kAuthority:
       if (c == '@') {
-        if (at_sign_seen_) buffer_.insert(0, "%40");
+        std::string& first = password_token_seen_ ? url_.password : url_.username;
+        if (at_sign_seen_) first += "%40";
         at_sign_seen_ = true;
-        const auto& userinfo_set = encode_set(EncodeSetId::kUserinfo);
-        for (char b : buffer_) {
+        for (char b : buffer()) {
           if (b == ':' && !password_token_seen_) {
             password_token_seen_ = true;
             continue;
           }
           append_encoded(password_token_seen_ ? url_.password : url_.username,
-                         static_cast<unsigned char>(b), userinfo_set);
+                         static_cast<unsigned char>(b), url_internal::kUserinfoSet);
         }
-        buffer_.clear();
+        buffer_start_ = pointer_ + 1;
       } else if (c == kEof || c == '/' || c == '?' || c == '#' || (special_ && c == '\\')) {
-        if (at_sign_seen_ && buffer_.empty()) return fail("credentials without a host");
-        pointer_ -= static_cast<ptrdiff_t>(buffer_.size()) + 1;
-        buffer_.clear();
-        state_ = State::kHost;
+        if (at_sign_seen_ && pointer_ == buffer_start_) return fail("credentials without a host");
+        pointer_ = buffer_start_ - 1;
+        enter_buffering_state(State::kHost);
       } else {
-        buffer_.push_back(static_cast<char>(c));
+        // Skip to the next byte that ends or splits the authority.
+        size_t end = static_cast<size_t>(pointer_) + 1;
+        while (end < input_.size()) {
+          char b = input_[end];
+          if (b == '@' || b == '/' || b == '?' || b == '#' || (special_ && b == '\\')) break;
+          ++end;
+        }
+        pointer_ = static_cast<ptrdiff_t>(end) - 1;
       }
       return true;
 
     case State::kHost:
       if (c == ':' && !inside_brackets_) {
-        if (buffer_.empty()) return fail("port without a host");
+        if (pointer_ == buffer_start_) return fail("port without a host");
         if (!parse_host_buffer()) return false;
         state_ = State::kPort;
       } else if (c == kEof || c == '/' || c == '?' || c == '#' || (special_ && c == '\\')) {
-        --pointer_;
-        if (special_ && buffer_.empty()) return fail("missing host");
+        if (special_ && pointer_ == buffer_start_) return fail("missing host");
         if (!parse_host_buffer()) return false;
+        --pointer_;
         state_ = State::kPathStart;
+      } else if (c == '[') {
+        inside_brackets_ = true;
+      } else if (c == ']') {
+        inside_brackets_ = false;
       } else {
-        if (c == '[') inside_brackets_ = true;
-        if (c == ']') inside_brackets_ = false;
-        buffer_.push_back(static_cast<char>(c));
+        // Skip to the next byte this state decides on.
+        size_t end = static_cast<size_t>(pointer_) + 1;
+        while (end < input_.size()) {
+          char b = input_[end];
+          if (b == ':' || b == '/' || b == '?' || b == '#' || b == '[' || b == ']' || b == '\\') break;
+          ++end;
+        }
+        pointer_ = static_cast<ptrdiff_t>(end) - 1;
       }
       return true;
 
@@ -327,15 +423,14 @@ bool Parser::step(int c) {
       if (is_ascii_digit(c)) {
         port_value_ = port_value_ * 10 + static_cast<uint32_t>(c - '0');
         if (port_value_ > 65535) return fail("port out of range");
-        buffer_.push_back('0');  // only its emptiness matters
+        port_seen_ = true;
       } else if (c == kEof || c == '/' || c == '?' || c == '#' || (special_ && c == '\\')) {
-        if (!buffer_.empty()) {
+        if (port_seen_) {
           if (static_cast<int>(port_value_) == default_port(url_.scheme)) {
             url_.port.reset();
           } else {
             url_.port = static_cast<uint16_t>(port_value_);
           }
-          buffer_.clear();
         }
         state_ = State::kPathStart;
         --pointer_;
@@ -347,6 +442,7 @@ bool Parser::step(int c) {
     case State::kFile:
       url_.scheme = "file";
       special_ = true;
+      is_file_ = true;
       url_.host.clear();
       url_.has_host = true;
       if (c == '/' || c == '\\') {
@@ -380,7 +476,7 @@ bool Parser::step(int c) {
 
     case State::kFileSlash:
       if (c == '/' || c == '\\') {
-        state_ = State::kFileHost;
+        enter_buffering_state(State::kFileHost);
       } else {
         if (base_ && base_->scheme == "file") {
           url_.host = base_->host;
@@ -399,10 +495,13 @@ bool Parser::step(int c) {
 
     case State::kFileHost:
       if (c == kEof || c == '/' || c == '\\' || c == '?' || c == '#') {
-        --pointer_;
-        if (is_windows_drive_letter(buffer_)) {
-          state_ = State::kPath;  // buffer is kept: it becomes the first path segment
-        } else if (buffer_.empty()) {
+        if (is_windows_drive_letter(buffer())) {
+          // The "host" is really the first path segment (file://C|/x).
+          url_.path.push_back('/');
+          segment_start_ = url_.path.size();
+          url_.path += buffer();
+          state_ = State::kPath;
+        } else if (pointer_ == buffer_start_) {
           url_.host.clear();
           url_.has_host = true;
           state_ = State::kPathStart;
@@ -412,8 +511,7 @@ bool Parser::step(int c) {
           if (url_.host == "localhost") url_.host.clear();
           state_ = State::kPathStart;
         }
-      } else {
-        buffer_.push_back(static_cast<char>(c));
+        --pointer_;
       }
       return true;
 
@@ -436,19 +534,7 @@ bool Parser::step(int c) {
     case State::kPath: {
       bool slash = c == '/' || (special_ && c == '\\');
       if (slash || c == kEof || c == '?' || c == '#') {
-        if (is_double_dot_segment(buffer_)) {
-          shorten_path();
-          if (!slash) url_.path.push_back('/');
-        } else if (is_single_dot_segment(buffer_)) {
-          if (!slash) url_.path.push_back('/');
-        } else {
-          if (url_.scheme == "file" && url_.path.empty() && is_windows_drive_letter(buffer_)) {
-            buffer_[1] = ':';
-          }
-          url_.path.push_back('/');
-          url_.path += buffer_;
-        }
-        buffer_.clear();
+        end_path_segment(slash);
         if (c == '?') {
           url_.query.emplace();
           state_ = State::kQuery;
@@ -457,7 +543,13 @@ bool Parser::step(int c) {
           state_ = State::kFragment;
         }
       } else {
-        append_encoded(buffer_, static_cast<unsigned char>(c), encode_set(EncodeSetId::kPath));
+        if (segment_start_ == kNoSegment) {
+          url_.path.push_back('/');
+          segment_start_ = url_.path.size();
+        }
+        if (!copy_plain_run(url_.path, url_internal::kPathSet, '/', special_ ? '\\' : '/')) {
+          append_encoded(url_.path, static_cast<unsigned char>(c), url_internal::kPathSet);
+        }
       }
       return true;
     }
@@ -473,9 +565,8 @@ bool Parser::step(int c) {
         int next = at(pointer_ + 1);
         // A space before '?' or '#' is escaped so that it survives re-parsing.
         url_.path += next == '?' || next == '#' ? "%20" : " ";
-      } else if (c != kEof) {
-        append_encoded(url_.path, static_cast<unsigned char>(c),
-                       encode_set(EncodeSetId::kC0Control));
+      } else if (c != kEof && !copy_plain_run(url_.path, kOpaquePathRunStops, -1, -1)) {
+        append_encoded(url_.path, static_cast<unsigned char>(c), url_internal::kC0ControlSet);
       }
       return true;
 
@@ -484,15 +575,16 @@ bool Parser::step(int c) {
         url_.fragment.emplace();
         state_ = State::kFragment;
       } else if (c != kEof) {
-        append_encoded(*url_.query, static_cast<unsigned char>(c),
-                       encode_set(special_ ? EncodeSetId::kSpecialQuery : EncodeSetId::kQuery));
+        const EncodeSet& set = special_ ? url_internal::kSpecialQuerySet : url_internal::kQuerySet;
+        if (!copy_plain_run(*url_.query, set, '#', '#')) {
+          append_encoded(*url_.query, static_cast<unsigned char>(c), set);
+        }
       }
       return true;
 
     case State::kFragment:
-      if (c != kEof) {
-        append_encoded(*url_.fragment, static_cast<unsigned char>(c),
-                       encode_set(EncodeSetId::kFragment));
+      if (c != kEof && !copy_plain_run(*url_.fragment, url_internal::kFragmentSet, -1, -1)) {
+        append_encoded(*url_.fragment, static_cast<unsigned char>(c), url_internal::kFragmentSet);
       }
       return true;
   }
@@ -501,10 +593,19 @@ bool Parser::step(int c) {
 
 }  // namespace
 
-std::optional<Url> parse_url(std::string_view input, const Url* base, std::string* error) {
+bool parse_url_into(std::string_view input, const Url* base, Url& out, std::string* error) {
+  std::optional<Url> base_copy;
+  if (base == &out) base = &base_copy.emplace(out);
+  reset_url(out);
   std::string storage;
-  Parser parser(preprocess(input, storage), base, error);
+  Parser parser(preprocess(input, storage), base, out, error);
   return parser.run();
+}
+
+std::optional<Url> parse_url(std::string_view input, const Url* base, std::string* error) {
+  Url url;
+  if (!parse_url_into(input, base, url, error)) return std::nullopt;
+  return url;
 }
 
 }  // namespace bloomcrawl

@@ -13,12 +13,28 @@
 
 namespace bloomcrawl::url_internal {
 
-// One bit per byte value: true means "percent-encode this byte".
+// One bit per byte value: true means "percent-encode this byte". The sets are constexpr here
+// so the per-byte lookups in the parser's loops inline.
 using EncodeSet = std::array<bool, 256>;
 
-enum class EncodeSetId { kC0Control, kFragment, kQuery, kSpecialQuery, kPath, kUserinfo };
+namespace encode_sets_detail {
+constexpr EncodeSet c0_control() {
+  EncodeSet set{};
+  for (int c = 0; c < 256; ++c) set[c] = c < 0x20 || c > 0x7E;
+  return set;
+}
+constexpr EncodeSet with(EncodeSet set, std::string_view extra) {
+  for (char c : extra) set[static_cast<unsigned char>(c)] = true;
+  return set;
+}
+}  // namespace encode_sets_detail
 
-const EncodeSet& encode_set(EncodeSetId id);
+inline constexpr EncodeSet kC0ControlSet = encode_sets_detail::c0_control();
+inline constexpr EncodeSet kFragmentSet = encode_sets_detail::with(kC0ControlSet, " \"<>`");
+inline constexpr EncodeSet kQuerySet = encode_sets_detail::with(kC0ControlSet, " \"#<>");
+inline constexpr EncodeSet kSpecialQuerySet = encode_sets_detail::with(kQuerySet, "'");
+inline constexpr EncodeSet kPathSet = encode_sets_detail::with(kQuerySet, "?^`{}");
+inline constexpr EncodeSet kUserinfoSet = encode_sets_detail::with(kPathSet, "/:;=@[\\]^|");
 
 inline void append_percent_byte(std::string& out, unsigned char byte) {
   static constexpr char kHex[] = "0123456789ABCDEF";
