@@ -22,6 +22,14 @@ bool iequals(std::string_view a, std::string_view b) {
                     [](char x, char y) { return ascii_lower(x) == ascii_lower(y); });
 }
 
+// Decoding must not create an escape that was not there: in "%e%32" (a stray '%', 'e', then
+// an escaped '2') decoding the '2' would turn the literal text into the escape "%e2".
+bool completes_stray_escape(const std::string& out, unsigned char decoded) {
+  if (hex_value(static_cast<char>(decoded)) < 0) return false;
+  size_t n = out.size();
+  return (n >= 1 && out[n - 1] == '%') || (n >= 2 && out[n - 2] == '%' && hex_value(out[n - 1]) >= 0);
+}
+
 }  // namespace
 
 void append_normalized_escapes(std::string& out, std::string_view component, bool lowercase) {
@@ -31,7 +39,7 @@ void append_normalized_escapes(std::string& out, std::string_view component, boo
         hex_value(component[i + 2]) >= 0) {
       auto decoded =
           static_cast<unsigned char>(hex_value(component[i + 1]) * 16 + hex_value(component[i + 2]));
-      if (is_unreserved(decoded)) {
+      if (is_unreserved(decoded) && !completes_stray_escape(out, decoded)) {
         out.push_back(lowercase ? ascii_lower(static_cast<char>(decoded)) : static_cast<char>(decoded));
       } else {
         out.push_back('%');

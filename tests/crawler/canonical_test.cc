@@ -37,6 +37,9 @@ TEST(Canonicalize, DecodesUnreservedEscapesAndUppercasesTheRest) {
   EXPECT_EQ(canon("http://x/?%7E=%2d%e2%82%ac&a=%3d"), "http://x/?~=-%E2%82%AC&a=%3D");
   // Escapes that are not escapes stay as they are.
   EXPECT_EQ(canon("http://x/100%/%zz/%4"), "http://x/100%/%zz/%4");
+  // Decoding never turns a stray '%' and the decoded character into a new escape.
+  EXPECT_EQ(canon("http://x/%e%32/%%32f?%a%31"), "http://x/%e%32/%%32f?%a%31");
+  EXPECT_EQ(canon("http://x/%e%47"), "http://x/%eG");
 }
 
 TEST(Canonicalize, EmptyQueryIsKeptByDefault) {
