@@ -20,7 +20,7 @@ inline std::string_view trim_html_space(std::string_view text) {
   return text.substr(begin, end - begin);
 }
 
-inline char to_ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : c; }
+constexpr char to_ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : c; }
 
 inline bool equals_ignore_ascii_case(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
