@@ -8,14 +8,17 @@
 // Rates are items_per_second (pages/s) and bytes_per_second, computed from CPU time.
 #include <benchmark/benchmark.h>
 
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
 #include <gumbo.h>
 
+#include "crawler/canonical.h"
 #include "crawler/links.h"
 #include "crawler/links_depth_guard.h"
+#include "crawler/url.h"
 
 namespace {
 
@@ -190,6 +193,29 @@ void BM_ExtractLinks(benchmark::State& state) {
       static_cast<double>(links) / static_cast<double>(state.iterations() * corpus().pages.size()));
 }
 BENCHMARK(BM_ExtractLinks);
+
+// What the crawler does per fetched page before the seen filter: extract, then resolve and
+// canonicalize every link against the page URL (or its <base>).
+void BM_ExtractAndCanonicalize(benchmark::State& state) {
+  bloomcrawl::LinkExtractOptions options;
+  bloomcrawl::CanonicalizeOptions canonical_options;
+  const bloomcrawl::Url page_url = *bloomcrawl::parse_url("https://www.example.com/section/page.html");
+  size_t kept = 0;
+  run_over_corpus(state, [&](const std::string& page) {
+    bloomcrawl::ExtractedLinks extracted = bloomcrawl::extract_links(page, options);
+    std::optional<bloomcrawl::Url> base;
+    if (extracted.base_href) base = bloomcrawl::parse_url(*extracted.base_href, &page_url);
+    const bloomcrawl::Url* resolve_against = base ? &*base : &page_url;
+    for (const bloomcrawl::Link& link : extracted.links) {
+      bloomcrawl::CanonicalUrl canonical = bloomcrawl::canonicalize(link.href, resolve_against, canonical_options);
+      kept += canonical.ok();
+      benchmark::DoNotOptimize(canonical.url.data());
+    }
+  });
+  state.counters["canonical_per_page"] = benchmark::Counter(
+      static_cast<double>(kept) / static_cast<double>(state.iterations() * corpus().pages.size()));
+}
+BENCHMARK(BM_ExtractAndCanonicalize);
 
 // The nesting pre-scan alone, to show its share of BM_ExtractLinks.
 void BM_NestingPrescan(benchmark::State& state) {
