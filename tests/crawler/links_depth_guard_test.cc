@@ -11,16 +11,12 @@
 #include <gumbo.h>
 
 #include "crawler/links.h"
+#include "tests/crawler/links_test_util.h"
 
 namespace bloomcrawl {
 namespace {
 
-std::string repeat(std::string_view unit, size_t times) {
-  std::string out;
-  out.reserve(unit.size() * times);
-  for (size_t i = 0; i < times; ++i) out += unit;
-  return out;
-}
+using links_test::repeat;
 
 // Depth of the deepest element Gumbo builds from `html`, computed without recursion.
 size_t gumbo_tree_depth(std::string_view html) {

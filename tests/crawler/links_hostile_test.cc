@@ -5,16 +5,12 @@
 #include <gtest/gtest.h>
 
 #include "crawler/links.h"
+#include "tests/crawler/links_test_util.h"
 
 namespace bloomcrawl {
 namespace {
 
-std::string repeat(std::string_view unit, size_t times) {
-  std::string out;
-  out.reserve(unit.size() * times);
-  for (size_t i = 0; i < times; ++i) out += unit;
-  return out;
-}
+using links_test::repeat;
 
 TEST(LinksHostileTest, InvalidUtf8IsReplacedNotFatal) {
   std::string page = "<a href=\"/ok\">x</a><a href=\"/bad\xFF\xFE\xC3\">y</a>\xC0\xAF<a href=\"/\xED\xA0\x80\">z</a>";
