@@ -1,0 +1,122 @@
+// `bloomcrawl url`: canonicalize URLs from stdin, one output line per input line.
+//
+// Input lines are "URL" or "BASE<TAB>HREF". Output is the canonical URL, the WHATWG href with
+// --href (parser only, for conformance checks), or "ERROR<TAB>category: detail" where category
+// is a UrlDropReason name (invalid, unsupported_scheme, too_long).
+#include <iostream>
+#include <optional>
+#include <string>
+
+#include "crawler/canonical.h"
+#include "crawler/cli/command.h"
+#include "crawler/url.h"
+
+namespace bloomcrawl::cli {
+namespace {
+
+struct UrlCommandArgs {
+  CanonicalizeOptions options;
+  std::vector<std::string> extra_strip_params;
+  bool href_only = false;
+};
+
+void print_error(std::ostream& out, UrlDropReason reason, std::string_view detail) {
+  out << "ERROR\t" << url_drop_reason_name(reason) << ": " << detail << '\n';
+}
+
+// Parses the base of a "BASE<TAB>HREF" line, reusing the previous one when unchanged (files of
+// links usually repeat the page they came from).
+class BaseCache {
+ public:
+  const Url* get(std::string_view text, std::string& error) {
+    if (text != text_ || !url_) {
+      text_ = text;
+      url_ = parse_url(text, nullptr, &error_);
+    }
+    if (!url_) error = "base URL: " + error_;
+    return url_ ? &*url_ : nullptr;
+  }
+
+ private:
+  std::string text_;
+  std::optional<Url> url_;
+  std::string error_;
+};
+
+int run_url(const UrlCommandArgs& args) {
+  std::ios::sync_with_stdio(false);
+  BaseCache bases;
+  std::string line;
+  size_t lines = 0, errors = 0;
+  while (std::getline(std::cin, line)) {
+    ++lines;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    std::string_view href = line;
+    const Url* base = nullptr;
+    size_t tab = href.find('\t');
+    if (tab != std::string_view::npos) {
+      std::string error;
+      base = bases.get(href.substr(0, tab), error);
+      if (!base) {
+        ++errors;
+        print_error(std::cout, UrlDropReason::kInvalid, error);
+        continue;
+      }
+      href.remove_prefix(tab + 1);
+    }
+    if (args.href_only) {
+      std::string error;
+      std::optional<Url> url = parse_url(href, base, &error);
+      if (url) {
+        std::cout << url->href() << '\n';
+      } else {
+        ++errors;
+        print_error(std::cout, UrlDropReason::kInvalid, error);
+      }
+      continue;
+    }
+    CanonicalUrl canonical = canonicalize(href, base, args.options);
+    if (canonical.ok()) {
+      std::cout << canonical.url << '\n';
+    } else {
+      ++errors;
+      print_error(std::cout, canonical.reason, canonical.error);
+    }
+  }
+  std::cout.flush();
+  std::cerr << "bloomcrawl url: " << lines << " lines, " << errors << " errors\n";
+  return 0;
+}
+
+RunFn setup_url(CLI::App& app) {
+  auto args = std::make_shared<UrlCommandArgs>();
+  app.add_flag("--href", args->href_only,
+               "print the WHATWG href of each URL instead of its canonical form");
+  app.add_flag("--sort-query", args->options.sort_query, "sort query parameters by name");
+  app.add_flag("--strip-params", args->options.strip_params,
+               "remove tracking query parameters (utm_*, gclid, fbclid, ...)");
+  app.add_option("--strip-param", args->extra_strip_params,
+                 "also remove this query parameter (repeatable; 'prefix*' allowed); "
+                 "implies --strip-params");
+  app.add_flag("--strip-session-ids", args->options.strip_session_ids,
+               "remove session ids (;jsessionid=..., PHPSESSID=...) from paths and queries");
+  app.add_flag("--lowercase-path", args->options.lowercase_path, "lowercase the path");
+  app.add_flag("--drop-index-pages", args->options.drop_index_pages,
+               "turn .../index.html, index.php, default.aspx ... into the directory");
+  app.add_option("--max-length", args->options.max_length, "reject URLs longer than this (bytes)")
+      ->check(CLI::PositiveNumber);
+  return [args]() {
+    for (const std::string& name : args->extra_strip_params) {
+      args->options.strip_param_names.push_back(name);
+      args->options.strip_params = true;
+    }
+    return run_url(*args);
+  };
+}
+
+}  // namespace
+
+BLOOMCRAWL_COMMAND("url", "canonicalize URLs read from stdin (URL or BASE<TAB>HREF per line)",
+                   setup_url);
+
+}  // namespace bloomcrawl::cli

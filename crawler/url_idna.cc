@@ -1,0 +1,60 @@
+#include "crawler/url_idna.h"
+
+#include <idn2.h>
+
+#include <cstdlib>
+
+namespace bloomcrawl::url_internal {
+namespace {
+
+bool needs_idna(std::string_view label) {
+  if (label.size() >= 4 && (label[0] == 'x' || label[0] == 'X') &&
+      (label[1] == 'n' || label[1] == 'N') && label[2] == '-' && label[3] == '-') {
+    return true;
+  }
+  for (char c : label) {
+    if (static_cast<unsigned char>(c) >= 0x80) return true;
+  }
+  return false;
+}
+
+// Runs libidn2 on one label (which after mapping may itself contain dots, e.g. U+3002).
+bool label_to_ascii(std::string_view label, std::string& out, std::string* error) {
+  std::string input(label);
+  uint8_t* result = nullptr;
+  int rc = idn2_lookup_u8(reinterpret_cast<const uint8_t*>(input.c_str()), &result,
+                          IDN2_NONTRANSITIONAL | IDN2_NFC_INPUT);
+  if (rc != IDN2_OK) {
+    if (error) *error = std::string("IDNA error in host label: ") + idn2_strerror(rc);
+    return false;
+  }
+  out += reinterpret_cast<const char*>(result);
+  idn2_free(result);
+  return true;
+}
+
+}  // namespace
+
+bool domain_to_ascii(std::string_view domain, std::string& out, std::string* error) {
+  if (domain.find('\0') != std::string_view::npos) {
+    if (error) *error = "NUL byte in host";
+    return false;
+  }
+  size_t start = 0;
+  while (true) {
+    size_t dot = domain.find('.', start);
+    std::string_view label =
+        domain.substr(start, dot == std::string_view::npos ? dot : dot - start);
+    if (needs_idna(label)) {
+      if (!label_to_ascii(label, out, error)) return false;
+    } else {
+      for (char c : label) out.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c);
+    }
+    if (dot == std::string_view::npos) break;
+    out.push_back('.');
+    start = dot + 1;
+  }
+  return true;
+}
+
+}  // namespace bloomcrawl::url_internal

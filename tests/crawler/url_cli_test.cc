@@ -1,0 +1,95 @@
+// `bloomcrawl url` end to end: the built binary (BLOOMCRAWL_BIN) reads lines on stdin and prints
+// one line per input line.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+namespace {
+
+struct RunResult {
+  std::string out;
+  int status = -1;
+};
+
+RunResult run_url_command(const std::string& flags, const std::string& input) {
+  std::string input_path = testing::TempDir() + "/url_cli_input.txt";
+  {
+    std::ofstream file(input_path, std::ios::binary);
+    file << input;
+  }
+  std::string command = std::string(BLOOMCRAWL_BIN) + " url " + flags + " < '" + input_path +
+                        "' 2>/dev/null";
+  RunResult result;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return result;
+  char chunk[4096];
+  size_t n;
+  while ((n = fread(chunk, 1, sizeof chunk, pipe)) > 0) result.out.append(chunk, n);
+  result.status = pclose(pipe);
+  return result;
+}
+
+TEST(UrlCli, CanonicalizesOneLinePerInputLine) {
+  RunResult r = run_url_command("",
+                                "http://Example.com:80/a/./b#x\n"
+                                "http://a/b/c/d;p?q\t../g?y#s\r\n"
+                                "mailto:someone@example.com\n"
+                                "http://exa mple.com/\n"
+                                "\n");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out,
+            "http://example.com/a/b\n"
+            "http://a/b/g?y\n"
+            "ERROR\tunsupported_scheme: scheme 'mailto' is not crawled (only http and https)\n"
+            "ERROR\tinvalid: invalid host 'exa mple.com': forbidden code point in host\n"
+            "ERROR\tinvalid: relative URL without a base at byte 0\n");
+}
+
+TEST(UrlCli, InvalidBaseIsReportedOnItsLine) {
+  RunResult r = run_url_command("", "not a base\tg\nhttp://ok/\tg\n");
+  EXPECT_EQ(r.out,
+            "ERROR\tinvalid: base URL: relative URL without a base at byte 0\n"
+            "http://ok/g\n");
+}
+
+TEST(UrlCli, HrefModePrintsWhatwgSerializationWithoutCanonicalizing) {
+  RunResult r = run_url_command("--href",
+                                "HTTP://u:p@Example.com:80/%7e/./x?#f\n"
+                                "sc:\\../\n"
+                                "http://[::1\n");
+  EXPECT_EQ(r.out,
+            "http://u:p@example.com/%7e/x?#f\n"
+            "sc:\\../\n"
+            "ERROR\tinvalid: invalid host '[::1': unterminated IPv6 address\n");
+}
+
+TEST(UrlCli, FlagsEnableEachOption) {
+  const std::string input =
+      "http://x/A/index.html;jsessionid=9?utm_source=a&b=2&a=1&ref=z\n";
+  EXPECT_EQ(run_url_command("", input).out, input);
+  EXPECT_EQ(run_url_command("--sort-query", input).out,
+            "http://x/A/index.html;jsessionid=9?a=1&b=2&ref=z&utm_source=a\n");
+  EXPECT_EQ(run_url_command("--strip-params", input).out,
+            "http://x/A/index.html;jsessionid=9?b=2&a=1&ref=z\n");
+  EXPECT_EQ(run_url_command("--strip-param ref", input).out,
+            "http://x/A/index.html;jsessionid=9?b=2&a=1\n");
+  EXPECT_EQ(run_url_command("--strip-session-ids", input).out,
+            "http://x/A/index.html?utm_source=a&b=2&a=1&ref=z\n");
+  EXPECT_EQ(run_url_command("--lowercase-path", input).out,
+            "http://x/a/index.html;jsessionid=9?utm_source=a&b=2&a=1&ref=z\n");
+  EXPECT_EQ(run_url_command("--drop-index-pages --strip-session-ids", input).out,
+            "http://x/A/?utm_source=a&b=2&a=1&ref=z\n");
+}
+
+TEST(UrlCli, MaxLengthRejectsLongUrls) {
+  RunResult r = run_url_command("--max-length 20", "http://x/short\nhttp://x/" +
+                                                       std::string(20, 'a') + "\n");
+  EXPECT_EQ(r.out,
+            "http://x/short\n"
+            "ERROR\ttoo_long: URL is 29 bytes, over the limit of 20\n");
+  EXPECT_NE(run_url_command("--max-length 0", "http://x/\n").status, 0);
+}
+
+}  // namespace
