@@ -1,5 +1,7 @@
 #include "seenfilter/fpr_estimate.h"
 
+#include <cmath>
+
 namespace bloomcrawl::seenfilter {
 namespace {
 
@@ -28,19 +30,21 @@ double layer_fpr(const LayerGeometry& geometry, uint64_t keys) {
   return blocked_fpr(static_cast<double>(keys) / static_cast<double>(geometry.blocks), geometry.probes);
 }
 
+// Products of (1 - f) are kept as sums of log1p(-f): FPRs near 1e-16 would vanish in 1 - prod.
 double compounded_fpr(std::span<const LayerLoad> layers) {
-  double pass = 1.0;  // chance that no layer reports a new key as present
-  for (const LayerLoad& l : layers) pass *= 1.0 - layer_fpr(l.geometry, l.keys);
-  return 1.0 - pass;
+  double log_pass = 0.0;  // log of the chance that no layer reports a new key as present
+  for (const LayerLoad& l : layers) log_pass += std::log1p(-layer_fpr(l.geometry, l.keys));
+  return -std::expm1(log_pass);
 }
 
 double expected_false_positives(std::span<const LayerLoad> layers) {
   double total = 0.0;
-  double earlier_pass = 1.0;
+  double earlier_log_pass = 0.0;
   for (const LayerLoad& l : layers) {
-    const double earlier_fpr = 1.0 - earlier_pass;
-    total += static_cast<double>(l.keys) * earlier_fpr + earlier_pass * summed_layer_fpr(l.geometry, l.keys);
-    earlier_pass *= 1.0 - layer_fpr(l.geometry, l.keys);
+    const double earlier_fpr = -std::expm1(earlier_log_pass);
+    total += static_cast<double>(l.keys) * earlier_fpr +
+             std::exp(earlier_log_pass) * summed_layer_fpr(l.geometry, l.keys);
+    earlier_log_pass += std::log1p(-layer_fpr(l.geometry, l.keys));
   }
   return total;
 }
