@@ -29,12 +29,12 @@ double blocked_fpr(double keys_per_block, uint32_t probes) {
 uint32_t best_probes(double keys_per_block) {
   uint32_t best = 1;
   double best_fpr = blocked_fpr(keys_per_block, 1);
+  // The FPR is unimodal in k: stop once it rises.
   for (uint32_t k = 2; k <= kMaxProbes; ++k) {
     const double f = blocked_fpr(keys_per_block, k);
-    if (f < best_fpr) {
-      best_fpr = f;
-      best = k;
-    }
+    if (f >= best_fpr) break;
+    best_fpr = f;
+    best = k;
   }
   return best;
 }

@@ -12,6 +12,18 @@ namespace bloomcrawl {
 namespace fs = std::filesystem;
 using seenfilter::ManifestLayer;
 
+namespace {
+
+std::shared_ptr<seenfilter::LayerBits> allocate_layer(const ManifestLayer& entry, const fs::path& path) {
+  try {
+    return std::make_shared<seenfilter::LayerBits>(entry.geometry());
+  } catch (const std::bad_alloc&) {
+    throw CheckpointError(path.string(), "cannot allocate " + std::to_string(entry.geometry().bytes()) + " bytes");
+  }
+}
+
+}  // namespace
+
 bool checkpoint_exists(const fs::path& dir) {
   std::error_code ec;
   return fs::exists(dir / seenfilter::kCurrentFileName, ec);
@@ -25,14 +37,9 @@ FilterSnapshot read_checkpoint(const fs::path& dir, std::string_view manifest_na
   for (const ManifestLayer& entry : manifest.layers) {
     const fs::path path = dir / entry.file_name();
     std::shared_ptr<seenfilter::LayerBits> bits;
-    try {
-      bits = std::make_shared<seenfilter::LayerBits>(entry.geometry());
-    } catch (const std::bad_alloc&) {
-      throw CheckpointError(path.string(), "cannot allocate " + std::to_string(entry.geometry().bytes()) + " bytes");
-    }
-    auto* out = reinterpret_cast<uint8_t*>(bits->words());
     seenfilter::scan_layer_file(path, entry, [&](uint64_t offset, const uint8_t* data, size_t size) {
-      std::memcpy(out + offset, data, size);
+      if (!bits) bits = allocate_layer(entry, path);  // only once the file's size and header are verified
+      std::memcpy(reinterpret_cast<uint8_t*>(bits->words()) + offset, data, size);
     });
     // Verified content: a later save of this unchanged layer reuses the file instead of rewriting it.
     bits->cache_checksum(entry.keys, entry.checksum);

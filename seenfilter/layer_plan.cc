@@ -18,7 +18,7 @@ namespace {
 }  // namespace
 
 void SeenFilterOptions::validate() const {
-  if (initial_capacity < 1 || initial_capacity > (uint64_t{1} << 48)) {
+  if (initial_capacity < 1 || initial_capacity > seenfilter::kMaxLayerCapacity) {
     reject("initial_capacity", static_cast<double>(initial_capacity), "is outside [1, 2^48]");
   }
   if (!(target_fpr > 0.0 && target_fpr < 1.0)) reject("target_fpr", target_fpr, "is outside (0, 1)");
@@ -46,8 +46,9 @@ namespace seenfilter {
 uint64_t layer_capacity(const SeenFilterOptions& options, uint32_t index) {
   const double cap = std::ceil(static_cast<double>(options.initial_capacity) *
                                std::pow(options.growth_factor, static_cast<double>(index)));
-  constexpr double kMax = static_cast<double>(uint64_t{1} << 62);
-  return cap >= kMax ? uint64_t{1} << 62 : static_cast<uint64_t>(cap);
+  // Capped like initial_capacity, so byte counts of even absurd layers cannot overflow.
+  constexpr uint64_t kMax = kMaxLayerCapacity;
+  return cap >= static_cast<double>(kMax) ? kMax : static_cast<uint64_t>(cap);
 }
 
 double layer_fpr_share(const SeenFilterOptions& options, uint32_t index) {

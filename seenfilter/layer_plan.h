@@ -12,6 +12,8 @@
 
 namespace bloomcrawl::seenfilter {
 
+inline constexpr uint64_t kMaxLayerCapacity = uint64_t{1} << 48;
+
 uint64_t layer_capacity(const SeenFilterOptions& options, uint32_t index);
 double layer_fpr_share(const SeenFilterOptions& options, uint32_t index);
 
