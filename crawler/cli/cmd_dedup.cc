@@ -1,0 +1,180 @@
+// `bloomcrawl dedup`: prints each stdin line not seen before, in order, like awk '!seen[$0]++'
+// but in bounded memory (a SeenFilter). With --state DIR the filter is loaded from a checkpoint
+// there first and saved back at the end, so runs on different days dedupe together.
+//
+// Lines are read in 1 MiB chunks and inserted a chunk at a time with insert_batch; output is
+// buffered. A line the filter cannot record (memory limit reached: kFull) is printed, since it
+// cannot be shown to be a duplicate, and counted; a warning says so once.
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "crawler/cli/command.h"
+#include "seenfilter/checkpoint.h"
+#include "seenfilter/seen_filter.h"
+
+namespace bloomcrawl::cli {
+namespace {
+
+struct DedupArgs {
+  std::string state_dir;
+  uint64_t capacity = SeenFilterOptions{}.initial_capacity;
+  double fpr = 1e-6;
+  std::optional<uint64_t> memory_limit;
+  bool stats = false;
+};
+
+struct DedupCounts {
+  uint64_t lines_in = 0;
+  uint64_t fresh = 0;
+  uint64_t duplicates = 0;
+  uint64_t unrecorded = 0;  // printed, but the full filter could not remember them
+};
+
+class OutputBuffer {
+ public:
+  ~OutputBuffer() { flush(); }
+  void append_line(std::string_view line) {
+    buffer_.append(line);
+    buffer_.push_back('\n');
+    if (buffer_.size() >= kFlushBytes) flush();
+  }
+  void flush() {
+    const char* p = buffer_.data();
+    size_t left = buffer_.size();
+    while (left > 0) {
+      const ssize_t n = ::write(STDOUT_FILENO, p, left);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) throw std::runtime_error(std::string("dedup: writing stdout failed: ") + std::strerror(errno));
+      p += n;
+      left -= static_cast<size_t>(n);
+    }
+    buffer_.clear();
+  }
+
+ private:
+  static constexpr size_t kFlushBytes = size_t{1} << 20;
+  std::string buffer_;
+};
+
+std::unique_ptr<SeenFilter> open_filter(const DedupArgs& args) {
+  if (!args.state_dir.empty() && checkpoint_exists(args.state_dir)) {
+    // The saved parameters win (the bits were laid out with them); only the limit may change.
+    FilterSnapshot snapshot = read_checkpoint(args.state_dir);
+    if (args.memory_limit) snapshot.options.memory_limit_bytes = *args.memory_limit;
+    return std::make_unique<SeenFilter>(snapshot);
+  }
+  SeenFilterOptions options;
+  options.initial_capacity = args.capacity;
+  options.target_fpr = args.fpr;
+  if (args.memory_limit) options.memory_limit_bytes = *args.memory_limit;
+  return std::make_unique<SeenFilter>(options);
+}
+
+void dedup_lines(SeenFilter& filter, std::span<const std::string_view> lines, DedupCounts& counts, OutputBuffer& out) {
+  static thread_local std::vector<InsertOutcome> outcomes;
+  outcomes.resize(lines.size());
+  filter.insert_batch(lines, outcomes);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    switch (outcomes[i]) {
+      case InsertOutcome::kSeen: ++counts.duplicates; continue;
+      case InsertOutcome::kNew: ++counts.fresh; break;
+      case InsertOutcome::kFull:
+        if (counts.unrecorded++ == 0) {
+          std::cerr << "bloomcrawl dedup: warning: filter full, later new lines are printed but not remembered: "
+                    << filter.full_reason() << "\n";
+        }
+        break;
+    }
+    out.append_line(lines[i]);
+  }
+  counts.lines_in += lines.size();
+}
+
+// Reads stdin in big chunks and hands complete lines to dedup_lines; a final line without a
+// newline counts as a line.
+void dedup_stdin(SeenFilter& filter, DedupCounts& counts) {
+  OutputBuffer out;
+  std::vector<char> buffer(size_t{1} << 20);
+  size_t filled = 0;
+  std::vector<std::string_view> lines;
+  for (bool eof = false; !eof;) {
+    if (filled == buffer.size()) buffer.resize(buffer.size() * 2);  // a line longer than the buffer
+    const ssize_t n = ::read(STDIN_FILENO, buffer.data() + filled, buffer.size() - filled);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw std::runtime_error(std::string("dedup: reading stdin failed: ") + std::strerror(errno));
+    eof = n == 0;
+    filled += static_cast<size_t>(n);
+    lines.clear();
+    size_t start = 0;
+    for (size_t i = 0; i < filled; ++i) {
+      if (buffer[i] == '\n') {
+        lines.emplace_back(buffer.data() + start, i - start);
+        start = i + 1;
+      }
+    }
+    if (eof && start < filled) {
+      lines.emplace_back(buffer.data() + start, filled - start);
+      start = filled;
+    }
+    dedup_lines(filter, lines, counts, out);
+    std::memmove(buffer.data(), buffer.data() + start, filled - start);
+    filled -= start;
+  }
+}
+
+void print_stats(const SeenFilter& filter, const DedupCounts& counts, const std::string& manifest) {
+  const SeenFilterStats s = filter.stats(false);
+  nlohmann::json j = {
+      {"lines_in", counts.lines_in},
+      {"new", counts.fresh},
+      {"duplicates", counts.duplicates},
+      {"unrecorded_full", counts.unrecorded},
+      {"layers", s.layers.size()},
+      {"keys", s.keys},
+      {"bytes", s.bytes},
+      {"bits_per_key", s.bits_per_key},
+      {"estimated_fpr", s.estimated_fpr},
+      {"estimated_false_positives", s.estimated_false_positives},
+      {"full", s.full},
+  };
+  if (!manifest.empty()) j["state_manifest"] = manifest;
+  std::cerr << j.dump() << "\n";
+  std::cerr << "dedup: " << counts.lines_in << " lines, " << counts.fresh << " new, " << counts.duplicates
+            << " duplicates; filter " << s.keys << " keys in " << s.layers.size() << " layers, " << s.bytes
+            << " bytes, estimated FPR " << s.estimated_fpr << "\n";
+}
+
+RunFn setup_dedup(CLI::App& app) {
+  auto args = std::make_shared<DedupArgs>();
+  app.add_option("--state", args->state_dir, "checkpoint directory: loaded first if present, saved at the end");
+  app.add_option("--capacity", args->capacity, "keys in the first filter layer (new filters only)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app.add_option("--fpr", args->fpr, "target false-positive rate (new filters only)")->capture_default_str();
+  app.add_option("--memory-limit", args->memory_limit, "bound on filter memory, e.g. 512M, 4G")
+      ->transform(CLI::AsSizeValue(false));
+  app.add_flag("--stats", args->stats, "print a JSON summary on stderr");
+  return [args] {
+    std::unique_ptr<SeenFilter> filter = open_filter(*args);
+    DedupCounts counts;
+    dedup_stdin(*filter, counts);
+    std::string manifest;
+    if (!args->state_dir.empty()) manifest = save_checkpoint(filter->snapshot(), args->state_dir);
+    if (args->stats) print_stats(*filter, counts, manifest);
+    return 0;
+  };
+}
+
+BLOOMCRAWL_COMMAND("dedup", "print stdin lines not seen before (bounded memory, optional saved state)", setup_dedup);
+
+}  // namespace
+}  // namespace bloomcrawl::cli

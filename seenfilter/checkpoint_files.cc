@@ -1,0 +1,116 @@
+#include "seenfilter/checkpoint_files.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "seenfilter/durable_file.h"
+
+namespace bloomcrawl::seenfilter {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr size_t kMaxManifestBytes =
+    kManifestHeaderBytes + kManifestEntryBytes * SeenFilter::kMaxLayers + kChecksumBytes;
+
+class ReadOnlyFile {
+ public:
+  explicit ReadOnlyFile(const fs::path& path) : path_(path.string()) {
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) {
+      throw CheckpointError(path_, errno == ENOENT ? "missing layer file" : std::string("cannot open: ") + std::strerror(errno));
+    }
+  }
+  ~ReadOnlyFile() { ::close(fd_); }
+  ReadOnlyFile(const ReadOnlyFile&) = delete;
+  ReadOnlyFile& operator=(const ReadOnlyFile&) = delete;
+
+  uint64_t size() const {
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0) throw CheckpointError(path_, std::string("cannot stat: ") + std::strerror(errno));
+    return static_cast<uint64_t>(st.st_size);
+  }
+
+  void read_exactly(uint8_t* out, size_t size, uint64_t offset) {
+    while (size > 0) {
+      const ssize_t n = ::read(fd_, out, size);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) throw CheckpointError(path_, std::string("read failed: ") + std::strerror(errno));
+      if (n == 0) throw CheckpointError(path_, "truncated at byte offset " + std::to_string(offset));
+      out += n;
+      offset += static_cast<uint64_t>(n);
+      size -= static_cast<size_t>(n);
+    }
+  }
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+};
+
+}  // namespace
+
+std::string resolve_manifest_name(const fs::path& dir, std::string_view requested) {
+  std::string name(requested);
+  const fs::path current = dir / kCurrentFileName;
+  if (name.empty()) {
+    if (!fs::exists(current)) throw CheckpointError(current.string(), "missing: no checkpoint in this directory");
+    const std::vector<uint8_t> bytes = read_small_file(current, 64);
+    name.assign(bytes.begin(), bytes.end());
+    if (name.empty() || name.back() != '\n') throw CheckpointError(current.string(), "truncated (no final newline)");
+    name.pop_back();
+  }
+  if (!parse_manifest_file_name(name)) {
+    throw CheckpointError(requested.empty() ? current.string() : (dir / name).string(),
+                          "'" + name + "' is not a manifest file name (MANIFEST-NNNNNN)");
+  }
+  return name;
+}
+
+Manifest read_manifest_file(const fs::path& path) {
+  const std::vector<uint8_t> bytes = read_small_file(path, kMaxManifestBytes);
+  Manifest m = decode_manifest(bytes, path.string());
+  const auto named = parse_manifest_file_name(path.filename().string());
+  if (named && *named != m.sequence) {
+    throw CheckpointError(path.string(), "sequence number " + std::to_string(m.sequence) +
+                                             " does not match the file name");
+  }
+  return m;
+}
+
+void scan_layer_file(const fs::path& path, const ManifestLayer& entry, const LayerBytesConsumer& consume) {
+  const std::string where = path.string();
+  ReadOnlyFile file(path);
+  const uint64_t size = file.size();
+  if (size != entry.file_size) {
+    throw CheckpointError(where, std::string(size < entry.file_size ? "truncated" : "wrong size") + ": " +
+                                     std::to_string(size) + " bytes, expected " + std::to_string(entry.file_size));
+  }
+  uint8_t header[kLayerHeaderBytes];
+  file.read_exactly(header, sizeof header, 0);
+  check_layer_header(header, entry, where);
+  Checksum checksum;
+  checksum.update(header, sizeof header);
+  constexpr size_t kPiece = size_t{1} << 20;
+  std::vector<uint8_t> piece(kPiece);
+  const uint64_t total = entry.blocks * kBlockBytes;
+  for (uint64_t done = 0; done < total;) {
+    const auto n = static_cast<size_t>(std::min<uint64_t>(kPiece, total - done));
+    file.read_exactly(piece.data(), n, kLayerHeaderBytes + done);
+    checksum.update(piece.data(), n);
+    consume(done, piece.data(), n);
+    done += n;
+  }
+  uint8_t trailer[kChecksumBytes];
+  file.read_exactly(trailer, sizeof trailer, kLayerHeaderBytes + total);
+  const uint64_t stored = load_u64(trailer);
+  if (stored != checksum.digest()) throw CheckpointError(where, "checksum mismatch (corrupted layer data)");
+  if (stored != entry.checksum) throw CheckpointError(where, "checksum differs from the manifest's (foreign layer file)");
+}
+
+}  // namespace bloomcrawl::seenfilter

@@ -1,0 +1,199 @@
+#include "seenfilter/checkpoint_format.h"
+
+#include <xxhash.h>
+
+#include <bit>
+#include <cstdio>
+#include <cstring>
+#include <new>
+
+namespace bloomcrawl::seenfilter {
+namespace {
+
+constexpr char kManifestMagic[8] = {'B', 'C', 'S', 'F', 'M', 'A', 'N', 'I'};
+constexpr char kLayerMagic[8] = {'B', 'C', 'S', 'F', 'L', 'A', 'Y', 'R'};
+
+uint32_t load_u32(const uint8_t* p) {
+  return static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8 | static_cast<uint32_t>(p[2]) << 16 |
+         static_cast<uint32_t>(p[3]) << 24;
+}
+
+void store_u32(uint8_t* p, uint32_t v) {
+  for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+
+std::string hex16(uint64_t v) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+void check_magic_and_version(const uint8_t* p, const char (&magic)[8], const char* what, const std::string& file) {
+  if (std::memcmp(p, magic, 8) != 0) throw CheckpointError(file, std::string("bad magic (not a seen-filter ") + what + ")");
+  const uint32_t version = load_u32(p + 8);
+  if (version != kCheckpointVersion) {
+    throw CheckpointError(file, "unsupported format version " + std::to_string(version) + " (this build reads " +
+                                    std::to_string(kCheckpointVersion) + ")");
+  }
+}
+
+}  // namespace
+
+uint64_t load_u64(const uint8_t* p) { return static_cast<uint64_t>(load_u32(p)) | static_cast<uint64_t>(load_u32(p + 4)) << 32; }
+
+void store_u64(uint8_t* p, uint64_t v) {
+  store_u32(p, static_cast<uint32_t>(v));
+  store_u32(p + 4, static_cast<uint32_t>(v >> 32));
+}
+
+std::string ManifestLayer::file_name() const {
+  char index_text[16];
+  std::snprintf(index_text, sizeof index_text, "%04u", index);
+  return std::string("layer-") + index_text + "-" + hex16(checksum) + ".sfl";
+}
+
+std::string manifest_file_name(uint64_t sequence) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "MANIFEST-%06llu", static_cast<unsigned long long>(sequence));
+  return buf;
+}
+
+std::optional<uint64_t> parse_manifest_file_name(std::string_view name) {
+  constexpr std::string_view kPrefix = "MANIFEST-";
+  if (name.size() < kPrefix.size() + 6 || name.size() > kPrefix.size() + 19 || !name.starts_with(kPrefix)) {
+    return std::nullopt;
+  }
+  uint64_t seq = 0;
+  for (char c : name.substr(kPrefix.size())) {
+    if (c < '0' || c > '9') return std::nullopt;
+    seq = seq * 10 + static_cast<uint64_t>(c - '0');
+  }
+  return seq;
+}
+
+uint64_t layer_file_size(uint64_t blocks) { return kLayerHeaderBytes + blocks * kBlockBytes + kChecksumBytes; }
+
+std::vector<uint8_t> encode_manifest(const Manifest& m) {
+  std::vector<uint8_t> out(kManifestHeaderBytes + kManifestEntryBytes * m.layers.size() + kChecksumBytes);
+  uint8_t* p = out.data();
+  std::memcpy(p, kManifestMagic, 8);
+  store_u32(p + 8, kCheckpointVersion);
+  store_u32(p + 12, static_cast<uint32_t>(m.layers.size()));
+  store_u64(p + 16, m.sequence);
+  store_u64(p + 24, m.options.initial_capacity);
+  store_u64(p + 32, std::bit_cast<uint64_t>(m.options.target_fpr));
+  store_u64(p + 40, std::bit_cast<uint64_t>(m.options.growth_factor));
+  store_u64(p + 48, std::bit_cast<uint64_t>(m.options.tightening_ratio));
+  store_u64(p + 56, m.options.memory_limit_bytes);
+  p += kManifestHeaderBytes;
+  for (const ManifestLayer& l : m.layers) {
+    store_u32(p, l.index);
+    store_u32(p + 4, l.probes);
+    store_u64(p + 8, l.capacity);
+    store_u64(p + 16, l.keys);
+    store_u64(p + 24, l.blocks);
+    store_u64(p + 32, l.file_size);
+    store_u64(p + 40, l.checksum);
+    p += kManifestEntryBytes;
+  }
+  store_u64(p, XXH3_64bits(out.data(), static_cast<size_t>(p - out.data())));
+  return out;
+}
+
+Manifest decode_manifest(std::span<const uint8_t> bytes, const std::string& file) {
+  if (bytes.size() < kManifestHeaderBytes + kChecksumBytes) {
+    throw CheckpointError(file, "truncated: " + std::to_string(bytes.size()) + " bytes, a manifest has at least " +
+                                    std::to_string(kManifestHeaderBytes + kChecksumBytes));
+  }
+  const uint8_t* p = bytes.data();
+  check_magic_and_version(p, kManifestMagic, "manifest", file);
+  const uint32_t count = load_u32(p + 12);
+  if (count < 1 || count > SeenFilter::kMaxLayers) {
+    throw CheckpointError(file, "layer count " + std::to_string(count) + " outside 1.." +
+                                    std::to_string(SeenFilter::kMaxLayers));
+  }
+  const size_t expected = kManifestHeaderBytes + kManifestEntryBytes * count + kChecksumBytes;
+  if (bytes.size() != expected) {
+    throw CheckpointError(file, std::string(bytes.size() < expected ? "truncated" : "trailing bytes") + ": " +
+                                    std::to_string(bytes.size()) + " bytes, expected " + std::to_string(expected) +
+                                    " for " + std::to_string(count) + " layers");
+  }
+  const size_t body = expected - kChecksumBytes;
+  if (load_u64(p + body) != XXH3_64bits(p, body)) throw CheckpointError(file, "checksum mismatch (corrupted manifest)");
+
+  Manifest m;
+  m.sequence = load_u64(p + 16);
+  m.options.initial_capacity = load_u64(p + 24);
+  m.options.target_fpr = std::bit_cast<double>(load_u64(p + 32));
+  m.options.growth_factor = std::bit_cast<double>(load_u64(p + 40));
+  m.options.tightening_ratio = std::bit_cast<double>(load_u64(p + 48));
+  m.options.memory_limit_bytes = load_u64(p + 56);
+  try {
+    m.options.validate();
+  } catch (const std::invalid_argument& e) {
+    throw CheckpointError(file, std::string("invalid parameters: ") + e.what());
+  }
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint8_t* e = p + kManifestHeaderBytes + kManifestEntryBytes * i;
+    ManifestLayer l{load_u32(e), load_u32(e + 4), load_u64(e + 8), load_u64(e + 16),
+                    load_u64(e + 24), load_u64(e + 32), load_u64(e + 40)};
+    const std::string where = "layer entry " + std::to_string(i) + " (byte offset " +
+                              std::to_string(e - p) + "): ";
+    if (l.index != i) throw CheckpointError(file, where + "index " + std::to_string(l.index) + ", expected " + std::to_string(i));
+    if (l.probes < 1 || l.probes > kMaxProbes) throw CheckpointError(file, where + "probes " + std::to_string(l.probes) + " outside 1..32");
+    if (l.capacity < 1) throw CheckpointError(file, where + "capacity 0");
+    if (l.keys > l.capacity) {
+      throw CheckpointError(file, where + "keys " + std::to_string(l.keys) + " exceed capacity " + std::to_string(l.capacity));
+    }
+    if (l.blocks < 1 || l.blocks > kMaxLayerBlocks) throw CheckpointError(file, where + "block count " + std::to_string(l.blocks) + " out of range");
+    if (l.file_size != layer_file_size(l.blocks)) {
+      throw CheckpointError(file, where + "file size " + std::to_string(l.file_size) + " does not match " +
+                                      std::to_string(l.blocks) + " blocks");
+    }
+    m.layers.push_back(l);
+  }
+  return m;
+}
+
+std::array<uint8_t, kLayerHeaderBytes> encode_layer_header(const ManifestLayer& l) {
+  std::array<uint8_t, kLayerHeaderBytes> h{};
+  std::memcpy(h.data(), kLayerMagic, 8);
+  store_u32(h.data() + 8, kCheckpointVersion);
+  store_u32(h.data() + 12, l.index);
+  store_u32(h.data() + 16, l.probes);
+  store_u64(h.data() + 24, l.capacity);
+  store_u64(h.data() + 32, l.keys);
+  store_u64(h.data() + 40, l.blocks);
+  return h;
+}
+
+void check_layer_header(std::span<const uint8_t> header, const ManifestLayer& expected, const std::string& file) {
+  if (header.size() < kLayerHeaderBytes) throw CheckpointError(file, "truncated layer header");
+  const uint8_t* p = header.data();
+  check_magic_and_version(p, kLayerMagic, "layer file", file);
+  const auto mismatch = [&](const char* field, uint64_t got, uint64_t want) {
+    if (got != want) {
+      throw CheckpointError(file, std::string("header ") + field + " " + std::to_string(got) +
+                                      " does not match the manifest's " + std::to_string(want));
+    }
+  };
+  mismatch("layer index", load_u32(p + 12), expected.index);
+  mismatch("probes", load_u32(p + 16), expected.probes);
+  mismatch("reserved field", load_u32(p + 20), 0);
+  mismatch("capacity", load_u64(p + 24), expected.capacity);
+  mismatch("keys", load_u64(p + 32), expected.keys);
+  mismatch("blocks", load_u64(p + 40), expected.blocks);
+}
+
+Checksum::Checksum() : state_(XXH3_createState()) {
+  if (state_ == nullptr) throw std::bad_alloc();
+  XXH3_64bits_reset(static_cast<XXH3_state_t*>(state_));
+}
+
+Checksum::~Checksum() { XXH3_freeState(static_cast<XXH3_state_t*>(state_)); }
+
+void Checksum::update(const void* data, size_t size) { XXH3_64bits_update(static_cast<XXH3_state_t*>(state_), data, size); }
+
+uint64_t Checksum::digest() const { return XXH3_64bits_digest(static_cast<const XXH3_state_t*>(state_)); }
+
+}  // namespace bloomcrawl::seenfilter

@@ -1,0 +1,84 @@
+// Encoding and validation of the seen-filter checkpoint files, as specified in
+// docs/checkpoint-format.md. Pure functions over bytes (no I/O), so they can be fuzzed.
+// Every decoding failure throws CheckpointError naming the file and the problem.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "seenfilter/blocked_bloom_math.h"
+#include "seenfilter/seen_filter.h"
+
+namespace bloomcrawl {
+
+// A checkpoint that cannot be read or written; the message starts with the file's path.
+class CheckpointError : public std::runtime_error {
+ public:
+  CheckpointError(const std::string& file, const std::string& problem) : std::runtime_error(file + ": " + problem) {}
+};
+
+namespace seenfilter {
+
+inline constexpr uint32_t kCheckpointVersion = 1;
+inline constexpr size_t kManifestHeaderBytes = 64;
+inline constexpr size_t kManifestEntryBytes = 48;
+inline constexpr size_t kLayerHeaderBytes = 48;
+inline constexpr size_t kChecksumBytes = 8;
+inline constexpr uint64_t kMaxLayerBlocks = uint64_t{1} << 40;
+
+struct ManifestLayer {
+  uint32_t index = 0;
+  uint32_t probes = 0;
+  uint64_t capacity = 0;
+  uint64_t keys = 0;
+  uint64_t blocks = 0;
+  uint64_t file_size = 0;
+  uint64_t checksum = 0;
+
+  LayerGeometry geometry() const { return {index, capacity, blocks, probes}; }
+  std::string file_name() const;
+};
+
+struct Manifest {
+  uint64_t sequence = 0;
+  SeenFilterOptions options;
+  std::vector<ManifestLayer> layers;
+};
+
+std::string manifest_file_name(uint64_t sequence);
+// The sequence number of a manifest file name, or nullopt if `name` is not one.
+std::optional<uint64_t> parse_manifest_file_name(std::string_view name);
+uint64_t layer_file_size(uint64_t blocks);
+
+std::vector<uint8_t> encode_manifest(const Manifest& manifest);
+Manifest decode_manifest(std::span<const uint8_t> bytes, const std::string& file);
+
+std::array<uint8_t, kLayerHeaderBytes> encode_layer_header(const ManifestLayer& layer);
+// Checks a layer file's header against the manifest entry that refers to it.
+void check_layer_header(std::span<const uint8_t> header, const ManifestLayer& expected, const std::string& file);
+
+// XXH3-64 over a file's bytes in pieces.
+class Checksum {
+ public:
+  Checksum();
+  ~Checksum();
+  Checksum(const Checksum&) = delete;
+  Checksum& operator=(const Checksum&) = delete;
+  void update(const void* data, size_t size);
+  uint64_t digest() const;
+
+ private:
+  void* state_;
+};
+
+uint64_t load_u64(const uint8_t* p);
+void store_u64(uint8_t* p, uint64_t v);
+
+}  // namespace seenfilter
+}  // namespace bloomcrawl

@@ -1,0 +1,168 @@
+// save_checkpoint: layer files (content-addressed, reused when unchanged), then the manifest,
+// then CURRENT, each durable before the next; then retention. See docs/checkpoint-format.md.
+#include <unistd.h>
+
+#include <algorithm>
+#include <bit>
+#include <cerrno>
+#include <set>
+#include <system_error>
+
+#include "seenfilter/checkpoint.h"
+#include "seenfilter/checkpoint_files.h"
+#include "seenfilter/durable_file.h"
+
+namespace bloomcrawl {
+namespace fs = std::filesystem;
+using seenfilter::ManifestLayer;
+
+namespace {
+
+void report(const CheckpointSaveOptions& options, const std::string& step) {
+  if (options.progress) options.progress(step);
+}
+
+ManifestLayer entry_for(const FilterSnapshot::Layer& layer) {
+  const seenfilter::LayerGeometry& g = layer.bits->geometry();
+  return {g.index, g.probes, g.capacity, layer.keys, g.blocks, seenfilter::layer_file_size(g.blocks), 0};
+}
+
+bool has_file_of_size(const fs::path& path, uint64_t size) {
+  std::error_code ec;
+  return fs::file_size(path, ec) == size && !ec;
+}
+
+// Writes the layer in one pass, hashing as it goes, and names it after the hash.
+uint64_t write_layer(const seenfilter::LayerBits& bits, ManifestLayer entry, const fs::path& dir) {
+  static_assert(std::endian::native == std::endian::little, "layer words are written as little-endian memory");
+  seenfilter::DurableFile file(dir / ("layer-" + std::to_string(entry.index) + ".sfl.tmp"));
+  seenfilter::Checksum checksum;
+  const auto header = seenfilter::encode_layer_header(entry);
+  const auto put = [&](const void* data, size_t size) {
+    checksum.update(data, size);
+    file.append(data, size);
+  };
+  put(header.data(), header.size());
+  // Bounded pieces keep the freshly written data in cache between hashing and writing.
+  constexpr uint64_t kPiece = uint64_t{1} << 20;
+  const auto* bytes = reinterpret_cast<const uint8_t*>(bits.words());
+  for (uint64_t done = 0, total = bits.geometry().bytes(); done < total; done += kPiece) {
+    put(bytes + done, static_cast<size_t>(std::min(kPiece, total - done)));
+  }
+  entry.checksum = checksum.digest();
+  uint8_t trailer[seenfilter::kChecksumBytes];
+  seenfilter::store_u64(trailer, entry.checksum);
+  file.append(trailer, sizeof trailer);
+  file.commit(dir / entry.file_name());
+  return entry.checksum;
+}
+
+bool link_existing(const std::string& name, const fs::path& dir, const std::vector<fs::path>& sources,
+                   uint64_t size) {
+  for (const fs::path& source : sources) {
+    if (has_file_of_size(source / name, size) && ::link((source / name).c_str(), (dir / name).c_str()) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Stores one layer unless an identical file is already there; returns its manifest entry.
+ManifestLayer store_layer(const FilterSnapshot::Layer& layer, const fs::path& dir, const CheckpointSaveOptions& options) {
+  ManifestLayer entry = entry_for(layer);
+  const std::string index = std::to_string(entry.index);
+  if (const auto cached = layer.bits->cached_checksum(layer.keys)) {
+    entry.checksum = *cached;
+    const std::string name = entry.file_name();
+    if (has_file_of_size(dir / name, entry.file_size)) {
+      report(options, "layer " + index + " reused");
+      return entry;
+    }
+    if (link_existing(name, dir, options.link_from, entry.file_size)) {
+      report(options, "layer " + index + " linked");
+      return entry;
+    }
+  }
+  entry.checksum = write_layer(*layer.bits, entry, dir);
+  layer.bits->cache_checksum(layer.keys, entry.checksum);
+  report(options, "layer " + index + " written");
+  return entry;
+}
+
+uint64_t next_sequence(const fs::path& dir) {
+  uint64_t max_seq = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (const auto seq = seenfilter::parse_manifest_file_name(e.path().filename().string())) max_seq = std::max(max_seq, *seq);
+  }
+  return max_seq + 1;
+}
+
+bool is_our_temp_file(const std::string& name) {
+  return name.ends_with(".tmp") && (name.starts_with("layer-") || name.starts_with("MANIFEST-") || name == "CURRENT.tmp");
+}
+
+// Keeps the newest `keep` manifests and the layer files they use; removes the rest. Best effort:
+// a file that cannot be removed now is removed by a later save.
+void apply_retention(const fs::path& dir, uint32_t keep) {
+  std::error_code ec;
+  std::vector<uint64_t> sequences;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (const auto seq = seenfilter::parse_manifest_file_name(name)) sequences.push_back(*seq);
+    if (is_our_temp_file(name)) fs::remove(e.path(), ec);
+  }
+  std::sort(sequences.rbegin(), sequences.rend());
+  std::set<std::string> referenced;
+  bool all_kept_readable = true;
+  for (size_t i = 0; i < sequences.size(); ++i) {
+    const fs::path manifest = dir / seenfilter::manifest_file_name(sequences[i]);
+    if (i >= std::max<uint32_t>(keep, 1)) {
+      fs::remove(manifest, ec);
+      continue;
+    }
+    try {
+      for (const ManifestLayer& l : seenfilter::read_manifest_file(manifest).layers) referenced.insert(l.file_name());
+    } catch (const CheckpointError&) {
+      all_kept_readable = false;  // its layer files are unknown: delete none
+    }
+  }
+  if (!all_kept_readable) return;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.starts_with("layer-") && name.ends_with(".sfl") && !referenced.contains(name)) fs::remove(e.path(), ec);
+  }
+}
+
+}  // namespace
+
+std::string save_checkpoint(const FilterSnapshot& snapshot, const fs::path& dir, const CheckpointSaveOptions& options) {
+  if (snapshot.layers.empty()) throw CheckpointError(dir.string(), "cannot save a snapshot without layers");
+  try {
+    fs::create_directories(dir);
+    seenfilter::Manifest manifest;
+    manifest.options = snapshot.options;
+    for (const FilterSnapshot::Layer& layer : snapshot.layers) manifest.layers.push_back(store_layer(layer, dir, options));
+    seenfilter::sync_directory(dir);
+    report(options, "layers synced");
+
+    manifest.sequence = next_sequence(dir);
+    const std::string manifest_name = seenfilter::manifest_file_name(manifest.sequence);
+    const std::vector<uint8_t> bytes = seenfilter::encode_manifest(manifest);
+    seenfilter::write_file_durably(dir / manifest_name, bytes.data(), bytes.size());
+    seenfilter::sync_directory(dir);
+    report(options, "manifest written");
+
+    const std::string current = manifest_name + "\n";
+    seenfilter::write_file_durably(dir / seenfilter::kCurrentFileName, current.data(), current.size());
+    seenfilter::sync_directory(dir);
+    report(options, "CURRENT switched");
+
+    apply_retention(dir, options.keep_manifests);
+    report(options, "retention done");
+    return manifest_name;
+  } catch (const fs::filesystem_error& e) {
+    throw CheckpointError(e.path1().empty() ? dir.string() : e.path1().string(), e.code().message());
+  }
+}
+
+}  // namespace bloomcrawl

@@ -1,0 +1,67 @@
+// A key is hashed once (XXH3, 128 bits); every probe of every layer is derived from that hash,
+// so a lookup across many layers costs one pass over the key's bytes.
+//
+// Layer i takes a 64-bit block selector and a 64-bit bit selector from the two halves, remixed
+// with a layer salt so layers are independent. The block index is fastrange (multiply-high of
+// the 64-bit selector by the block count), so it stays uniform for any block count up to 2^64.
+// Bit positions are the top 9 bits of successive odd-constant multiples of the bit selector
+// (as in RocksDB's FastLocalBloom, widened to 64 bits).
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "seenfilter/blocked_bloom_math.h"
+
+namespace bloomcrawl {
+
+struct KeyHash {
+  uint64_t low = 0;
+  uint64_t high = 0;
+};
+
+KeyHash hash_key(std::string_view key);
+
+namespace seenfilter {
+
+// One key's probes into one layer: the block, and the bits to set/test in each of its 8 words.
+struct BlockProbe {
+  uint64_t block = 0;
+  uint64_t masks[kBlockWords] = {};
+};
+
+inline uint64_t mix64(uint64_t x) {  // the murmur3 finaliser: a bijection with full avalanche
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
+  x ^= x >> 33;
+  return x;
+}
+
+// fastrange: floor(selector * n / 2^64), uniform over [0, n) for 64-bit n without a division.
+inline uint64_t fastrange64(uint64_t selector, uint64_t n) {
+  __extension__ using uint128 = unsigned __int128;  // GCC/Clang extension; pedantic otherwise
+  return static_cast<uint64_t>((static_cast<uint128>(selector) * n) >> 64);
+}
+
+inline BlockProbe block_probe(const KeyHash& hash, const LayerGeometry& layer) {
+  uint64_t block_selector = hash.low;
+  uint64_t bit_selector = hash.high;
+  if (layer.index != 0) {
+    const uint64_t salt = static_cast<uint64_t>(layer.index) * 0x9e3779b97f4a7c15ULL;
+    block_selector = mix64(block_selector + salt);
+    bit_selector = mix64(bit_selector ^ salt);
+  }
+  BlockProbe probe;
+  probe.block = fastrange64(block_selector, layer.blocks);
+  for (uint32_t i = 0; i < layer.probes; ++i) {
+    bit_selector *= 0x9e3779b97f4a7c13ULL;
+    const auto bit = static_cast<uint32_t>(bit_selector >> 55);  // 0..511
+    probe.masks[bit >> 6] |= uint64_t{1} << (bit & 63);
+  }
+  return probe;
+}
+
+}  // namespace seenfilter
+}  // namespace bloomcrawl

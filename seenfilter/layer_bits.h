@@ -1,0 +1,74 @@
+// The bit array of one filter layer: `blocks` cache-line-aligned 64-byte blocks, zeroed.
+//
+// Words are accessed through std::atomic_ref so that lock-free readers, inserters of other keys
+// and snapshot copies may touch the same words concurrently. Once a layer is sealed (full) it is
+// never written again and may be shared read-only (snapshots, checkpoints); the checksum of its
+// checkpoint file is then cached here so later checkpoints need not re-hash it.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+#include "seenfilter/blocked_bloom_math.h"
+#include "seenfilter/key_hash.h"
+
+namespace bloomcrawl::seenfilter {
+
+class LayerBits {
+ public:
+  // Throws std::bad_alloc when the memory cannot be mapped.
+  explicit LayerBits(const LayerGeometry& geometry);
+  ~LayerBits();
+  LayerBits(const LayerBits&) = delete;
+  LayerBits& operator=(const LayerBits&) = delete;
+
+  const LayerGeometry& geometry() const { return geometry_; }
+  uint64_t word_count() const { return geometry_.blocks * kBlockWords; }
+  uint64_t* words() { return words_; }
+  const uint64_t* words() const { return words_; }
+
+  bool test(const BlockProbe& probe) const {
+    const uint64_t* block = words_ + probe.block * kBlockWords;
+    for (uint32_t w = 0; w < kBlockWords; ++w) {
+      const uint64_t mask = probe.masks[w];
+      if (mask != 0 && (load(block[w]) & mask) != mask) return false;
+    }
+    return true;
+  }
+
+  void set(const BlockProbe& probe) {
+    uint64_t* block = words_ + probe.block * kBlockWords;
+    for (uint32_t w = 0; w < kBlockWords; ++w) {
+      const uint64_t mask = probe.masks[w];
+      // Skipping the RMW when the bits are already there keeps the line shared between cores.
+      if (mask != 0 && (load(block[w]) & mask) != mask) {
+        std::atomic_ref<uint64_t>(block[w]).fetch_or(mask, std::memory_order_relaxed);
+      }
+    }
+  }
+
+  void prefetch(const BlockProbe& probe) const { __builtin_prefetch(words_ + probe.block * kBlockWords); }
+
+  uint64_t popcount() const;
+  // A private copy of the bits as they are now (racing writers may or may not be included).
+  std::shared_ptr<LayerBits> copy() const;
+
+  // Checksum cache for the sealed state, keyed by the key count written with it.
+  std::optional<uint64_t> cached_checksum(uint64_t keys) const;
+  void cache_checksum(uint64_t keys, uint64_t checksum) const;
+
+  static uint64_t load(const uint64_t& word) {
+    return std::atomic_ref<const uint64_t>(word).load(std::memory_order_relaxed);
+  }
+
+ private:
+  LayerGeometry geometry_;
+  uint64_t* words_ = nullptr;
+  mutable std::mutex checksum_mu_;
+  mutable std::optional<std::pair<uint64_t, uint64_t>> checksum_;  // (keys, checksum)
+};
+
+}  // namespace bloomcrawl::seenfilter

@@ -1,0 +1,246 @@
+#include "seenfilter/seen_filter.h"
+
+#include <algorithm>
+#include <new>
+#include <stdexcept>
+
+#include "seenfilter/fpr_estimate.h"
+#include "seenfilter/layer_plan.h"
+
+namespace bloomcrawl {
+
+using seenfilter::BlockProbe;
+using seenfilter::LayerBits;
+using seenfilter::LayerGeometry;
+
+const char* to_string(InsertOutcome outcome) {
+  switch (outcome) {
+    case InsertOutcome::kNew: return "new";
+    case InsertOutcome::kSeen: return "seen";
+    case InsertOutcome::kFull: return "full";
+  }
+  return "?";
+}
+
+SeenFilter::SeenFilter(const SeenFilterOptions& options) : options_(options) {
+  options_.validate();
+  std::lock_guard lock(growth_mu_);
+  append_layer_locked(std::make_shared<LayerBits>(seenfilter::plan_layer(options_, 0)), 0);
+}
+
+SeenFilter::SeenFilter(const FilterSnapshot& snapshot) : options_(snapshot.options) {
+  options_.validate();
+  if (snapshot.layers.empty()) throw std::invalid_argument("SeenFilter: snapshot has no layers");
+  if (snapshot.layers.size() > kMaxLayers) throw std::invalid_argument("SeenFilter: snapshot has too many layers");
+  std::lock_guard lock(growth_mu_);
+  for (size_t i = 0; i < snapshot.layers.size(); ++i) {
+    const FilterSnapshot::Layer& in = snapshot.layers[i];
+    const LayerGeometry& g = in.bits->geometry();
+    if (g.index != i || in.keys > g.capacity) {
+      throw std::invalid_argument("SeenFilter: snapshot layer " + std::to_string(i) + " is inconsistent");
+    }
+    const bool last = i + 1 == snapshot.layers.size();
+    std::shared_ptr<LayerBits> bits;
+    uint64_t keys = g.capacity;
+    if (last && in.keys < g.capacity) {
+      bits = in.bits->copy();  // the active layer must be private: it will be written
+      keys = in.keys;
+    } else {
+      // Earlier layers are sealed even if a snapshot caught one short of capacity (its last
+      // inserts were still in flight); sealed layers are never written, so sharing is safe.
+      bits = std::const_pointer_cast<LayerBits>(in.bits);
+    }
+    // Loading what was saved is never refused, even above a since-lowered memory limit.
+    append_layer_locked(std::move(bits), keys);
+  }
+}
+
+SeenFilter::~SeenFilter() = default;
+
+SeenFilter::LiveLayer* SeenFilter::append_layer_locked(std::shared_ptr<LayerBits> bits, uint64_t keys) {
+  auto live = std::make_unique<LiveLayer>();
+  live->bits = std::move(bits);
+  live->reserved.store(keys);
+  live->completed.store(keys);
+  const uint32_t index = layer_count_.load(std::memory_order_relaxed);
+  bytes_ += live->bits->geometry().bytes();
+  LiveLayer* raw = live.get();
+  owned_layers_.push_back(std::move(live));
+  layers_[index].store(raw, std::memory_order_release);
+  layer_count_.store(index + 1, std::memory_order_release);
+  return raw;
+}
+
+SeenFilter::LiveLayer* SeenFilter::next_layer(uint32_t index) {
+  std::lock_guard lock(growth_mu_);
+  const uint32_t count = layer_count_.load(std::memory_order_relaxed);
+  if (index + 1 < count) return layers_[index + 1].load(std::memory_order_relaxed);
+  if (full_.load(std::memory_order_relaxed)) return nullptr;
+  const uint32_t next = index + 1;
+  auto refuse = [&](std::string reason) -> LiveLayer* {
+    full_reason_ = std::move(reason);
+    full_.store(true, std::memory_order_release);
+    return nullptr;
+  };
+  if (next >= kMaxLayers) return refuse("the filter reached its maximum of " + std::to_string(kMaxLayers) + " layers");
+  const LayerGeometry g = seenfilter::plan_layer(options_, next);
+  if (g.blocks == 0) {
+    return refuse("layer " + std::to_string(next) + " cannot reach its FPR share " +
+                  std::to_string(seenfilter::layer_fpr_share(options_, next)) + " within 128 bits per key");
+  }
+  if (bytes_ + g.bytes() > options_.memory_limit_bytes) {
+    return refuse("memory limit reached: layer " + std::to_string(next) + " needs " + std::to_string(g.bytes()) +
+                  " bytes on top of " + std::to_string(bytes_) + ", limit is " +
+                  std::to_string(options_.memory_limit_bytes) + " (memory_limit_bytes)");
+  }
+  try {
+    return append_layer_locked(std::make_shared<LayerBits>(g), 0);
+  } catch (const std::bad_alloc&) {
+    return refuse("out of memory allocating layer " + std::to_string(next) + " (" + std::to_string(g.bytes()) +
+                  " bytes)");
+  }
+}
+
+InsertOutcome SeenFilter::try_insert_hashed(const KeyHash& hash) {
+  seenfilter::StripeLocks::Guard guard(stripes_, hash.high >> 32);
+  const uint32_t count = layer_count();
+  // Newest first: it holds the most keys, so a present key is most likely found there.
+  for (uint32_t i = count; i-- > 0;) {
+    const LayerBits& bits = *layer(i)->bits;
+    if (bits.test(seenfilter::block_probe(hash, bits.geometry()))) return InsertOutcome::kSeen;
+  }
+  // Absent, and stays absent while we hold the stripe: no other thread can insert this key, and
+  // a layer appended meanwhile cannot hold it either.
+  LiveLayer* active = layer(count - 1);
+  for (;;) {
+    const LayerGeometry& g = active->bits->geometry();
+    if (active->reserved.load(std::memory_order_relaxed) < g.capacity &&
+        active->reserved.fetch_add(1, std::memory_order_relaxed) < g.capacity) {
+      active->bits->set(seenfilter::block_probe(hash, g));
+      active->completed.fetch_add(1, std::memory_order_release);
+      return InsertOutcome::kNew;
+    }
+    active = next_layer(g.index);
+    if (active == nullptr) return InsertOutcome::kFull;
+  }
+}
+
+bool SeenFilter::contains_hashed(const KeyHash& hash) const {
+  for (uint32_t i = layer_count(); i-- > 0;) {
+    const LayerBits& bits = *layer(i)->bits;
+    if (bits.test(seenfilter::block_probe(hash, bits.geometry()))) return true;
+  }
+  return false;
+}
+
+void SeenFilter::prefetch(const KeyHash& hash, uint32_t layers) const {
+  for (uint32_t i = 0; i < layers; ++i) {
+    const LayerBits& bits = *layer(i)->bits;
+    bits.prefetch(seenfilter::block_probe(hash, bits.geometry()));
+  }
+}
+
+namespace {
+// Keys hashed and prefetched ahead of probing: enough to cover memory latency with a page's
+// worth of links, small enough that the prefetched lines are still in L1 when probed.
+constexpr size_t kBatchWindow = 16;
+
+void check_batch_sizes(size_t keys, size_t outputs) {
+  if (outputs < keys) {
+    throw std::invalid_argument("SeenFilter batch: output span has " + std::to_string(outputs) + " slots for " +
+                                std::to_string(keys) + " keys");
+  }
+}
+}  // namespace
+
+void SeenFilter::insert_batch(std::span<const std::string_view> keys, std::span<InsertOutcome> outcomes) {
+  check_batch_sizes(keys.size(), outcomes.size());
+  KeyHash hashes[kBatchWindow];
+  for (size_t start = 0; start < keys.size(); start += kBatchWindow) {
+    const size_t n = std::min(kBatchWindow, keys.size() - start);
+    const uint32_t layers = layer_count();
+    for (size_t i = 0; i < n; ++i) {
+      hashes[i] = hash_key(keys[start + i]);
+      prefetch(hashes[i], layers);
+    }
+    for (size_t i = 0; i < n; ++i) outcomes[start + i] = try_insert_hashed(hashes[i]);
+  }
+}
+
+void SeenFilter::contains_batch(std::span<const std::string_view> keys, std::span<bool> found) const {
+  check_batch_sizes(keys.size(), found.size());
+  KeyHash hashes[kBatchWindow];
+  for (size_t start = 0; start < keys.size(); start += kBatchWindow) {
+    const size_t n = std::min(kBatchWindow, keys.size() - start);
+    const uint32_t layers = layer_count();
+    for (size_t i = 0; i < n; ++i) {
+      hashes[i] = hash_key(keys[start + i]);
+      prefetch(hashes[i], layers);
+    }
+    for (size_t i = 0; i < n; ++i) found[start + i] = contains_hashed(hashes[i]);
+  }
+}
+
+uint64_t SeenFilter::size() const {
+  uint64_t keys = 0;
+  for (uint32_t i = 0, n = layer_count(); i < n; ++i) {
+    const LiveLayer& l = *layer(i);
+    keys += std::min(l.completed.load(std::memory_order_relaxed), l.bits->geometry().capacity);
+  }
+  return keys;
+}
+
+std::string SeenFilter::full_reason() const {
+  std::lock_guard lock(growth_mu_);
+  return full_reason_;
+}
+
+SeenFilterStats SeenFilter::stats(bool compute_fill) const {
+  SeenFilterStats out;
+  std::vector<seenfilter::LayerLoad> loads;
+  for (uint32_t i = 0, n = layer_count(); i < n; ++i) {
+    const LiveLayer& l = *layer(i);
+    const LayerGeometry& g = l.bits->geometry();
+    LayerStats s;
+    s.index = g.index;
+    s.capacity = g.capacity;
+    s.keys = std::min(l.completed.load(std::memory_order_acquire), g.capacity);
+    s.bytes = g.bytes();
+    s.probes = g.probes;
+    s.bits_per_key = g.bits_per_key();
+    if (compute_fill) s.fill = static_cast<double>(l.bits->popcount()) / static_cast<double>(g.bytes() * 8);
+    s.target_fpr = seenfilter::layer_fpr_share(options_, g.index);
+    s.estimated_fpr = seenfilter::layer_fpr(g, s.keys);
+    s.sealed = s.keys >= g.capacity;
+    out.keys += s.keys;
+    out.bytes += s.bytes;
+    loads.push_back({g, s.keys});
+    out.layers.push_back(s);
+  }
+  out.bits_per_key = out.keys == 0 ? 0.0 : static_cast<double>(out.bytes) * 8.0 / static_cast<double>(out.keys);
+  out.estimated_fpr = seenfilter::compounded_fpr(loads);
+  out.estimated_false_positives = seenfilter::expected_false_positives(loads);
+  out.full = full();
+  if (out.full) out.full_reason = full_reason();
+  return out;
+}
+
+FilterSnapshot SeenFilter::snapshot() const {
+  FilterSnapshot snap;
+  snap.options = options_;
+  const uint32_t n = layer_count();
+  snap.layers.reserve(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    const LiveLayer& l = *layer(i);
+    const uint64_t capacity = l.bits->geometry().capacity;
+    const uint64_t completed = l.completed.load(std::memory_order_acquire);
+    if (completed >= capacity) {
+      snap.layers.push_back({l.bits, capacity});
+    } else {
+      snap.layers.push_back({l.bits->copy(), completed});
+    }
+  }
+  return snap;
+}
+
+}  // namespace bloomcrawl
