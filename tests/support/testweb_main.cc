@@ -49,9 +49,10 @@ int serve(TestWebOptions options, const ServeFiles& files) {
   TestWeb web(std::move(options));
   web.start();
   if (!files.ground_truth.empty()) write_file_atomically(files.ground_truth, truth_json(web, truth_depth).dump(2) + "\n");
-  std::cerr << "bloomcrawl-testweb: serving " << web.options().hosts.size() << " hosts on port " << web.port()
-            << ", seed URL " << web.seed_url() << "\n";
   if (!files.ready.empty()) write_file_atomically(files.ready, std::to_string(web.port()) + "\n");
+  // Last of the start-up output: a parent reading stderr can rely on the files above existing.
+  std::cerr << "bloomcrawl-testweb: serving " << web.options().hosts.size() << " hosts on port " << web.port()
+            << ", seed URL " << web.seed_url() << std::endl;
 
   int signal_number = 0;
   sigwait(&stop_signals, &signal_number);
