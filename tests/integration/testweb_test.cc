@@ -186,6 +186,7 @@ TEST(TestWeb, GroundTruthAgreesWithACrawlOfTheServedPages) {
   EXPECT_EQ(summary.duplicate_fetches, 0u);
   EXPECT_EQ(summary.robots_violations, 0u);
   EXPECT_EQ(summary.nofollow_violations, 0u);
+  EXPECT_EQ(summary.unknown_url_requests, 0u);
   EXPECT_EQ(summary.trap_requests, web.ground_truth_detail(depth).trap_urls().size());
 }
 
@@ -245,7 +246,7 @@ TEST(TestWeb, CountsDuplicateFetchesByCanonicalUrl) {
   EXPECT_EQ(logged[2].target, "/sec0/./p%61ge5.html") << "the raw target is kept";
 }
 
-TEST(TestWeb, CountsRobotsViolationsPerHostRules) {
+TEST(TestWeb, CountsRobotsViolationsPerHostRulesAndUnknownUrls) {
   TestWeb web(small_site());
   web.start();
   httplib::Client host2("127.0.0.2", web.port());
@@ -255,8 +256,11 @@ TEST(TestWeb, CountsRobotsViolationsPerHostRules) {
   ASSERT_TRUE(host2.Get("/sec1/form.cgi"));           // disallowed by /*.cgi$
   ASSERT_TRUE(host2.Get("/sec1/form.cgi?step=2"));    // allowed
   ASSERT_TRUE(host4.Get("/private/0.html"));          // no robots.txt on this host
+  ASSERT_TRUE(host4.Get("/sec4/view?id=4&amp;lang=en"));  // an entity left undecoded
   const FetchLogSummary summary = web.summary();
   EXPECT_EQ(summary.robots_violations, 2u);
+  ASSERT_EQ(summary.unknown_urls.size(), 1u);  // the client may escape the ';'
+  EXPECT_EQ(summary.unknown_urls[0].rfind(web.url(2, "/sec4/view?id=4&amp"), 0), 0u) << summary.unknown_urls[0];
   EXPECT_EQ(summary.violating_urls,
             (std::vector<std::string>{web.url(0, "/private/0.html"), web.url(0, "/sec1/form.cgi")}));
 }

@@ -79,6 +79,7 @@ FetchLogSummary summarize(const std::vector<LoggedRequest>& requests) {
   std::map<std::string, std::vector<const LoggedRequest*>> by_host;
   std::map<std::string, std::vector<const LoggedRequest*>> by_url;
   std::set<std::string> violating;
+  std::set<std::string> unknown;
   for (const LoggedRequest& r : requests) {
     ++out.requests;
     ++out.status_counts[r.status];
@@ -95,6 +96,10 @@ FetchLogSummary summarize(const std::vector<LoggedRequest>& requests) {
     }
     out.nofollow_violations += r.nofollow_violation;
     out.trap_requests += r.trap;
+    if (r.unknown_url) {
+      ++out.unknown_url_requests;
+      unknown.insert(r.canonical_url);
+    }
   }
   out.distinct_urls = by_url.size();
   for (const auto& [url, fetches] : by_url) {
@@ -110,6 +115,7 @@ FetchLogSummary summarize(const std::vector<LoggedRequest>& requests) {
     out.max_in_flight_per_host = std::max(out.max_in_flight_per_host, out.hosts.back().max_in_flight);
   }
   out.violating_urls.assign(violating.begin(), violating.end());
+  out.unknown_urls.assign(unknown.begin(), unknown.end());
   return out;
 }
 
@@ -138,11 +144,13 @@ nlohmann::json to_json(const FetchLogSummary& s) {
           {"robots_violations", s.robots_violations},
           {"nofollow_violations", s.nofollow_violations},
           {"trap_requests", s.trap_requests},
+          {"unknown_url_requests", s.unknown_url_requests},
           {"robots_txt_fetches", s.robots_txt_fetches},
           {"max_in_flight_per_host", s.max_in_flight_per_host},
           {"hosts", hosts},
           {"duplicates", duplicates},
           {"robots_violating_urls", s.violating_urls},
+          {"unknown_urls", s.unknown_urls},
           {"status_counts", statuses}};
 }
 
@@ -158,7 +166,8 @@ nlohmann::json to_json(const LoggedRequest& r, SteadyTime origin) {
           {"robots_txt", r.robots_txt},
           {"robots_violation", r.robots_violation},
           {"nofollow_violation", r.nofollow_violation},
-          {"trap", r.trap}};
+          {"trap", r.trap},
+          {"unknown_url", r.unknown_url}};
 }
 
 }  // namespace bloomcrawl::testweb

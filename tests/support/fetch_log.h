@@ -33,6 +33,7 @@ struct LoggedRequest {
   bool robots_violation = false;
   bool nofollow_violation = false;
   bool trap = false;
+  bool unknown_url = false;    // a URL the site never links to (usually a mis-resolved link); 404
 };
 
 struct HostSummary {
@@ -61,11 +62,13 @@ struct FetchLogSummary {
   uint64_t robots_violations = 0;
   uint64_t nofollow_violations = 0;
   uint64_t trap_requests = 0;
+  uint64_t unknown_url_requests = 0;
   uint64_t robots_txt_fetches = 0;
   uint32_t max_in_flight_per_host = 0;
   std::vector<HostSummary> hosts;
   std::vector<DuplicateUrl> duplicates;        // sorted by url
   std::vector<std::string> violating_urls;     // robots violations, sorted, distinct
+  std::vector<std::string> unknown_urls;       // sorted, distinct
   std::map<int, uint64_t> status_counts;
 };
 

@@ -67,6 +67,9 @@ std::optional<uint32_t> numbered(std::string_view path, std::string_view prefix,
   return n;
 }
 
+// Every fourth content page links (rel=nofollow only) to a page of its own.
+bool has_nofollow_page(uint32_t content_index) { return content_index % 4 == 1; }
+
 SitePage html_page(std::string title) {
   SitePage page;
   page.type = PageType::kHtml;
@@ -223,7 +226,7 @@ SitePage Site::content_page(size_t host, uint32_t index) const {
   }
   if (random.one_in(2)) links.add(host, "/private/" + std::to_string(random.below(kPrivatePages)) + ".html", 2);
   if (random.one_in(3)) links.add(host, "/private/open.html", 1);
-  if (random.one_in(4)) links.add(host, "/nofollow/" + std::to_string(index) + ".html", 2, true);
+  if (has_nofollow_page(index)) links.add(host, "/nofollow/" + std::to_string(index) + ".html", 2, true);
   if (random.one_in(6)) links.add(host, "/missing/" + std::to_string(index) + ".html", 1);
   if (random.one_in(8)) links.add(host, random.one_in(2) ? "/files/report.pdf" : "/files/image.png", 1);
   if (options_.trap && random.one_in(5)) links.add(host, calendar_path(0), 1);
@@ -243,7 +246,8 @@ std::optional<SitePage> Site::special_page(size_t host, std::string_view path_qu
   if (auto number = numbered(path, "/private/", ".html", kPrivatePages); number || path == "/private/open.html") {
     links.add(host, "/private/" + std::to_string(number ? (*number + 1) % kPrivatePages : 0) + ".html", 1);
     links.add(host, number ? "/private/open.html" : "/", 1);
-  } else if (path == "/nofollow/home.html" || numbered(path, "/nofollow/", ".html", options_.pages_per_host)) {
+  } else if (auto nofollow = numbered(path, "/nofollow/", ".html", options_.pages_per_host);
+             path == "/nofollow/home.html" || (nofollow && has_nofollow_page(*nofollow))) {
     links.add(host, "/", 1);
   } else if (path == "/meta/noindex.html") {
     page.meta_robots = "noindex";
@@ -317,7 +321,7 @@ std::vector<std::string> Site::static_paths() const {
   for (uint32_t i = 0; i < kPrivatePages; ++i) paths.push_back("/private/" + std::to_string(i) + ".html");
   for (uint32_t i = 0; i < options_.pages_per_host; ++i) {
     paths.push_back(content_path(i));
-    paths.push_back("/nofollow/" + std::to_string(i) + ".html");
+    if (has_nofollow_page(i)) paths.push_back("/nofollow/" + std::to_string(i) + ".html");
   }
   return paths;
 }

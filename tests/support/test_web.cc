@@ -134,6 +134,8 @@ void TestWeb::handle(size_t host, const httplib::Request& request, httplib::Resp
   entry.robots_violation = !entry.robots_txt && !site.robots(host).allowed(path_query);
   entry.nofollow_violation = Site::is_nofollow_only(path_query);
   entry.trap = Site::is_trap(path_query);
+  entry.unknown_url = !entry.robots_txt && !path_query.starts_with("/missing/") &&
+                      site.page(host, path_query).type == PageType::kNotFound;
   const size_t index = log_.begin(std::move(entry));
   {
     std::unique_lock lock(hold_mutex_);
@@ -168,11 +170,7 @@ void TestWeb::handle_control(const httplib::Request& request, httplib::Response&
         return;
       }
     }
-    body = {{"seed_url", seed_url()}, {"max_depth", depth}, {"site_depth", site_depth()}};
-    nlohmann::json entries = nlohmann::json::array();
-    for (const auto& e : ground_truth_detail(depth).entries)
-      entries.push_back({{"url", e.url}, {"depth", e.depth}, {"status", e.status}, {"trap", e.trap}});
-    body["entries"] = std::move(entries);
+    body = ground_truth_json(depth);
   } else {
     response.status = 404;
     response.set_content("unknown control endpoint; try summary, requests, ground-truth\n", "text/plain");
@@ -187,6 +185,18 @@ std::vector<std::string> TestWeb::ground_truth(uint32_t max_depth) const {
 
 GroundTruth TestWeb::ground_truth_detail(uint32_t max_depth) const {
   return compute_ground_truth(site(), {seed_url()}, max_depth);
+}
+
+nlohmann::json TestWeb::ground_truth_json(uint32_t max_depth) const {
+  const GroundTruth truth = ground_truth_detail(max_depth);
+  nlohmann::json entries = nlohmann::json::array();
+  for (const auto& e : truth.entries)
+    entries.push_back({{"url", e.url}, {"depth", e.depth}, {"status", e.status}, {"trap", e.trap}});
+  return {{"seed_url", seed_url()},
+          {"max_depth", max_depth},
+          {"site_depth", site_depth()},
+          {"urls", truth.urls()},
+          {"entries", std::move(entries)}};
 }
 
 uint32_t TestWeb::site_depth() const { return bloomcrawl::testweb::site_depth(site(), {seed_url()}); }

@@ -65,6 +65,8 @@ class TestWeb {
   std::vector<std::string> ground_truth(uint32_t max_depth) const;
   GroundTruth ground_truth_detail(uint32_t max_depth) const;
   uint32_t site_depth() const;  // max_depth from which only the trap grows with depth
+  // {seed_url, max_depth, site_depth, urls: [...], entries: [{url, depth, status, trap}]}
+  nlohmann::json ground_truth_json(uint32_t max_depth) const;
 
   FetchLogSummary summary() const { return log_.summary(); }
   std::vector<LoggedRequest> requests() const { return log_.requests(); }

@@ -25,17 +25,6 @@ struct ServeFiles {
   std::string ready;
 };
 
-nlohmann::json truth_json(const TestWeb& web, uint32_t depth) {
-  nlohmann::json entries = nlohmann::json::array();
-  for (const auto& e : web.ground_truth_detail(depth).entries)
-    entries.push_back({{"url", e.url}, {"depth", e.depth}, {"status", e.status}, {"trap", e.trap}});
-  return {{"seed_url", web.seed_url()},
-          {"max_depth", depth},
-          {"site_depth", web.site_depth()},
-          {"urls", web.ground_truth(depth)},
-          {"entries", entries}};
-}
-
 int serve(TestWebOptions options, const ServeFiles& files) {
   // Block the stop signals before any thread exists so every server thread inherits the mask and
   // the main thread alone receives them through sigwait (no async-signal-unsafe handler).
@@ -48,7 +37,7 @@ int serve(TestWebOptions options, const ServeFiles& files) {
   const uint32_t truth_depth = files.truth_depth ? files.truth_depth : options.max_depth_for_truth;
   TestWeb web(std::move(options));
   web.start();
-  if (!files.ground_truth.empty()) write_file_atomically(files.ground_truth, truth_json(web, truth_depth).dump(2) + "\n");
+  if (!files.ground_truth.empty()) write_file_atomically(files.ground_truth, web.ground_truth_json(truth_depth).dump(2) + "\n");
   if (!files.ready.empty()) write_file_atomically(files.ready, std::to_string(web.port()) + "\n");
   // Last of the start-up output: a parent reading stderr can rely on the files above existing.
   std::cerr << "bloomcrawl-testweb: serving " << web.options().hosts.size() << " hosts on port " << web.port()
