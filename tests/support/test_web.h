@@ -1,0 +1,102 @@
+// TestWeb: the local multi-host test web the crawler's integration tests, the demo and the
+// benchmarks crawl. Several loopback hosts (127.0.0.2, .3, .4 by default) share one port and serve
+// a deterministic generated site (site_model.h) full of equivalent URL spellings, redirects, errors,
+// robots.txt rules, nofollow links and an infinite trap. Every request is logged server-side
+// (fetch_log.h) so a test can assert on duplicate fetches, robots violations and politeness.
+//
+// Lifecycle: construct, start() (binds every host or throws std::runtime_error naming the address),
+// crawl, read summary()/requests(), stop() (also done by the destructor). Features, ground-truth
+// rules and control endpoints: docs/testweb.md.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tests/support/fetch_log.h"
+#include "tests/support/site_model.h"
+#include "tests/support/site_truth.h"
+
+namespace httplib {
+class Server;
+struct Request;
+struct Response;
+}  // namespace httplib
+
+namespace bloomcrawl::testweb {
+
+struct TestWebOptions {
+  std::vector<std::string> hosts{"127.0.0.2", "127.0.0.3", "127.0.0.4"};
+  uint16_t port = 0;  // 0: an ephemeral port (the same one on every host), retried if taken
+  uint32_t pages_per_host = 60;
+  uint64_t seed = 1;
+  uint32_t max_depth_for_truth = 10;  // the default depth of the ground truth endpoint/file
+  bool robots = true;
+  bool trap = true;
+  std::chrono::milliseconds response_delay{0};  // simulated server latency, per request
+  size_t threads_per_host = 32;                 // so the server never throttles a crawler
+};
+
+class TestWeb {
+ public:
+  explicit TestWeb(TestWebOptions options);
+  ~TestWeb();
+  TestWeb(const TestWeb&) = delete;
+  TestWeb& operator=(const TestWeb&) = delete;
+
+  void start();
+  void stop();
+
+  uint16_t port() const { return port_; }
+  const TestWebOptions& options() const { return options_; }
+  // The crawl seed: the first host's home page, "http://127.0.0.2:<port>/".
+  std::string seed_url() const;
+  // "http://<hosts[host]>:<port>" + path_query.
+  std::string url(size_t host, const std::string& path_query) const;
+  const Site& site() const;  // valid after start()
+
+  // Sorted canonical URLs a correct crawler fetches from seed_url() (rules: site_truth.h).
+  std::vector<std::string> ground_truth(uint32_t max_depth) const;
+  GroundTruth ground_truth_detail(uint32_t max_depth) const;
+  uint32_t site_depth() const;  // max_depth from which only the trap grows with depth
+  // {seed_url, max_depth, site_depth, urls: [...], entries: [{url, depth, status, trap}]}
+  nlohmann::json ground_truth_json(uint32_t max_depth) const;
+
+  FetchLogSummary summary() const { return log_.summary(); }
+  std::vector<LoggedRequest> requests() const { return log_.requests(); }
+  void clear_log() { log_.clear(); }
+  SteadyTime started_at() const { return started_at_; }
+
+  // Test hooks for concurrency assertions: while held, requests are logged (and counted in flight)
+  // but not answered until release_responses() or stop().
+  void hold_responses();
+  void release_responses();
+  // Waits until at least n requests are in flight (over all hosts); false on timeout.
+  bool wait_for_in_flight(uint32_t n, std::chrono::milliseconds timeout) const;
+
+ private:
+  void bind_all();
+  void handle(size_t host, const httplib::Request& request, httplib::Response& response);
+  void handle_control(const httplib::Request& request, httplib::Response& response) const;
+
+  TestWebOptions options_;
+  uint16_t port_ = 0;
+  std::optional<Site> site_;
+  std::vector<std::unique_ptr<httplib::Server>> servers_;
+  std::vector<std::thread> threads_;
+  FetchLog log_;
+  SteadyTime started_at_{};
+
+  mutable std::mutex hold_mutex_;
+  mutable std::condition_variable hold_changed_;
+  bool holding_ = false;
+  bool stopping_ = false;
+};
+
+}  // namespace bloomcrawl::testweb

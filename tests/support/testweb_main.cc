@@ -1,0 +1,120 @@
+// `bloomcrawl-testweb`: runs the local test web (test_web.h) until SIGINT/SIGTERM, for
+// scripts/demo.sh, benchmarks and external runs; or, with `generate`, writes a static copy of a
+// site for nginx (site_generator.h). Files it writes and control endpoints: docs/testweb.md.
+#include <csignal>
+#include <iostream>
+#include <sstream>
+
+#include <CLI/CLI.hpp>
+
+#include "tests/support/site_generator.h"
+#include "tests/support/test_web.h"
+#include "tests/support/test_web_files.h"
+
+namespace {
+
+using bloomcrawl::testweb::TestWeb;
+using bloomcrawl::testweb::TestWebOptions;
+using bloomcrawl::testweb::write_file_atomically;
+
+struct ServeFiles {
+  std::string ground_truth;
+  uint32_t truth_depth = 0;
+  std::string log;
+  std::string requests;
+  std::string ready;
+};
+
+int serve(TestWebOptions options, const ServeFiles& files) {
+  // Block the stop signals before any thread exists so every server thread inherits the mask and
+  // the main thread alone receives them through sigwait (no async-signal-unsafe handler).
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+  const uint32_t truth_depth = files.truth_depth ? files.truth_depth : options.max_depth_for_truth;
+  TestWeb web(std::move(options));
+  web.start();
+  if (!files.ground_truth.empty()) write_file_atomically(files.ground_truth, web.ground_truth_json(truth_depth).dump(2) + "\n");
+  if (!files.ready.empty()) write_file_atomically(files.ready, std::to_string(web.port()) + "\n");
+  // Last of the start-up output: a parent reading stderr can rely on the files above existing.
+  std::cerr << "bloomcrawl-testweb: serving " << web.options().hosts.size() << " hosts on port " << web.port()
+            << ", seed URL " << web.seed_url() << std::endl;
+
+  int signal_number = 0;
+  sigwait(&stop_signals, &signal_number);
+  web.stop();
+  const auto summary = web.summary();
+  if (!files.log.empty()) write_file_atomically(files.log, to_json(summary).dump(2) + "\n");
+  if (!files.requests.empty()) {
+    nlohmann::json all = nlohmann::json::array();
+    for (const auto& request : web.requests()) all.push_back(to_json(request, web.started_at()));
+    write_file_atomically(files.requests, all.dump(1) + "\n");
+  }
+  std::cerr << "bloomcrawl-testweb: stopped by signal " << signal_number << ": " << summary.requests
+            << " requests, " << summary.duplicate_fetches << " duplicate fetches, " << summary.robots_violations
+            << " robots violations, max " << summary.max_in_flight_per_host << " in flight per host\n";
+  return 0;
+}
+
+std::vector<std::string> split_hosts(const std::string& list) {
+  std::vector<std::string> hosts;
+  std::stringstream in(list);
+  for (std::string host; std::getline(in, host, ',');) {
+    if (!host.empty()) hosts.push_back(host);
+  }
+  return hosts;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"bloomcrawl-testweb: the local multi-host test web with ground truth and a fetch log"};
+  TestWebOptions options;
+  ServeFiles files;
+  std::string hosts = "127.0.0.2,127.0.0.3,127.0.0.4";
+  uint64_t delay_ms = 0;
+  bool no_robots = false;
+  bool no_trap = false;
+  app.add_option("--hosts", hosts, "comma-separated loopback addresses, one site each")->capture_default_str();
+  app.add_option("--port", options.port, "port for every host (0: pick a free one)")->capture_default_str();
+  app.add_option("--pages", options.pages_per_host, "content pages per host")->capture_default_str()->check(CLI::Range(2u, 10000000u));
+  app.add_option("--seed", options.seed, "site generator seed")->capture_default_str();
+  app.add_option("--delay-ms", delay_ms, "server latency added to every response")->capture_default_str();
+  app.add_option("--threads", options.threads_per_host, "server threads per host")->capture_default_str()->check(CLI::Range(1, 1024));
+  app.add_flag("--no-robots", no_robots, "serve no robots.txt anywhere");
+  app.add_flag("--no-trap", no_trap, "leave out the infinite /trap/ spaces");
+  app.add_option("--ground-truth", files.ground_truth, "write the ground truth JSON here once listening");
+  app.add_option("--truth-depth", files.truth_depth, "max depth of the ground truth (default 10)");
+  app.add_option("--log", files.log, "write the fetch-log summary JSON here at exit");
+  app.add_option("--requests", files.requests, "write every logged request as JSON here at exit");
+  app.add_option("--ready-file", files.ready, "write the port here once listening");
+
+  bloomcrawl::testweb::StaticSiteOptions static_options;
+  CLI::App* generate = app.add_subcommand("generate", "write a static site (for nginx) and its ground truth");
+  generate->add_option("--out", static_options.directory, "output directory (one subdirectory per host)")->required();
+  generate->add_option("--hosts", hosts, "comma-separated hosts the site links between")->capture_default_str();
+  generate->add_option("--port", static_options.port, "port the site will be served on")->required()->check(CLI::Range(1, 65535));
+  generate->add_option("--pages", static_options.pages_per_host, "content pages per host")->capture_default_str()->check(CLI::Range(2u, 10000000u));
+  generate->add_option("--seed", static_options.seed, "site generator seed")->capture_default_str();
+  generate->add_option("--ground-truth", static_options.ground_truth, "ground truth file (one URL a line)")->required();
+  CLI11_PARSE(app, argc, argv);
+
+  try {
+    if (generate->parsed()) {
+      static_options.hosts = split_hosts(hosts);
+      bloomcrawl::testweb::generate_static_site(static_options, std::cerr);
+      return 0;
+    }
+    options.hosts = split_hosts(hosts);
+    options.response_delay = std::chrono::milliseconds(delay_ms);
+    options.robots = !no_robots;
+    options.trap = !no_trap;
+    return serve(std::move(options), files);
+  } catch (const std::exception& e) {
+    std::cerr << "bloomcrawl-testweb: error: " << e.what() << "\n";
+    return 1;
+  }
+}
