@@ -1,0 +1,123 @@
+// Fetcher: fetches URLs over HTTP(S) with libcurl, many at a time, under hard limits.
+//
+// Contract:
+// - `threads` worker threads each drive one curl multi handle with up to `transfers_per_thread`
+//   concurrent transfers; requests beyond that wait in the worker's queue. A request is routed to a
+//   worker by its host, so one host's requests share that worker's connection and DNS cache
+//   (keep-alive, HTTP/2 multiplexing).
+// - submit() is thread-safe and never blocks on the network. Every submitted request is reported
+//   exactly once to `on_complete`, which runs on a fetcher thread and must return quickly (hand the
+//   result off; do not fetch or call stop() from it).
+// - Redirects are never followed: a 3xx result carries the raw Location for the caller to resolve.
+// - Limits (body, decoded size, header size, timeouts) end a transfer with a specific outcome; the
+//   body kept never exceeds them. Bodies are kept only for accepted content types.
+// - With the SSRF guard on, every connection's resolved address is checked (see address_guard.h).
+// - stop() (also run by the destructor) aborts in-flight and queued requests, reports them as
+//   kCancelled and returns once every worker has exited. A submit() after stop() is reported as
+//   kCancelled at once, on the caller's thread.
+// Decisions and defaults are explained in docs/fetcher.md.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace bloomcrawl {
+
+struct FetchOptions {
+  unsigned threads = 2;
+  unsigned transfers_per_thread = 64;
+  unsigned max_host_connections = 8;  // per worker thread
+  std::chrono::milliseconds connect_timeout{10000};
+  std::chrono::milliseconds idle_timeout{30000};  // no body bytes for this long (1 s granularity)
+  std::chrono::milliseconds total_timeout{60000};
+  size_t max_body_bytes = 10 << 20;     // bytes on the wire (compressed), Content-Length included
+  size_t max_decoded_bytes = 50 << 20;  // bytes after Content-Encoding decoding (bomb guard)
+  size_t max_header_bytes = 64 << 10;   // all response header lines, 1xx responses included
+  std::string user_agent;
+  bool http2 = true;        // HTTP/2 over TLS when the server offers it; HTTP/1.1 otherwise
+  bool compression = true;  // Accept-Encoding: everything libcurl decodes (gzip, deflate, br, zstd)
+  // Media types whose body is kept ("type/*" and "*/*" allowed). Others: headers and size only.
+  std::vector<std::string> accepted_content_types{"text/html", "application/xhtml+xml"};
+  bool ssrf_guard = true;
+  std::vector<std::string> allowed_ranges;  // CIDRs exempt from the guard, e.g. "127.0.0.0/8"
+  bool capture_headers = false;             // keep raw request and response headers (WARC)
+};
+
+enum class FetchOutcome {
+  kOk,  // a complete HTTP response was received (any status); see content_accepted
+  kCancelled,
+  kTimeout,
+  kConnectFailed,
+  kDnsFailed,
+  kBlockedAddress,
+  kBodyTooLarge,
+  kDecodedTooLarge,
+  kHeaderTooLarge,
+  kProtocolError,
+  kConnectionReset,
+  kTlsError,
+  kOtherError,
+};
+
+// Stable lowercase name, e.g. "blocked_address", for logs and reports.
+const char* fetch_outcome_name(FetchOutcome outcome);
+
+struct FetchRequest {
+  uint64_t id = 0;
+  std::string url;
+  // Comma-separated media types accepted for this request instead of the options' list
+  // (e.g. "text/plain" for robots.txt). Empty: use FetchOptions::accepted_content_types.
+  std::string accept_types_override;
+};
+
+struct FetchResult {
+  uint64_t id = 0;
+  std::string url;
+  FetchOutcome outcome = FetchOutcome::kOtherError;
+  std::string error;  // empty for kOk; otherwise says what happened, naming the limit or address
+  long status = 0;    // final HTTP status, 0 if none was received
+  std::string content_type;  // raw header value
+  bool content_accepted = false;  // body was kept (media type accepted)
+  std::string body;               // decoded body; empty unless content_accepted
+  int64_t content_length = -1;    // declared Content-Length, -1 if absent
+  std::string location;      // raw Location header (unresolved)
+  std::string retry_after;   // raw Retry-After header
+  std::string x_robots_tag;  // all X-Robots-Tag headers joined with ", "
+  std::string remote_ip;     // address actually connected to
+  uint64_t header_bytes = 0;
+  uint64_t body_wire_bytes = 0;     // as received, before decoding
+  uint64_t body_decoded_bytes = 0;  // after decoding (counted even when not kept)
+  double total_ms = 0;
+  std::string http_version;  // "1.0", "1.1", "2", "3" or empty
+  // Filled only with FetchOptions::capture_headers: the request head as sent and every response
+  // head received (status line and fields, 1xx included), CRLF line endings.
+  std::string request_headers;
+  std::string response_headers;
+};
+
+class Fetcher {
+ public:
+  using CompletionFn = std::function<void(FetchResult&&)>;
+
+  // Throws std::invalid_argument naming the bad option (zero threads, malformed CIDR, ...).
+  Fetcher(FetchOptions options, CompletionFn on_complete);
+  ~Fetcher();
+  Fetcher(const Fetcher&) = delete;
+  Fetcher& operator=(const Fetcher&) = delete;
+
+  void submit(FetchRequest request);
+  // Requests submitted and not yet reported (queued or transferring).
+  size_t in_flight() const;
+  void stop();
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace bloomcrawl
