@@ -129,6 +129,11 @@ TEST(ConfigErrors, JsonSyntaxErrorHasLineAndColumn) {
   EXPECT_THAT(e.what(), HasSubstr("invalid literal"));
 }
 
+TEST(ConfigErrors, NumberTooLargeForADoubleIsAnError) {
+  EXPECT_STREQ(error_of(with_seed(R"("seen_filter": {"target_fpr": 1e999})")).what(),
+               "cfg.json: invalid JSON: number overflow parsing '1e999'");
+}
+
 TEST(ConfigErrors, EmptyTextIsASyntaxError) {
   EXPECT_THAT(error_of("").what(), HasSubstr("cfg.json:1:1: JSON syntax error: "));
 }
