@@ -160,6 +160,16 @@ TEST(ConfigErrors, MissingFileNamesPath) {
   }
 }
 
+TEST(ConfigErrors, EndlessFileIsRefusedAtTheSizeLimit) {
+  if (!std::filesystem::exists("/dev/zero")) GTEST_SKIP() << "no /dev/zero";
+  try {
+    load_config("/dev/zero");
+    FAIL() << "no error";
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(), "/dev/zero: config file is larger than 16777216 bytes");
+  }
+}
+
 TEST(ConfigErrors, DirectoryInsteadOfFileIsNamed) {
   EXPECT_THROW(
       {
@@ -224,6 +234,22 @@ TEST_F(ConfigSeedsFile, IsReadRelativeToTheConfigFile) {
   EXPECT_EQ(all_seed_urls(config),
             (std::vector<std::string>{"https://c.example/", "https://a.example/", "https://b.example/x#frag"}));
   EXPECT_EQ(config.seeds.file, (dir_ / "seeds.txt").string());
+}
+
+TEST_F(ConfigSeedsFile, OverlongLineIsRefusedNotSwallowed) {
+  std::filesystem::path seeds = write("seeds.txt", "https://a.example/\n" + std::string(100000, 'x') + "\n");
+  try {
+    load_config(write("crawl.json", R"({"seeds": {"file": "seeds.txt"}})"));
+    FAIL() << "no error";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()), seeds.string() + ":2: line longer than 65536 bytes");
+  }
+}
+
+TEST_F(ConfigSeedsFile, LastLineWithoutNewlineCounts) {
+  write("seeds.txt", "https://a.example/\n\nhttps://b.example/");
+  CrawlConfig config = load_config(write("crawl.json", R"({"seeds": {"file": "seeds.txt"}})"));
+  EXPECT_EQ(config.seeds.file_urls, (std::vector<std::string>{"https://a.example/", "https://b.example/"}));
 }
 
 TEST_F(ConfigSeedsFile, MissingSeedsFileIsNamed) {
