@@ -234,6 +234,8 @@ TEST_F(ConfigSeedsFile, IsReadRelativeToTheConfigFile) {
   EXPECT_EQ(all_seed_urls(config),
             (std::vector<std::string>{"https://c.example/", "https://a.example/", "https://b.example/x#frag"}));
   EXPECT_EQ(config.seeds.file, (dir_ / "seeds.txt").string());
+  // The effective config names the file absolutely, so it reloads the same from anywhere.
+  EXPECT_EQ(parse_config(to_json(config).dump(), "elsewhere/report.json"), config);
 }
 
 TEST_F(ConfigSeedsFile, OverlongLineIsRefusedNotSwallowed) {
