@@ -73,7 +73,9 @@ CrawlConfig parse_config(std::string_view json_text, std::string_view source_nam
 }
 
 CrawlConfig load_config(const std::filesystem::path& file, LoadOptions options) {
-  return parse_config(config_detail::read_text_file(file, "config file"), file.string(), options);
+  // Configs are hand-written; long seed lists belong in seeds.file.
+  constexpr std::size_t kMaxConfigBytes = 16 << 20;
+  return parse_config(config_detail::read_text_file(file, "config file", kMaxConfigBytes), file.string(), options);
 }
 
 void validate_config(const CrawlConfig& config, std::string_view source_name, LoadOptions options) {

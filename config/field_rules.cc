@@ -54,30 +54,44 @@ std::optional<Problem> find_element_problem(const std::vector<std::string>& valu
   return std::nullopt;
 }
 
-// std::regex builds its automaton eagerly and recursively, so hostile patterns could exhaust
-// memory or the stack while merely loading a config; these bounds stay far above real URL filters.
+// std::regex builds its automaton eagerly and recursively, and libstdc++ parses the numbers of
+// back-references and {m,n} bounds into a `long` without overflow checks, so hostile patterns
+// could exhaust memory, overflow the stack or hit undefined behaviour while merely loading a
+// config. These bounds stay far above real URL filters.
 constexpr size_t kMaxRegexLength = 1024;
+constexpr size_t kMaxRegexNumberDigits = 5;
 constexpr double kMaxRepetitionProduct = 10000;
 
-// The product of every {m}, {m,} and {m,n} bound, an upper estimate of how much the pattern expands.
-double repetition_product(const std::string& pattern) {
+// The problem with the numbers in `pattern` (back-reference indexes, repetition bounds), if any.
+// The product of every {m,n} bound is an upper estimate of how much the pattern expands.
+std::optional<std::string> regex_number_problem(const std::string& pattern) {
   double product = 1;
   for (size_t i = 0; i < pattern.size(); ++i) {
-    if (pattern[i] == '\\') {
-      ++i;
-      continue;
-    }
-    if (pattern[i] != '{') continue;
+    bool backslash = pattern[i] == '\\';
+    if (!backslash && pattern[i] != '{') continue;
+    size_t j = i + 1;
     double largest = 0;
     double current = 0;
-    size_t j = i + 1;
-    for (; j < pattern.size() && (std::isdigit(static_cast<unsigned char>(pattern[j])) || pattern[j] == ','); ++j) {
-      current = pattern[j] == ',' ? 0 : current * 10 + (pattern[j] - '0');
-      largest = std::max(largest, current);
+    size_t digits = 0;
+    for (; j < pattern.size(); ++j) {
+      if (std::isdigit(static_cast<unsigned char>(pattern[j]))) {
+        current = current * 10 + (pattern[j] - '0');
+        largest = std::max(largest, current);
+        if (++digits > kMaxRegexNumberDigits) return "has a number longer than 5 digits";
+      } else if (pattern[j] == ',' && !backslash) {
+        current = 0;
+        digits = 0;
+      } else {
+        break;
+      }
     }
-    if (j < pattern.size() && pattern[j] == '}') product *= std::max(largest, 1.0);
+    if (!backslash && j < pattern.size() && pattern[j] == '}') product *= std::max(largest, 1.0);
+    if (product > kMaxRepetitionProduct) {
+      return "repeats too much ({m,n} bounds multiply past " + number_text(kMaxRepetitionProduct) + ")";
+    }
+    if (backslash) i = std::max(i + 1, j - 1);  // skip the escaped character or the index
   }
-  return product;
+  return std::nullopt;
 }
 
 }  // namespace
@@ -129,9 +143,8 @@ std::optional<std::string> check_regex(const std::string& pattern) {
     return "regex " + quoted(pattern.substr(0, 40)) + "... is longer than " + std::to_string(kMaxRegexLength) +
            " characters";
   }
-  if (repetition_product(pattern) > kMaxRepetitionProduct) {
-    return "regex " + quoted(pattern) + " repeats too much ({m,n} bounds multiply past " +
-           number_text(kMaxRepetitionProduct) + ")";
+  if (std::optional<std::string> problem = regex_number_problem(pattern)) {
+    return "regex " + quoted(pattern) + " " + *problem;
   }
   try {
     std::regex compiled(pattern, std::regex::ECMAScript);

@@ -103,6 +103,9 @@ json parse_json_text(std::string_view text, std::string_view source_name) {
     size_t line_start = before.rfind('\n');
     int column = static_cast<int>(offset - (line_start == std::string_view::npos ? 0 : line_start + 1)) + 1;
     throw ConfigError(std::string(source_name), "", "JSON syntax error: " + parse_problem(e.what()), line, column);
+  } catch (const json::exception& e) {
+    // e.g. out_of_range 406, a number too large for a double; nlohmann gives no position for it.
+    throw ConfigError(std::string(source_name), "", "invalid JSON: " + parse_problem(e.what()));
   }
   if (!finder.duplicate_path().empty()) {
     throw ConfigError(std::string(source_name), finder.duplicate_path(), "key appears more than once in its object");

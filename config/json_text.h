@@ -11,7 +11,7 @@ namespace bloomcrawl::config_detail {
 
 nlohmann::json parse_json_text(std::string_view text, std::string_view source_name);
 
-// "/a/b" for the keys a, b, escaping '~' and '/' per RFC 6901.
+// "/key", with "~" and "/" in the key escaped per RFC 6901 (JSON pointer), for error paths.
 std::string json_pointer_token(std::string_view key);
 
 }  // namespace bloomcrawl::config_detail

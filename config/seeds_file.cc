@@ -3,13 +3,15 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <sstream>
 
 #include "config/config_error.h"
 #include "config/field_rules.h"
 
 namespace bloomcrawl::config_detail {
 namespace {
+
+// Far longer than any URL worth crawling, short enough that a binary file fails fast.
+constexpr std::size_t kMaxSeedLineBytes = 64 * 1024;
 
 std::string_view trim(std::string_view text) {
   size_t start = text.find_first_not_of(" \t\r\f\v");
@@ -18,42 +20,63 @@ std::string_view trim(std::string_view text) {
   return text.substr(start, end - start + 1);
 }
 
-}  // namespace
-
-std::string read_text_file(const std::filesystem::path& file, const char* what) {
+std::ifstream open_for_reading(const std::filesystem::path& file, const char* what) {
   std::error_code error;
   if (std::filesystem::is_directory(file, error)) {
     throw ConfigError(file.string(), "", std::string("cannot read ") + what + ": is a directory");
   }
   std::ifstream in(file, std::ios::binary);
   if (!in) throw ConfigError(file.string(), "", std::string("cannot read ") + what + ": " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
+  return in;
+}
+
+// The URL on one seeds-file line, or "" for a blank or comment line.
+std::string_view seed_on_line(std::string_view line, bool first_line) {
+  if (first_line && line.starts_with("\xEF\xBB\xBF")) line.remove_prefix(3);  // UTF-8 BOM
+  line = trim(line);
+  if (line.empty() || line.front() == '#') return {};
+  size_t gap = line.find_first_of(" \t");
+  if (gap != std::string_view::npos && trim(line.substr(gap)).starts_with('#')) line = trim(line.substr(0, gap));
+  return line;
+}
+
+}  // namespace
+
+std::string read_text_file(const std::filesystem::path& file, const char* what, std::size_t max_bytes) {
+  std::ifstream in = open_for_reading(file, what);
+  std::string text(max_bytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
   if (in.bad()) throw ConfigError(file.string(), "", std::string("error reading ") + what + ": " + std::strerror(errno));
-  return text.str();
+  text.resize(static_cast<size_t>(in.gcount()));
+  if (text.size() > max_bytes) {
+    throw ConfigError(file.string(), "", std::string(what) + " is larger than " + std::to_string(max_bytes) + " bytes");
+  }
+  return text;
 }
 
 std::vector<std::string> read_seeds_file(const std::filesystem::path& file) {
-  std::string text = read_text_file(file, "seeds file");
+  std::ifstream in = open_for_reading(file, "seeds file");
   std::vector<std::string> urls;
-  std::istringstream lines(text);
-  std::string raw;
-  int line_number = 0;
-  while (std::getline(lines, raw)) {
-    ++line_number;
-    std::string_view line = raw;
-    if (line_number == 1 && line.starts_with("\xEF\xBB\xBF")) line.remove_prefix(3);  // UTF-8 BOM
-    line = trim(line);
-    if (line.empty() || line.front() == '#') continue;
-    size_t comment = line.find_first_of(" \t");
-    if (comment != std::string_view::npos && trim(line.substr(comment)).starts_with('#')) {
-      line = trim(line.substr(0, comment));
+  std::string line(kMaxSeedLineBytes + 1, '\0');
+  for (int line_number = 1;; ++line_number) {
+    in.getline(line.data(), static_cast<std::streamsize>(line.size()));
+    auto length = static_cast<size_t>(in.gcount());
+    if (in.fail() && !in.eof() && !in.bad() && length == line.size() - 1) {
+      throw ConfigError(file.string(), "", "line longer than " + std::to_string(kMaxSeedLineBytes) + " bytes",
+                        line_number);
     }
-    std::string url(line);
-    if (std::optional<std::string> problem = check_seed_url(url)) {
-      throw ConfigError(file.string(), "", *problem, line_number);
+    if (in.bad()) throw ConfigError(file.string(), "", std::string("error reading seeds file: ") + std::strerror(errno));
+    if (length == 0 && in.eof()) break;
+    // gcount() includes the '\n' getline consumed but did not store.
+    std::string_view text(line.data(), in.eof() ? length : length - 1);
+    std::string url(seed_on_line(text, line_number == 1));
+    if (!url.empty()) {
+      if (std::optional<std::string> problem = check_seed_url(url)) {
+        throw ConfigError(file.string(), "", *problem, line_number);
+      }
+      urls.push_back(std::move(url));
     }
-    urls.push_back(std::move(url));
+    if (in.eof()) break;
   }
   return urls;
 }

@@ -3,8 +3,8 @@
 // extract_links() parses at most `max_bytes` of the page with an HTML5 parser and returns every
 // link the crawler may follow, in document order, each with its kind, source element and raw
 // attribute value (entities decoded, HTML whitespace trimmed, NOT resolved: resolve against
-// `base_href` (if any) or the page URL with the URL module). It never throws on any input and
-// never recurses over the tree; hostile pages cost bounded time and memory: bytes past
+// `base_href` (if any) or the page URL with the URL module). It throws nothing but
+// std::bad_alloc, whatever the input, and never recurses over the tree; hostile pages cost bounded time and memory: bytes past
 // `max_bytes` and elements nested deeper than kMaxNestingDepth are not parsed (`truncated`),
 // links past `max_links` are dropped (`links_capped`).
 //

@@ -62,6 +62,7 @@ struct TagInfo {
 };
 
 constexpr size_t kFormattingCount = 14;
+constexpr uint64_t kPlaintextHash = name_hash("plaintext");
 
 const std::unordered_map<uint64_t, TagInfo>& tag_table() {
   static const std::unordered_map<uint64_t, TagInfo> table = [] {
@@ -452,6 +453,8 @@ size_t nesting_safe_prefix(std::string_view html, size_t max_depth) {
         if (info.flags & kVoid) continue;
         if ((info.flags & kTablePart) && !open.in_table()) continue;  // ignored outside tables
         if (info.flags & kRawText) {
+          // <plaintext> has no end tag: the rest of the page is its text.
+          if (hash == kPlaintextHash) break;
           pos = raw_text_end(html, pos, tag.name);
           continue;
         }

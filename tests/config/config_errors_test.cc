@@ -129,6 +129,11 @@ TEST(ConfigErrors, JsonSyntaxErrorHasLineAndColumn) {
   EXPECT_THAT(e.what(), HasSubstr("invalid literal"));
 }
 
+TEST(ConfigErrors, NumberTooLargeForADoubleIsAnError) {
+  EXPECT_STREQ(error_of(with_seed(R"("seen_filter": {"target_fpr": 1e999})")).what(),
+               "cfg.json: invalid JSON: number overflow parsing '1e999'");
+}
+
 TEST(ConfigErrors, EmptyTextIsASyntaxError) {
   EXPECT_THAT(error_of("").what(), HasSubstr("cfg.json:1:1: JSON syntax error: "));
 }
@@ -152,6 +157,16 @@ TEST(ConfigErrors, MissingFileNamesPath) {
     FAIL() << "no error";
   } catch (const ConfigError& e) {
     EXPECT_STREQ(e.what(), "/nonexistent/dir/crawl.json: cannot read config file: No such file or directory");
+  }
+}
+
+TEST(ConfigErrors, EndlessFileIsRefusedAtTheSizeLimit) {
+  if (!std::filesystem::exists("/dev/zero")) GTEST_SKIP() << "no /dev/zero";
+  try {
+    load_config("/dev/zero");
+    FAIL() << "no error";
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(), "/dev/zero: config file is larger than 16777216 bytes");
   }
 }
 
@@ -219,6 +234,24 @@ TEST_F(ConfigSeedsFile, IsReadRelativeToTheConfigFile) {
   EXPECT_EQ(all_seed_urls(config),
             (std::vector<std::string>{"https://c.example/", "https://a.example/", "https://b.example/x#frag"}));
   EXPECT_EQ(config.seeds.file, (dir_ / "seeds.txt").string());
+  // The effective config names the file absolutely, so it reloads the same from anywhere.
+  EXPECT_EQ(parse_config(to_json(config).dump(), "elsewhere/report.json"), config);
+}
+
+TEST_F(ConfigSeedsFile, OverlongLineIsRefusedNotSwallowed) {
+  std::filesystem::path seeds = write("seeds.txt", "https://a.example/\n" + std::string(100000, 'x') + "\n");
+  try {
+    load_config(write("crawl.json", R"({"seeds": {"file": "seeds.txt"}})"));
+    FAIL() << "no error";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()), seeds.string() + ":2: line longer than 65536 bytes");
+  }
+}
+
+TEST_F(ConfigSeedsFile, LastLineWithoutNewlineCounts) {
+  write("seeds.txt", "https://a.example/\n\nhttps://b.example/");
+  CrawlConfig config = load_config(write("crawl.json", R"({"seeds": {"file": "seeds.txt"}})"));
+  EXPECT_EQ(config.seeds.file_urls, (std::vector<std::string>{"https://a.example/", "https://b.example/"}));
 }
 
 TEST_F(ConfigSeedsFile, MissingSeedsFileIsNamed) {

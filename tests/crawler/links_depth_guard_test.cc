@@ -104,6 +104,7 @@ TEST(DepthGuardTest, SloppyButShallowPagesAreNotCut) {
       {"stray end tags", repeat("</div></span></td></table>", kTimes) + repeat("<div></div>", kTimes)},
       {"ruby", repeat("<ruby>a<rb>b<rt>c<rp>d</ruby>", kTimes)},
       {"headings never closed", repeat("<h2>title<p>text", kTimes)},
+      {"plaintext swallows the rest", "<plaintext>" + repeat("<div></plaintext>", kTimes)},
       {"quoted > in attributes", repeat("<div title='a>b'><img alt=\"<div>\"></div>", kTimes)},
   };
   for (const HostileCase& c : cases) {
