@@ -107,6 +107,11 @@ void Frontier::release_host(std::string_view host) {
   shared_->notify_if_earlier(before);
 }
 
+std::vector<std::string> Frontier::held_hosts() const {
+  std::lock_guard lock(shared_->mutex);
+  return shared_->state.held_hosts();
+}
+
 void Frontier::set_politeness_group(std::string_view host, std::string_view group) {
   std::lock_guard lock(shared_->mutex);
   const auto before = shared_->state.next_ready_time();

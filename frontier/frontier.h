@@ -24,6 +24,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "frontier/frontier_state.h"
 #include "frontier/frontier_types.h"
@@ -68,6 +69,9 @@ class Frontier {
   // A held host keeps receiving URLs but is not dispatched (e.g. while its robots.txt is fetched).
   void hold_host(std::string_view host);
   void release_host(std::string_view host);
+  // The held hosts, e.g. after restore() with hold_new_hosts: those whose robots.txt must be
+  // fetched again before release_host(). O(hosts).
+  std::vector<std::string> held_hosts() const;
   // Hosts in one named group (e.g. resolving to one IP) share one clock, concurrency slots,
   // back-off and error budget. A host moves to the group with whatever is in flight.
   void set_politeness_group(std::string_view host, std::string_view group);

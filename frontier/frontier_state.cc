@@ -320,6 +320,15 @@ void FrontierState::set_politeness_group(std::string_view host, std::string_view
 
 bool FrontierState::is_known_host(std::string_view host) const { return find_host(host) != kNone; }
 
+std::vector<std::string> FrontierState::held_hosts() const {
+  std::vector<std::string> held;
+  held.reserve(held_hosts_);
+  for (const Host& host : hosts_) {
+    if (host.held) held.emplace_back(host.key);
+  }
+  return held;
+}
+
 bool FrontierState::empty_and_idle() const {
   return leases_.empty() && (queued_ == 0 || page_limit_reached());
 }

@@ -38,6 +38,7 @@ class FrontierState {
   void release_host(std::string_view host);
   void set_politeness_group(std::string_view host, std::string_view group);
   bool is_known_host(std::string_view host) const;
+  std::vector<std::string> held_hosts() const;
 
   FrontierStats stats() const;
   bool empty_and_idle() const;

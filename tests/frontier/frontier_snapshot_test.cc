@@ -125,6 +125,7 @@ TEST(FrontierSnapshotTest, HoldNewHostsHoldsRestoredHosts) {
   FrontierOptions options = fast();
   options.hold_new_hosts = true;
   Frontier restored = Frontier::restore(original.snapshot(), options);
+  EXPECT_EQ(restored.held_hosts(), std::vector<std::string>{"h"});
   EXPECT_FALSE(restored.pop_ready(kT0));
   restored.release_host("h");
   EXPECT_TRUE(restored.pop_ready(kT0));
