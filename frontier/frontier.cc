@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "frontier/frontier_state.h"
+
 namespace bloomcrawl {
 
 struct Frontier::Shared {
@@ -54,6 +56,13 @@ void Frontier::complete(const Lease& lease, Clock::time_point now, HostOutcome o
   shared_->notify_if_earlier(before);
   // The last completion may end the crawl: let waiters re-check empty_and_idle().
   if (shared_->state.empty_and_idle()) shared_->ready_changed.notify_all();
+}
+
+void Frontier::retry(const Lease& lease, Clock::time_point now, HostOutcome outcome) {
+  std::lock_guard lock(shared_->mutex);
+  const auto before = shared_->state.next_ready_time();
+  shared_->state.retry(lease, now, outcome);
+  shared_->notify_if_earlier(before);
 }
 
 void Frontier::release(const Lease& lease) {

@@ -120,6 +120,25 @@ TEST(PolitenessTest, BackoffSharedByAPolitenessGroup) {
   EXPECT_TRUE(frontier.pop_ready(kT0 + seconds(50)));
 }
 
+TEST(PolitenessTest, RetryRequeuesTheUrlBehindTheBackoff) {
+  Frontier frontier(options(seconds(1)));
+  frontier.push("h", "first", 0);
+  frontier.push("h", "second", 0);
+  auto lease = frontier.pop_ready(kT0);
+  ASSERT_TRUE(lease);
+  frontier.retry(*lease, kT0, HostOutcome::backoff(kT0 + seconds(30)));
+  FrontierStats stats = frontier.stats();
+  EXPECT_EQ(stats.queued, 2u);
+  EXPECT_EQ(stats.dispatched, 0u);
+  EXPECT_EQ(stats.retried, 1u);
+  EXPECT_EQ(stats.completed_backoff, 1u);
+  EXPECT_FALSE(frontier.pop_ready(kT0 + seconds(29)));
+  auto again = frontier.pop_ready(kT0 + seconds(30));
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->entry.url, "first");
+  EXPECT_THROW(frontier.retry(*lease, kT0, HostOutcome::ok()), std::invalid_argument);
+}
+
 TEST(PolitenessTest, ApplyOutcomeKeepsTheLaterOfDelayAndBlock) {
   PolitenessClock clock;
   const FrontierOptions opts = options(seconds(10));
