@@ -6,7 +6,8 @@
 // the URLs queued, reported against the raw URL bytes (the floor for storing them uncompressed)
 // and against a naive baseline measured in the same run on the same data: an
 // unordered_map<host, deque<string>>. Throughput is push and pop+complete per second, also as a
-// ratio to the baseline's push and pop. Usage: frontier_bench [urls] [hosts] [baseline_urls]
+// ratio to the baseline's push and pop; snapshot size and speed are printed too.
+// Usage: frontier_bench [urls] [hosts] [baseline_urls]
 #include <malloc.h>
 
 #include <chrono>
@@ -95,6 +96,16 @@ Result run_frontier(uint64_t urls, uint64_t hosts) {
     std::printf("frontier: %llu URLs over %llu hosts: heap %.1f MB, own estimate %.1f MB\n",
                 static_cast<unsigned long long>(stats.queued), static_cast<unsigned long long>(stats.hosts),
                 used / 1e6, stats.bytes_used / 1e6);
+    start = Clock::now();
+    {
+      const std::string snapshot = frontier.snapshot();
+      const double snapshot_seconds = seconds_since(start);
+      start = Clock::now();
+      const bloomcrawl::Frontier restored = bloomcrawl::Frontier::restore(snapshot, options);
+      std::printf("snapshot: %.1f bytes per URL, written in %.2f s, restored in %.2f s (%llu URLs)\n",
+                  static_cast<double>(snapshot.size()) / urls, snapshot_seconds, seconds_since(start),
+                  static_cast<unsigned long long>(restored.stats().queued));
+    }
     start = Clock::now();
     const Clock::time_point now = Clock::now();
     uint64_t popped = 0;

@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "frontier/frontier_state.h"
+
 namespace bloomcrawl {
 
 struct Frontier::Shared {
@@ -56,6 +58,13 @@ void Frontier::complete(const Lease& lease, Clock::time_point now, HostOutcome o
   if (shared_->state.empty_and_idle()) shared_->ready_changed.notify_all();
 }
 
+void Frontier::retry(const Lease& lease, Clock::time_point now, HostOutcome outcome) {
+  std::lock_guard lock(shared_->mutex);
+  const auto before = shared_->state.next_ready_time();
+  shared_->state.retry(lease, now, outcome);
+  shared_->notify_if_earlier(before);
+}
+
 void Frontier::release(const Lease& lease) {
   std::lock_guard lock(shared_->mutex);
   const auto before = shared_->state.next_ready_time();
@@ -105,6 +114,11 @@ void Frontier::release_host(std::string_view host) {
   const auto before = shared_->state.next_ready_time();
   shared_->state.release_host(host);
   shared_->notify_if_earlier(before);
+}
+
+std::vector<std::string> Frontier::held_hosts() const {
+  std::lock_guard lock(shared_->mutex);
+  return shared_->state.held_hosts();
 }
 
 void Frontier::set_politeness_group(std::string_view host, std::string_view group) {

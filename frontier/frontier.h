@@ -7,8 +7,9 @@
 //    that is held, parked, backing off, inside its delay or at its concurrency cap, and never
 //    makes a caller wait on a busy host while another is ready. Per host, URLs come out
 //    breadth-first (lower depth first), FIFO within a depth.
-//  - Every lease is given back exactly once: complete() (fetched, with its politeness outcome) or
-//    release() (not fetched: back at the head of its host queue).
+//  - Every lease is given back exactly once: complete() (fetched, with its politeness outcome),
+//    retry() (outcome applied, URL back at the head of its host queue) or release() (not
+//    fetched: back at the head of its host queue, clock untouched).
 //  - push() enforces depth, page, per-host page and per-host queue limits; a refusal returns the
 //    reason and is counted in stats().
 //  - Thread-safe: one internal mutex, held only for the bookkeeping of one call.
@@ -24,11 +25,13 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
-#include "frontier/frontier_state.h"
 #include "frontier/frontier_types.h"
 
 namespace bloomcrawl {
+
+class FrontierState;
 
 class Frontier {
  public:
@@ -49,6 +52,11 @@ class Frontier {
   // The fetch of `lease` finished at `now`; starts the host's delay, applies back-off/budget.
   // Throws std::invalid_argument for a lease that is not in flight.
   void complete(const Lease& lease, Clock::time_point now, HostOutcome outcome);
+  // The request failed in a way worth retrying (typically 429/503 with back-off): the outcome is
+  // applied as by complete(), and the URL goes back to the head of its host queue, to be fetched
+  // when the host may be contacted again; it no longer counts as a page. The crawler bounds how
+  // often it retries a URL.
+  void retry(const Lease& lease, Clock::time_point now, HostOutcome outcome);
   // The lease was not fetched (shutdown, checkpoint): it goes back to the head of its host
   // queue and no longer counts as a page; the host's clock is untouched.
   void release(const Lease& lease);
@@ -68,6 +76,9 @@ class Frontier {
   // A held host keeps receiving URLs but is not dispatched (e.g. while its robots.txt is fetched).
   void hold_host(std::string_view host);
   void release_host(std::string_view host);
+  // The held hosts, e.g. after restore() with hold_new_hosts: those whose robots.txt must be
+  // fetched again before release_host(). O(hosts).
+  std::vector<std::string> held_hosts() const;
   // Hosts in one named group (e.g. resolving to one IP) share one clock, concurrency slots,
   // back-off and error budget. A host moves to the group with whatever is in flight.
   void set_politeness_group(std::string_view host, std::string_view group);

@@ -226,21 +226,17 @@ FrontierState::InFlight FrontierState::take_lease(const Lease& lease, const char
   return taken;
 }
 
-void FrontierState::complete(const Lease& lease, Clock::time_point now, const HostOutcome& outcome) {
-  const InFlight done = take_lease(lease, "complete");
-  Host& host = hosts_[done.host];
-  Group& group = groups_[host.group];
-  if (apply_outcome(group.clock, outcome, now, delay_of(host), options_)) ++parks_;
+void FrontierState::record_outcome(uint32_t host_id, Clock::time_point now, const HostOutcome& outcome) {
+  const Host& host = hosts_[host_id];
+  if (apply_outcome(groups_[host.group].clock, outcome, now, delay_of(host), options_)) ++parks_;
   switch (outcome.kind) {
     case HostOutcome::Kind::kOk: ++completed_ok_; break;
     case HostOutcome::Kind::kError: ++completed_error_; break;
     case HostOutcome::Kind::kBackoff: ++completed_backoff_; break;
   }
-  reschedule(host.group);
 }
 
-void FrontierState::release(const Lease& lease) {
-  const InFlight returned = take_lease(lease, "release");
+void FrontierState::requeue(const InFlight& returned) {
   Host& host = hosts_[returned.host];
   host.queue.push_front(returned.url, returned.depth);
   --host.dispatched;
@@ -249,6 +245,21 @@ void FrontierState::release(const Lease& lease) {
   queued_bytes_ += returned.url.size();
   refresh(returned.host);
 }
+
+void FrontierState::complete(const Lease& lease, Clock::time_point now, const HostOutcome& outcome) {
+  const InFlight done = take_lease(lease, "complete");
+  record_outcome(done.host, now, outcome);
+  reschedule(hosts_[done.host].group);
+}
+
+void FrontierState::retry(const Lease& lease, Clock::time_point now, const HostOutcome& outcome) {
+  const InFlight returned = take_lease(lease, "retry");
+  record_outcome(returned.host, now, outcome);
+  ++retried_;
+  requeue(returned);
+}
+
+void FrontierState::release(const Lease& lease) { requeue(take_lease(lease, "release")); }
 
 std::optional<Clock::time_point> FrontierState::next_ready_time() const {
   if (page_limit_reached()) return std::nullopt;
@@ -320,6 +331,15 @@ void FrontierState::set_politeness_group(std::string_view host, std::string_view
 
 bool FrontierState::is_known_host(std::string_view host) const { return find_host(host) != kNone; }
 
+std::vector<std::string> FrontierState::held_hosts() const {
+  std::vector<std::string> held;
+  held.reserve(held_hosts_);
+  for (const Host& host : hosts_) {
+    if (host.held) held.emplace_back(host.key);
+  }
+  return held;
+}
+
 bool FrontierState::empty_and_idle() const {
   return leases_.empty() && (queued_ == 0 || page_limit_reached());
 }
@@ -338,6 +358,7 @@ FrontierStats FrontierState::stats() const {
   stats.completed_error = completed_error_;
   stats.completed_backoff = completed_backoff_;
   stats.parks = parks_;
+  stats.retried = retried_;
   stats.admissions = admissions_;
   stats.dropped_over_limit = dropped_over_limit_;
   // Container node sizes are estimated (libstdc++ hash nodes: next pointer, value, cached hash).

@@ -29,6 +29,7 @@ class FrontierState {
   AdmitResult push(std::string_view host, std::string_view url, uint32_t depth, bool* new_host);
   std::optional<Lease> pop_ready(Clock::time_point now);
   void complete(const Lease& lease, Clock::time_point now, const HostOutcome& outcome);
+  void retry(const Lease& lease, Clock::time_point now, const HostOutcome& outcome);
   void release(const Lease& lease);
   std::optional<Clock::time_point> next_ready_time() const;
 
@@ -38,6 +39,7 @@ class FrontierState {
   void release_host(std::string_view host);
   void set_politeness_group(std::string_view host, std::string_view group);
   bool is_known_host(std::string_view host) const;
+  std::vector<std::string> held_hosts() const;
 
   FrontierStats stats() const;
   bool empty_and_idle() const;
@@ -89,6 +91,9 @@ class FrontierState {
   void unlink(uint32_t host_id);
   void drop_queue(Host& host);
   InFlight take_lease(const Lease& lease, const char* operation);
+  void record_outcome(uint32_t host_id, Clock::time_point now, const HostOutcome& outcome);
+  // Puts a lease back at the head of its host queue; it no longer counts as a page.
+  void requeue(const InFlight& returned);
 
   FrontierOptions options_;
   UrlArena strings_;
@@ -111,6 +116,7 @@ class FrontierState {
   uint64_t completed_error_ = 0;
   uint64_t completed_backoff_ = 0;
   uint64_t parks_ = 0;
+  uint64_t retried_ = 0;
   uint64_t dropped_over_limit_ = 0;
   std::array<uint64_t, kAdmitResultCount> admissions_{};
 };

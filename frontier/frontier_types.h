@@ -72,6 +72,7 @@ struct FrontierStats {
   uint64_t completed_error = 0;
   uint64_t completed_backoff = 0;
   uint64_t parks = 0;             // times a politeness key exhausted its error budget
+  uint64_t retried = 0;           // leases given back with retry()
   // Indexed by AdmitResult: [kQueued] counts admitted URLs, the others refusals by reason.
   std::array<uint64_t, kAdmitResultCount> admissions{};
   // URLs dropped from queues at dispatch because a page limit was lowered by a restore.

@@ -1,4 +1,5 @@
-// Several threads push while several workers pop, complete or release by the real clock.
+// Several threads push while several workers pop, then complete, retry or release, by the real
+// clock.
 // Invariants: every pushed URL is completed exactly once, and no host ever has more requests in
 // flight than its concurrency. Built under TSan too (file name contains "concurrent").
 #include <gtest/gtest.h>
@@ -83,6 +84,10 @@ TEST(FrontierConcurrentTest, EveryUrlCompletedOnceWithinConcurrency) {
           frontier.release(*lease);
           continue;
         }
+        if ((turn + w) % 11 == 0) {  // a 429 whose Retry-After is now: fetched again later
+          frontier.retry(*lease, Clock::now(), HostOutcome::backoff(Clock::now()));
+          continue;
+        }
         {
           std::lock_guard lock(completed_mutex);
           ++completed[lease->entry.url];
@@ -102,6 +107,8 @@ TEST(FrontierConcurrentTest, EveryUrlCompletedOnceWithinConcurrency) {
   EXPECT_EQ(stats.in_flight, 0u);
   EXPECT_EQ(stats.dispatched, static_cast<uint64_t>(kProducers * kUrlsPerProducer));
   EXPECT_EQ(stats.completed_ok + stats.completed_error, stats.dispatched);
+  EXPECT_EQ(stats.completed_backoff, stats.retried);
+  EXPECT_GT(stats.retried, 0u);
 }
 
 }  // namespace

@@ -98,6 +98,26 @@ TEST(FrontierLimitsTest, GlobalPageLimitStopsAdmissionAndEndsTheCrawl) {
   EXPECT_EQ(frontier.stats().refused(AdmitResult::kPageLimit), 2u);
 }
 
+TEST(FrontierLimitsTest, StatsCountQueuedBytesAndMemory) {
+  Frontier frontier(no_delay());
+  frontier.push("h", "https://h/abc", 0);
+  frontier.push("g", "https://g/de", 1);
+  FrontierStats stats = frontier.stats();
+  EXPECT_EQ(stats.queued, 2u);
+  EXPECT_EQ(stats.queued_url_bytes, 25u);
+  EXPECT_EQ(stats.hosts, 2u);
+  EXPECT_EQ(stats.active_hosts, 2u);
+  EXPECT_EQ(stats.ready_queue_size, 2u);
+  EXPECT_GT(stats.bytes_used, stats.queued_url_bytes);
+  auto lease = frontier.pop_ready(kT0);
+  ASSERT_TRUE(lease);
+  stats = frontier.stats();
+  EXPECT_EQ(stats.queued, 1u);
+  EXPECT_EQ(stats.in_flight, 1u);
+  EXPECT_EQ(stats.dispatched, 1u);
+  EXPECT_EQ(stats.active_hosts, 1u);
+}
+
 TEST(FrontierLimitsTest, AdmitResultNamesAreDistinct) {
   EXPECT_STREQ(admit_result_name(AdmitResult::kQueued), "queued");
   EXPECT_STREQ(admit_result_name(AdmitResult::kTooDeep), "too_deep");

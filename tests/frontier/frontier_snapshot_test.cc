@@ -125,9 +125,24 @@ TEST(FrontierSnapshotTest, HoldNewHostsHoldsRestoredHosts) {
   FrontierOptions options = fast();
   options.hold_new_hosts = true;
   Frontier restored = Frontier::restore(original.snapshot(), options);
+  EXPECT_EQ(restored.held_hosts(), std::vector<std::string>{"h"});
   EXPECT_FALSE(restored.pop_ready(kT0));
   restored.release_host("h");
   EXPECT_TRUE(restored.pop_ready(kT0));
+}
+
+TEST(FrontierSnapshotTest, LowerPerHostLimitAtRestoreDropsTheExcessAtDispatch) {
+  Frontier original(fast());
+  for (int i = 0; i < 5; ++i) original.push("h", std::to_string(i), 0);
+  FrontierOptions lower = fast();
+  lower.max_pages_per_host = 2;
+  Frontier restored = Frontier::restore(original.snapshot(), lower);
+  EXPECT_EQ(drain(restored, kT0), (std::vector<std::string>{"0", "1"}));
+  const FrontierStats stats = restored.stats();
+  EXPECT_EQ(stats.dropped_over_limit, 3u);
+  EXPECT_EQ(stats.queued, 0u);
+  EXPECT_EQ(stats.queued_url_bytes, 0u);
+  EXPECT_TRUE(restored.empty_and_idle());
 }
 
 TEST(FrontierSnapshotTest, EmptyFrontierRoundTrips) {

@@ -166,6 +166,7 @@ TEST(FrontierTest, HeldHostIsNotDispatchedUntilReleased) {
   EXPECT_FALSE(frontier.pop_ready(kT0));
   EXPECT_FALSE(frontier.next_ready_time());
   EXPECT_EQ(frontier.stats().held_hosts, 1u);
+  EXPECT_EQ(frontier.held_hosts(), std::vector<std::string>{"h"});
   frontier.release_host("h");
   EXPECT_TRUE(frontier.pop_ready(kT0));
   EXPECT_EQ(frontier.stats().held_hosts, 0u);

@@ -120,6 +120,24 @@ TEST(PolitenessTest, BackoffSharedByAPolitenessGroup) {
   EXPECT_TRUE(frontier.pop_ready(kT0 + seconds(50)));
 }
 
+TEST(PolitenessTest, RetryRequeuesTheUrlBehindTheBackoff) {
+  OneHost host(options(seconds(1)), 2);
+  Frontier& frontier = host.frontier;
+  const std::optional<Lease> lease = frontier.pop_ready(kT0);
+  ASSERT_TRUE(lease);
+  frontier.retry(*lease, kT0, HostOutcome::backoff(kT0 + seconds(30)));
+  const FrontierStats stats = frontier.stats();
+  EXPECT_EQ(stats.queued, 2u);
+  EXPECT_EQ(stats.dispatched, 0u);
+  EXPECT_EQ(stats.retried, 1u);
+  EXPECT_EQ(stats.completed_backoff, 1u);
+  EXPECT_FALSE(frontier.pop_ready(kT0 + seconds(29)));
+  const std::optional<Lease> again = frontier.pop_ready(kT0 + seconds(30));
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->entry.url, "u0");
+  EXPECT_THROW(frontier.retry(*lease, kT0, HostOutcome::ok()), std::invalid_argument);
+}
+
 TEST(PolitenessTest, ApplyOutcomeKeepsTheLaterOfDelayAndBlock) {
   PolitenessClock clock;
   const FrontierOptions opts = options(seconds(10));
