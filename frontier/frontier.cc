@@ -72,6 +72,14 @@ void Frontier::release(const Lease& lease) {
   shared_->notify_if_earlier(before);
 }
 
+void Frontier::drop(const Lease& lease) {
+  std::lock_guard lock(shared_->mutex);
+  const auto before = shared_->state.next_ready_time();
+  shared_->state.drop(lease);
+  shared_->notify_if_earlier(before);
+  if (shared_->state.empty_and_idle()) shared_->ready_changed.notify_all();
+}
+
 std::optional<Clock::time_point> Frontier::next_ready_time() const {
   std::lock_guard lock(shared_->mutex);
   return shared_->state.next_ready_time();

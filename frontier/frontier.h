@@ -60,6 +60,9 @@ class Frontier {
   // The lease was not fetched (shutdown, checkpoint): it goes back to the head of its host
   // queue and no longer counts as a page; the host's clock is untouched.
   void release(const Lease& lease);
+  // The lease will never be fetched (e.g. robots.txt disallows it): it no longer counts as a
+  // page and the host's clock is untouched.
+  void drop(const Lease& lease);
 
   // The earliest time some host may be contacted (possibly in the past); nullopt if none has
   // dispatchable URLs (all empty, held, or at their concurrency cap) or the page limit is reached.

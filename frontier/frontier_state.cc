@@ -261,6 +261,15 @@ void FrontierState::retry(const Lease& lease, Clock::time_point now, const HostO
 
 void FrontierState::release(const Lease& lease) { requeue(take_lease(lease, "release")); }
 
+void FrontierState::drop(const Lease& lease) {
+  const InFlight dropped = take_lease(lease, "drop");
+  Host& host = hosts_[dropped.host];
+  --host.dispatched;
+  --dispatched_;
+  ++dropped_;
+  refresh(dropped.host);
+}
+
 std::optional<Clock::time_point> FrontierState::next_ready_time() const {
   if (page_limit_reached()) return std::nullopt;
   return ready_.earliest();
@@ -361,6 +370,7 @@ FrontierStats FrontierState::stats() const {
   stats.retried = retried_;
   stats.admissions = admissions_;
   stats.dropped_over_limit = dropped_over_limit_;
+  stats.dropped = dropped_;
   // Container node sizes are estimated (libstdc++ hash nodes: next pointer, value, cached hash).
   constexpr size_t kHashNodeBytes = sizeof(void*) + sizeof(std::string_view) + 2 * sizeof(size_t);
   size_t bytes = strings_.allocated_bytes() + ready_.allocated_bytes() + host_ids_.allocated_bytes() +

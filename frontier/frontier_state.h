@@ -31,6 +31,7 @@ class FrontierState {
   void complete(const Lease& lease, Clock::time_point now, const HostOutcome& outcome);
   void retry(const Lease& lease, Clock::time_point now, const HostOutcome& outcome);
   void release(const Lease& lease);
+  void drop(const Lease& lease);
   std::optional<Clock::time_point> next_ready_time() const;
 
   void set_host_delay(std::string_view host, std::chrono::milliseconds delay);
@@ -118,6 +119,7 @@ class FrontierState {
   uint64_t parks_ = 0;
   uint64_t retried_ = 0;
   uint64_t dropped_over_limit_ = 0;
+  uint64_t dropped_ = 0;  // leases given up with drop()
   std::array<uint64_t, kAdmitResultCount> admissions_{};
 };
 

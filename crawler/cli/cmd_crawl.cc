@@ -1,0 +1,141 @@
+// `bloomcrawl crawl --config FILE`: runs a crawl; Ctrl-C (SIGINT) or SIGTERM stops it cleanly
+// with a final report. A second signal exits at once.
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+#include <spdlog/sinks/basic_file_sink.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include "config/config.h"
+#include "crawler/cli/command.h"
+#include "crawler/crawl_settings.h"
+#include "crawler/crawl_summary.h"
+#include "crawler/crawler.h"
+
+namespace bloomcrawl::cli {
+namespace {
+
+struct CrawlFlags {
+  std::string config_file;
+  std::vector<std::string> seeds;
+  std::string output;
+  int64_t max_pages = -1;
+  int max_depth = -2;
+  int delay_ms = -1;
+  int threads = 0;
+  double fpr = 0;
+  std::vector<std::string> allow_ranges;
+  std::string progress;
+  std::string log_level;
+};
+
+void apply_overrides(const CrawlFlags& f, CrawlConfig& c) {
+  for (const std::string& s : f.seeds) c.seeds.urls.push_back(s);
+  if (!f.output.empty()) c.output.directory = f.output;
+  if (f.max_pages >= 0) c.scope.max_pages = uint64_t(f.max_pages);
+  if (f.max_depth >= -1) c.scope.max_depth = f.max_depth;
+  if (f.delay_ms >= 0) c.politeness.delay_ms = f.delay_ms;
+  if (f.threads > 0) c.fetch.threads = f.threads;
+  if (f.fpr > 0) c.seen_filter.target_fpr = f.fpr;
+  for (const std::string& r : f.allow_ranges) c.fetch.allowed_ranges.push_back(r);
+  if (!f.progress.empty()) c.logging.progress = f.progress;
+  if (!f.log_level.empty()) c.logging.level = f.log_level;
+}
+
+void setup_logging(const LoggingConfig& l) {
+  std::vector<spdlog::sink_ptr> sinks{std::make_shared<spdlog::sinks::stderr_color_sink_mt>()};
+  if (!l.file.empty()) sinks.push_back(std::make_shared<spdlog::sinks::basic_file_sink_mt>(l.file));
+  auto logger = std::make_shared<spdlog::logger>("bloomcrawl", sinks.begin(), sinks.end());
+  logger->set_level(spdlog::level::from_str(l.level));
+  spdlog::set_default_logger(logger);
+}
+
+// Signals are taken by a dedicated thread with sigwait, so stopping the crawl runs as ordinary
+// code rather than inside a signal handler.
+class SignalWatcher {
+ public:
+  explicit SignalWatcher(Crawler& crawler) {
+    sigemptyset(&set_);
+    sigaddset(&set_, SIGINT);
+    sigaddset(&set_, SIGTERM);
+    sigaddset(&set_, SIGUSR1);  // our own wake-up at the end
+    pthread_sigmask(SIG_BLOCK, &set_, nullptr);
+    thread_ = std::thread([this, &crawler] {
+      int signals = 0;
+      for (;;) {
+        int sig = 0;
+        if (sigwait(&set_, &sig) != 0 || sig == SIGUSR1) return;
+        if (++signals > 1) _exit(130);
+        spdlog::warn("signal {}: stopping; the crawl report follows (again to quit at once)", sig);
+        crawler.stop();
+      }
+    });
+  }
+  ~SignalWatcher() {
+    pthread_kill(thread_.native_handle(), SIGUSR1);
+    thread_.join();
+  }
+
+ private:
+  sigset_t set_;
+  std::thread thread_;
+};
+
+int run_crawl(const CrawlFlags& flags) {
+  CrawlConfig config;
+  if (!flags.config_file.empty()) {
+    config = load_config(flags.config_file, LoadOptions{.require_seeds = flags.seeds.empty()});
+  }
+  apply_overrides(flags, config);
+  validate_config(config, flags.config_file.empty() ? "<command line>" : flags.config_file);
+  setup_logging(config.logging);
+
+  CrawlerSettings settings = settings_from_config(config);
+  settings.progress = config.logging.progress == "always" ||
+                      (config.logging.progress == "auto" && isatty(STDERR_FILENO));
+  Crawler crawler(settings);
+  nlohmann::json report;
+  {
+    SignalWatcher watcher(crawler);
+    report = crawler.run();
+  }
+  report["config"] = to_json(config);
+  if (config.output.report_json) {
+    std::filesystem::path path = std::filesystem::path(config.output.directory) / "report.json";
+    std::ofstream out(path);
+    out << report.dump(2) << "\n";
+    if (!out) spdlog::error("{}: cannot write the report", path.string());
+  }
+  std::cout << crawl_summary(report);
+  return 0;
+}
+
+}  // namespace
+
+BLOOMCRAWL_COMMAND("crawl", "Crawl from a seed-list config", [](CLI::App& app) -> RunFn {
+  auto flags = std::make_shared<CrawlFlags>();
+  app.add_option("-c,--config", flags->config_file, "JSON config file (config/README.md)")->check(CLI::ExistingFile);
+  app.add_option("--seed", flags->seeds, "Seed URL (repeatable; adds to the config's seeds)");
+  app.add_option("-o,--output", flags->output, "Output directory (output.directory)");
+  app.add_option("--max-pages", flags->max_pages, "Stop after this many pages (scope.max_pages; 0 = unlimited)");
+  app.add_option("--max-depth", flags->max_depth, "Link hops from a seed (scope.max_depth; -1 = unlimited)");
+  app.add_option("--delay-ms", flags->delay_ms, "Delay between requests to one host (politeness.delay_ms)");
+  app.add_option("--threads", flags->threads, "Fetcher threads (fetch.threads)");
+  app.add_option("--fpr", flags->fpr, "Seen-filter target false-positive rate (seen_filter.target_fpr)");
+  app.add_option("--allow-range", flags->allow_ranges, "CIDR exempt from the SSRF guard (repeatable)");
+  app.add_option("--progress", flags->progress, "auto, always or never (logging.progress)");
+  app.add_option("--log-level", flags->log_level, "trace, debug, info, warn, error (logging.level)");
+  app.callback([&app, flags] {
+    if (flags->config_file.empty() && flags->seeds.empty()) throw CLI::ValidationError("--config", "give --config FILE or at least one --seed");
+  });
+  return [flags] { return run_crawl(*flags); };
+});
+
+}  // namespace bloomcrawl::cli

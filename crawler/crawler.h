@@ -1,0 +1,155 @@
+// Crawler: the crawl pipeline.
+//   fetcher threads → (completion) → parse workers: extract links → canonicalize → scope/robots
+//   → seen filter (one batch insert per page) → frontier → scheduler → fetcher.
+// The scheduler (the thread that calls run()) dispatches ready URLs to the fetcher while fewer
+// than `max_in_flight` transfers are out; parsing runs on its own workers so a slow page never
+// stalls transfers. Redirects are followed here, not by libcurl: each Location goes through
+// canonicalization, scope and the seen filter like any link, so no page is fetched twice.
+// run() returns when the frontier is exhausted, a limit is reached or stop() was called; in every
+// case the in-flight transfers are cancelled or drained and the report is final.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "crawler/canonical.h"
+#include "crawler/crawl_stats.h"
+#include "crawler/fetcher.h"
+#include "crawler/links.h"
+#include "crawler/page_log.h"
+#include "crawler/scope.h"
+#include "frontier/frontier.h"
+#include "frontier/robots_cache.h"
+#include "seenfilter/seen_filter.h"
+
+namespace bloomcrawl {
+
+struct CrawlerSettings {
+  std::vector<std::string> seeds;
+  ScopeOptions scope;
+  CanonicalizeOptions canonicalize;
+  LinkExtractOptions links;
+  std::set<LinkKind> follow_kinds{LinkKind::kAnchor, LinkKind::kArea, LinkKind::kFrame,
+                                  LinkKind::kIframe, LinkKind::kMetaRefresh, LinkKind::kCanonical};
+  bool follow_nofollow = false;
+  bool obey_meta_robots = true;
+  uint32_t max_redirects = 5;
+  FrontierOptions frontier;
+  FetchOptions fetch;
+  SeenFilterOptions filter;
+  bool obey_robots = true;
+  RobotsCacheOptions robots;
+  std::chrono::milliseconds max_crawl_delay{30000};
+  std::string robots_agent = "bloomcrawl";
+  unsigned parse_threads = 1;
+  std::filesystem::path output_dir = "crawl-out";
+  bool write_pages = true;
+  bool write_edges = false;
+  bool progress = false;  // a live progress line on stderr
+};
+
+class Crawler {
+ public:
+  // Throws std::invalid_argument naming what is wrong (no valid seed, bad scope pattern...).
+  explicit Crawler(CrawlerSettings settings);
+  ~Crawler();
+  Crawler(const Crawler&) = delete;
+  Crawler& operator=(const Crawler&) = delete;
+
+  // Crawls until done or stopped; returns the report (also what report.json holds).
+  nlohmann::json run();
+
+  // Asks run() to stop soon; safe from any thread.
+  void stop();
+
+  const CrawlStats& stats() const { return stats_; }
+
+ private:
+  enum class RequestKind { kPage, kRobots };
+  struct Request {
+    RequestKind kind = RequestKind::kPage;
+    Lease lease;               // kPage
+    std::string host;          // kRobots: the host held while its robots.txt is fetched
+    std::string origin;        // kRobots: "scheme://host[:port]", the robots cache key
+    std::string robots_url;    // kRobots: the URL fetched (follows redirects)
+    uint32_t hops = 0;         // kRobots: redirects followed to get here
+    uint32_t attempt = 0;      // kRobots: earlier attempts that failed
+  };
+  static constexpr uint32_t kRobotsAttempts = 3;
+  struct Completed {
+    Request request;
+    FetchResult result;
+  };
+
+  static CrawlerSettings normalized(CrawlerSettings s);
+  void seed();
+  void admit_seed(const std::string& url);
+  void dispatch(Clock::time_point now, size_t max_in_flight);
+  void start_robots_fetch(const std::string& host, const std::string& origin, std::string url,
+                          uint32_t hops, uint32_t attempt);
+  void start_due_robots_retries(Clock::time_point now);
+  void on_fetch_complete(FetchResult&& result);
+  void parse_worker();
+  void process_page(const Request& request, FetchResult& result);
+  void process_robots(const Request& request, const FetchResult& result);
+  void follow_redirect(const Request& request, const FetchResult& result, PageRecord& record);
+  // Links of one page (or one redirect target) through scope, the seen filter and the frontier.
+  struct Candidate {
+    std::string url;
+    std::string host;
+    LinkKind kind;
+  };
+  uint32_t admit(std::vector<Candidate>& candidates, uint32_t depth, const std::string& parent,
+                 uint32_t hops);
+  bool robots_allows(const std::string& host, std::string_view url, Clock::time_point now,
+                     bool* need_fetch, std::string* rule);
+  void work_done();
+  bool finished() const;
+  void print_progress(bool final_line);
+  nlohmann::json report(double seconds) const;
+
+  CrawlerSettings settings_;
+  Scope scope_;
+  SeenFilter filter_;
+  Frontier frontier_;
+  RobotsCache robots_;
+  CrawlStats stats_;
+  std::unique_ptr<PageLog> page_log_;
+  std::unique_ptr<Fetcher> fetcher_;
+
+  std::atomic<bool> stop_requested_{false};
+  std::atomic<uint64_t> next_request_id_{1};
+
+  // Requests submitted to the fetcher, by id. `pending_` counts fetches submitted and not yet
+  // fully processed (links admitted), so "frontier empty and nothing pending" means done.
+  std::mutex requests_mu_;
+  std::unordered_map<uint64_t, Request> requests_;
+  std::atomic<uint64_t> pending_{0};
+  std::vector<std::pair<Clock::time_point, Request>> robots_retries_;  // under requests_mu_
+
+  std::mutex work_mu_;
+  std::condition_variable work_cv_;  // scheduler: something changed; workers: new completions
+  std::deque<Completed> completed_;
+  bool scheduler_wake_ = false;
+  bool workers_exit_ = false;
+  std::vector<std::thread> workers_;
+
+  std::chrono::steady_clock::time_point started_;
+  std::chrono::steady_clock::time_point last_progress_;
+};
+
+}  // namespace bloomcrawl
