@@ -50,7 +50,8 @@ SeenFilter::SeenFilter(const FilterSnapshot& snapshot) : options_(snapshot.optio
       // inserts were still in flight); sealed layers are never written, so sharing is safe.
       bits = std::const_pointer_cast<LayerBits>(in.bits);
     }
-    // Loading what was saved is never refused, even above a since-lowered memory limit.
+    // Layers already saved are loaded even if they exceed a since-lowered memory limit; the
+    // limit then only stops further growth.
     append_layer_locked(std::move(bits), keys);
   }
 }
