@@ -137,7 +137,7 @@ bool SeenFilter::contains_hashed(const KeyHash& hash) const {
 void SeenFilter::prefetch(const KeyHash& hash, uint32_t layers) const {
   for (uint32_t i = 0; i < layers; ++i) {
     const LayerBits& bits = *layer(i)->bits;
-    bits.prefetch(seenfilter::block_probe(hash, bits.geometry()));
+    bits.prefetch(seenfilter::block_index(hash, bits.geometry()));
   }
 }
 
