@@ -1,5 +1,7 @@
 #include "seenfilter/blocked_bloom_math.h"
 
+#include <math.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -18,7 +20,8 @@ double blocked_fpr(double keys_per_block, uint32_t probes) {
   double fpr = 0.0;
   for (uint64_t j = first; j <= last; ++j) {
     const double jd = static_cast<double>(j);
-    const double pmf = std::exp(-lambda + jd * log_lambda - std::lgamma(jd + 1.0));
+    int sign;  // lgamma_r: std::lgamma writes the global signgam, a data race between threads
+    const double pmf = std::exp(-lambda + jd * log_lambda - ::lgamma_r(jd + 1.0, &sign));
     // Probability one probe hits a set bit in a block holding j other keys.
     const double bit_set = -std::expm1(static_cast<double>(probes) * jd * log_bit_clear_per_probe);
     fpr += pmf * std::pow(bit_set, probes);

@@ -45,16 +45,26 @@ inline uint64_t fastrange64(uint64_t selector, uint64_t n) {
   return static_cast<uint64_t>((static_cast<uint128>(selector) * n) >> 64);
 }
 
+struct LayerSelectors {
+  uint64_t block;  // picks the block
+  uint64_t bits;   // picks the bits inside it
+};
+
+inline LayerSelectors layer_selectors(const KeyHash& hash, uint32_t layer_index) {
+  if (layer_index == 0) return {hash.low, hash.high};
+  const uint64_t salt = static_cast<uint64_t>(layer_index) * 0x9e3779b97f4a7c15ULL;
+  return {mix64(hash.low + salt), mix64(hash.high ^ salt)};
+}
+
+inline uint64_t block_index(const KeyHash& hash, const LayerGeometry& layer) {
+  return fastrange64(layer_selectors(hash, layer.index).block, layer.blocks);
+}
+
 inline BlockProbe block_probe(const KeyHash& hash, const LayerGeometry& layer) {
-  uint64_t block_selector = hash.low;
-  uint64_t bit_selector = hash.high;
-  if (layer.index != 0) {
-    const uint64_t salt = static_cast<uint64_t>(layer.index) * 0x9e3779b97f4a7c15ULL;
-    block_selector = mix64(block_selector + salt);
-    bit_selector = mix64(bit_selector ^ salt);
-  }
+  const LayerSelectors selectors = layer_selectors(hash, layer.index);
   BlockProbe probe;
-  probe.block = fastrange64(block_selector, layer.blocks);
+  probe.block = fastrange64(selectors.block, layer.blocks);
+  uint64_t bit_selector = selectors.bits;
   for (uint32_t i = 0; i < layer.probes; ++i) {
     bit_selector *= 0x9e3779b97f4a7c13ULL;
     const auto bit = static_cast<uint32_t>(bit_selector >> 55);  // 0..511

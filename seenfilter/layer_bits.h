@@ -50,7 +50,7 @@ class LayerBits {
     }
   }
 
-  void prefetch(const BlockProbe& probe) const { __builtin_prefetch(words_ + probe.block * kBlockWords); }
+  void prefetch(uint64_t block) const { __builtin_prefetch(words_ + block * kBlockWords); }
 
   uint64_t popcount() const;
   // A private copy of the bits as they are now (racing writers may or may not be included).

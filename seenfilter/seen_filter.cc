@@ -50,7 +50,8 @@ SeenFilter::SeenFilter(const FilterSnapshot& snapshot) : options_(snapshot.optio
       // inserts were still in flight); sealed layers are never written, so sharing is safe.
       bits = std::const_pointer_cast<LayerBits>(in.bits);
     }
-    // Loading what was saved is never refused, even above a since-lowered memory limit.
+    // Layers already saved are loaded even if they exceed a since-lowered memory limit; the
+    // limit then only stops further growth.
     append_layer_locked(std::move(bits), keys);
   }
 }
@@ -136,7 +137,7 @@ bool SeenFilter::contains_hashed(const KeyHash& hash) const {
 void SeenFilter::prefetch(const KeyHash& hash, uint32_t layers) const {
   for (uint32_t i = 0; i < layers; ++i) {
     const LayerBits& bits = *layer(i)->bits;
-    bits.prefetch(seenfilter::block_probe(hash, bits.geometry()));
+    bits.prefetch(seenfilter::block_index(hash, bits.geometry()));
   }
 }
 

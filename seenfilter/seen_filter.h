@@ -121,11 +121,11 @@ class SeenFilter {
   FilterSnapshot snapshot() const;
 
  private:
+  // A layer is sealed once `completed` reaches capacity: all its bits are written for good.
   struct LiveLayer {
-    std::shared_ptr<seenfilter::LayerBits> bits;
-    std::atomic<uint64_t> reserved{0};   // slots handed out (may overshoot capacity)
-    std::atomic<uint64_t> completed{0};  // slots whose bits are fully set
-    bool sealed() const { return completed.load(std::memory_order_acquire) >= bits->geometry().capacity; }
+    std::shared_ptr<seenfilter::LayerBits> bits;  // read by every probe: kept off the counters' line
+    alignas(64) std::atomic<uint64_t> reserved{0};  // slots handed out (may overshoot capacity)
+    std::atomic<uint64_t> completed{0};             // slots whose bits are fully set
   };
 
   uint32_t layer_count() const { return layer_count_.load(std::memory_order_acquire); }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -99,9 +100,34 @@ void dedup_lines(SeenFilter& filter, std::span<const std::string_view> lines, De
   counts.lines_in += lines.size();
 }
 
+// A once-a-second "lines so far" line on stderr, only when stderr is a terminal.
+class TerminalProgress {
+ public:
+  TerminalProgress() : enabled_(::isatty(STDERR_FILENO) == 1) {}
+  ~TerminalProgress() {
+    if (shown_) std::cerr << "\n";
+  }
+  TerminalProgress(const TerminalProgress&) = delete;
+  TerminalProgress& operator=(const TerminalProgress&) = delete;
+  void update(const DedupCounts& counts) {
+    if (!enabled_) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_ < std::chrono::seconds(1)) return;
+    last_ = now;
+    shown_ = true;
+    std::cerr << "\rdedup: " << counts.lines_in << " lines, " << counts.fresh << " new" << std::flush;
+  }
+
+ private:
+  bool enabled_;
+  bool shown_ = false;
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
 // Reads stdin in big chunks and hands complete lines to dedup_lines; a final line without a
 // newline counts as a line.
 void dedup_stdin(SeenFilter& filter, DedupCounts& counts) {
+  TerminalProgress progress;
   OutputBuffer out;
   std::vector<char> buffer(size_t{1} << 20);
   size_t filled = 0;
@@ -126,6 +152,7 @@ void dedup_stdin(SeenFilter& filter, DedupCounts& counts) {
       start = filled;
     }
     dedup_lines(filter, lines, counts, out);
+    progress.update(counts);
     std::memmove(buffer.data(), buffer.data() + start, filled - start);
     filled -= start;
   }

@@ -26,19 +26,29 @@ namespace {
 namespace fs = std::filesystem;
 using namespace bloomcrawl;
 
-const fs::path& scratch_dir() {
-  static const fs::path dir = [] {
+// A small valid checkpoint to load fuzzed manifests against; removed when the fuzzer exits.
+struct ScratchDir {
+  ScratchDir() {
     std::string pattern = (fs::temp_directory_path() / "checkpoint-fuzz-XXXXXX").string();
-    fs::path d = ::mkdtemp(pattern.data());
+    path = ::mkdtemp(pattern.data());
     SeenFilterOptions o;
     o.initial_capacity = 64;
     o.target_fpr = 1e-3;
     SeenFilter filter(o);
+    // The same keys as the seed corpus (bloomcrawl dedup of these lines), so seeds match its files.
     for (int i = 1; i <= 300; ++i) filter.insert("https://example.com/" + std::to_string(i));
-    save_checkpoint(filter.snapshot(), d);
-    return d;
-  }();
-  return dir;
+    save_checkpoint(filter.snapshot(), path);
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  fs::path path;
+};
+
+const fs::path& scratch_dir() {
+  static const ScratchDir dir;
+  return dir.path;
 }
 
 void write_file(const fs::path& path, const uint8_t* data, size_t size) {

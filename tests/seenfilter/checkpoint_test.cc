@@ -252,6 +252,26 @@ TEST_F(CheckpointTest, InspectReportsLayersAndVerifiesChecksums) {
   EXPECT_THROW(inspect_checkpoint(dir_.path()), CheckpointError);
 }
 
+TEST_F(CheckpointTest, KeepZeroManifestsStillKeepsTheCurrentOne) {
+  CheckpointSaveOptions options;
+  options.keep_manifests = 0;
+  insert_range(filter_, 5500, 5600);
+  const std::string name = save_checkpoint(filter_.snapshot(), dir_.path(), options);
+  EXPECT_EQ(files_named(dir_.path(), "MANIFEST-"), std::vector<std::string>{name});
+  EXPECT_EQ(load_checkpoint(dir_.path())->size(), filter_.size());
+}
+
+TEST_F(CheckpointTest, UnwritableDirectoryIsACheckpointError) {
+  const fs::path blocker = dir_.path() / "a-file";
+  write_bytes(blocker, {'x'});
+  try {
+    save_checkpoint(filter_.snapshot(), blocker / "sub");
+    FAIL() << "saved under a regular file";
+  } catch (const CheckpointError& e) {
+    EXPECT_NE(std::string(e.what()).find("a-file"), std::string::npos) << e.what();
+  }
+}
+
 TEST(CheckpointLinking, LinksIdenticalLayersFromAnEarlierDirectory) {
   SeenFilter filter(small_options());
   insert_range(filter, 0, 3500);

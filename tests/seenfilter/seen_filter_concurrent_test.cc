@@ -23,7 +23,7 @@ using testing::url_key;
 // 1e-9 makes a false positive (a key nobody sees as new) improbable: expected count < 1e-3.
 SeenFilterOptions growing_options() {
   SeenFilterOptions o;
-  o.initial_capacity = 1000;  // small, so many layers are appended during the run
+  o.initial_capacity = 1000 / kScale;  // small, so many layers are appended during the run
   o.target_fpr = 1e-9;
   return o;
 }
