@@ -61,6 +61,9 @@ TEST(UrlParser, WhitespaceIsTrimmedAndTabsNewlinesRemoved) {
       {"\x01\x1f http://x/\x00\x1f "sv, "", "http://x/"},
       {"http://example.com/foo\tbar", "", "http://example.com/foobar"},
       {"http://f:21/ b ? d # e ", kBase, "http://f:21/%20b%20?%20d%20#%20e"},
+      {"h\tt\nt\rp://h\to\ns\rt:9\t0\n0\r0/p\ta\nt\rh?q\tu\ne\rry#f\tr\na\rg", "",
+       "http://host:9000/path?query#frag"},
+      {"non-special:opaque  ", "", "non-special:opaque"},
   });
 }
 
@@ -228,6 +231,20 @@ TEST(UrlParser, IdnaDomainToAscii) {
       {"http://a|b", "", nullptr},
       {"http://a%7Fb", "", nullptr},
       {"http://%ff/", "", nullptr},
+  });
+}
+
+TEST(UrlParser, IdnaSymbolsThatUts46AllowsButIdna2008Rejects) {
+  check_all({
+      {"https://%e2%98%83", "", "https://xn--n3h/"},
+      {"ftp://\xe2\x98\x83.net/", "", "ftp://xn--n3h.net/"},
+      {"http://\xf0\x9f\x92\xa9/", "", "http://xn--ls8h/"},
+      {"http://i\xe2\x9d\xa4\xef\xb8\x8f.ws/", "", "http://xn--i-7iq.ws/"},  // variation selector ignored
+      {"http://XN--N3H/", "", "http://xn--n3h/"},
+      {"http://xn--i-7iq.ws/", "", "http://xn--i-7iq.ws/"},
+      {"http://\xf0\x9f\x92\xa9.123/", "", nullptr},            // ends in a number
+      {"http://\xe2\x98\x83\xe2\x80\x8d/", "", nullptr},      // ZWJ still fails
+      {"http://xn--n3h-/", "", nullptr},
   });
 }
 
