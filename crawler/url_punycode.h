@@ -10,10 +10,12 @@ namespace bloomcrawl::url_internal {
 
 // Appends the Punycode encoding of `code_points` (without the "xn--" prefix). False on overflow.
 bool punycode_encode(const std::vector<char32_t>& code_points, std::string& out);
-// Decodes `input` (without the "xn--" prefix). False if it is not valid Punycode.
+// Decodes `input` (without the "xn--" prefix) into `out`, which must be empty. False if it is
+// not valid Punycode.
 bool punycode_decode(std::string_view input, std::vector<char32_t>& out);
 
 // UTF-8 <-> code points. decode_utf8 rejects invalid or overlong sequences and surrogates.
 bool decode_utf8(std::string_view input, std::vector<char32_t>& out);
+void append_utf8(const std::vector<char32_t>& code_points, std::string& out);
 
 }  // namespace bloomcrawl::url_internal

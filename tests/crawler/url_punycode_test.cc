@@ -56,6 +56,9 @@ TEST(Utf8, RejectsInvalidSequences) {
   std::vector<char32_t> out;
   EXPECT_TRUE(decode_utf8("a\xc3\xa9\xe2\x98\x83\xf0\x9f\x92\xa9", out));
   EXPECT_EQ(out, (std::vector<char32_t>{'a', 0xE9, 0x2603, 0x1F4A9}));
+  std::string encoded;
+  append_utf8(out, encoded);
+  EXPECT_EQ(encoded, "a\xc3\xa9\xe2\x98\x83\xf0\x9f\x92\xa9");
   for (std::string_view bad : {"\x80", "\xc3", "\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80",
                                "\xe2\x98"}) {
     out.clear();
