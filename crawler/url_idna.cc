@@ -11,26 +11,22 @@ namespace {
 
 bool needs_idna(std::string_view label) { return has_alabel_prefix(label) || !is_ascii(label); }
 
-// Runs libidn2 on one label (which after mapping may itself contain dots, e.g. U+3002).
+// Runs libidn2 on one label (which after mapping may itself contain dots, e.g. U+3002), with
+// the fallbacks for what UTS #46 allows and libidn2 does not.
 bool label_to_ascii(std::string_view label, std::string& out, std::string* error) {
-  std::string input(label);
-  uint8_t* result = nullptr;
-  int rc = idn2_lookup_u8(reinterpret_cast<const uint8_t*>(input.c_str()), &result,
-                          IDN2_NONTRANSITIONAL | IDN2_NFC_INPUT);
-  if (rc != IDN2_OK) {
-    size_t before = out.size();
-    if (symbol_label_to_ascii(label, out)) return true;
-    out.resize(before);
-    if ((rc == IDN2_2HYPHEN || rc == IDN2_HYPHEN_STARTEND) && hyphenated_label_to_ascii(label, out)) {
-      return true;
-    }
-    out.resize(before);
-    if (error) *error = std::string("IDNA error in host label: ") + idn2_strerror(rc);
-    return false;
+  std::string ascii;
+  int rc = idn2_lookup_label(label, &ascii);
+  if (rc == IDN2_OK) {
+    out += ascii;
+    return true;
   }
-  out += reinterpret_cast<const char*>(result);
-  idn2_free(result);
-  return true;
+  size_t before = out.size();
+  if (symbol_label_to_ascii(label, out)) return true;
+  out.resize(before);
+  if (hyphenated_label_to_ascii(label, out)) return true;
+  out.resize(before);
+  if (error) *error = std::string("IDNA error in host label: ") + idn2_strerror(rc);
+  return false;
 }
 
 }  // namespace
@@ -55,6 +51,18 @@ bool domain_to_ascii(std::string_view domain, std::string& out, std::string* err
     start = dot + 1;
   }
   return true;
+}
+
+int idn2_lookup_label(std::string_view label, std::string* ascii) {
+  std::string input(label);
+  uint8_t* result = nullptr;
+  int rc = idn2_lookup_u8(reinterpret_cast<const uint8_t*>(input.c_str()), &result,
+                          IDN2_NONTRANSITIONAL | IDN2_NFC_INPUT);
+  if (rc == IDN2_OK) {
+    if (ascii) *ascii = reinterpret_cast<const char*>(result);
+    idn2_free(result);
+  }
+  return rc;
 }
 
 }  // namespace bloomcrawl::url_internal

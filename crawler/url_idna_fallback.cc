@@ -4,10 +4,18 @@
 
 #include <vector>
 
+#include "crawler/url_idna.h"
 #include "crawler/url_punycode.h"
 
 namespace bloomcrawl::url_internal {
 namespace {
+
+std::string ascii_lowercase(std::string_view text) {
+  std::string lower;
+  lower.reserve(text.size());
+  for (char c : text) lower.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c);
+  return lower;
+}
 
 // UTS #46 allows symbols and emoji (status "valid, NV8": not valid under IDNA2008) that
 // libidn2's IDNA2008 checks reject, while browsers accept them ("http://\u2603" is
@@ -37,8 +45,7 @@ bool is_symbol_label(const std::vector<char32_t>& code_points) {
 bool symbol_label_to_ascii(std::string_view label, std::string& out) {
   std::vector<char32_t> code_points;
   if (has_alabel_prefix(label) && is_ascii(label)) {
-    std::string lower;
-    for (char c : label) lower.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c);
+    std::string lower = ascii_lowercase(label);
     if (!punycode_decode(std::string_view(lower).substr(4), code_points) ||
         !is_symbol_label(code_points)) {
       return false;
@@ -61,20 +68,20 @@ bool symbol_label_to_ascii(std::string_view label, std::string& out) {
 
 namespace {
 
+// True if libidn2 rejects `label` for a hyphen rule that CheckHyphens=false turns off.
+bool fails_only_on_hyphens(std::string_view label) {
+  int rc = idn2_lookup_label(label, nullptr);
+  return rc == IDN2_2HYPHEN || rc == IDN2_HYPHEN_STARTEND;
+}
+
 // Appends the UTS #46 mapping of one hyphen-free part of a label, as code points.
 bool append_mapped_part(std::string_view part, std::vector<char32_t>& code_points) {
   if (is_ascii(part)) {
     for (char c : part) code_points.push_back(static_cast<char32_t>(c >= 'A' && c <= 'Z' ? c + 32 : c));
     return true;
   }
-  std::string input(part);
-  uint8_t* result = nullptr;
-  if (idn2_lookup_u8(reinterpret_cast<const uint8_t*>(input.c_str()), &result,
-                     IDN2_NONTRANSITIONAL | IDN2_NFC_INPUT) != IDN2_OK) {
-    return false;
-  }
-  std::string ascii(reinterpret_cast<const char*>(result));
-  idn2_free(result);
+  std::string ascii;
+  if (idn2_lookup_label(part, &ascii) != IDN2_OK) return false;
   if (ascii.find('.') != std::string::npos) return false;  // the mapping split the label
   if (!has_alabel_prefix(ascii)) return append_mapped_part(ascii, code_points);
   std::vector<char32_t> decoded;
@@ -89,8 +96,7 @@ bool hyphenated_label_to_ascii(std::string_view label, std::string& out) {
   if (is_ascii(label)) {
     // An A-label is valid if its U-label maps back to exactly it.
     if (!has_alabel_prefix(label)) return false;
-    std::string lower;
-    for (char c : label) lower.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c);
+    std::string lower = ascii_lowercase(label);
     std::vector<char32_t> decoded;
     if (!punycode_decode(std::string_view(lower).substr(4), decoded)) return false;
     std::string unicode;
@@ -102,6 +108,7 @@ bool hyphenated_label_to_ascii(std::string_view label, std::string& out) {
     out += lower;
     return true;
   }
+  if (!fails_only_on_hyphens(label)) return false;
   std::vector<char32_t> code_points;
   size_t start = 0;
   while (true) {
@@ -115,7 +122,10 @@ bool hyphenated_label_to_ascii(std::string_view label, std::string& out) {
   bool all_ascii = true;
   for (char32_t c : code_points) all_ascii = all_ascii && c < 0x80;
   if (all_ascii) {  // e.g. fullwidth letters: the label maps to plain ASCII
-    for (char32_t c : code_points) out.push_back(static_cast<char>(c));
+    std::string mapped;
+    for (char32_t c : code_points) mapped.push_back(static_cast<char>(c));
+    if (has_alabel_prefix(mapped)) return false;  // would have to be a valid A-label itself
+    out += mapped;
     return true;
   }
   out += "xn--";
