@@ -65,7 +65,10 @@ CanonicalUrl canonicalize(const Url& url, const CanonicalizeOptions& options) {
   }
   if (options.strip_session_ids || options.drop_index_pages) {
     std::string path = out.substr(path_start);
-    if (options.strip_session_ids) strip_path_session_ids(path);
+    if (options.strip_session_ids) {
+      strip_path_session_ids(path);
+      resolve_dot_segments(path);
+    }
     if (options.drop_index_pages) drop_index_page(path);
     out.resize(path_start);
     out += path;

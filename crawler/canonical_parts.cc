@@ -86,6 +86,35 @@ void strip_path_session_ids(std::string& path) {
   }
 }
 
+void resolve_dot_segments(std::string& path) {
+  if (path.find("/.") == std::string::npos) return;
+  std::vector<std::string_view> kept;
+  std::string_view rest = std::string_view(path).substr(1);
+  while (true) {
+    size_t slash = rest.find('/');
+    std::string_view segment = rest.substr(0, slash);
+    bool last = slash == std::string_view::npos;
+    if (segment == "..") {
+      if (!kept.empty()) kept.pop_back();
+      if (last) kept.push_back("");
+    } else if (segment == ".") {
+      if (last) kept.push_back("");
+    } else {
+      kept.push_back(segment);
+    }
+    if (last) break;
+    rest.remove_prefix(slash + 1);
+  }
+  std::string resolved;
+  resolved.reserve(path.size());
+  for (std::string_view segment : kept) {
+    resolved.push_back('/');
+    resolved += segment;
+  }
+  if (resolved.empty()) resolved.push_back('/');
+  path = std::move(resolved);
+}
+
 void drop_index_page(std::string& path) {
   static constexpr std::string_view kIndexPages[] = {"index.html", "index.htm", "index.php",
                                                      "default.asp", "default.aspx"};

@@ -22,6 +22,9 @@ const std::vector<std::string>& session_id_names();
 
 // Removes ";name=value" path parameters whose name is a session id, in place.
 void strip_path_session_ids(std::string& path);
+// Resolves "." and ".." segments (as the URL parser does) that removing path parameters
+// uncovered: "/a/..;jsessionid=1/b" becomes "/a/../b", which must be "/b".
+void resolve_dot_segments(std::string& path);
 // Turns a last segment such as "index.html" into the directory ("/a/index.html" -> "/a/").
 void drop_index_page(std::string& path);
 

@@ -1,5 +1,6 @@
 #include "crawler/url_host.h"
 
+#include <array>
 #include <charconv>
 
 #include "crawler/url_idna.h"
@@ -26,6 +27,13 @@ constexpr bool is_forbidden_host_code_point(unsigned char c) {
 constexpr bool is_forbidden_domain_code_point(unsigned char c) {
   return is_forbidden_host_code_point(c) || c < 0x20 || c == '%' || c == 0x7F;
 }
+
+// For the ASCII fast path: bytes that end it (non-ASCII, '%') or make the domain invalid.
+constexpr std::array<bool, 256> kLeaveAsciiFastPath = [] {
+  std::array<bool, 256> table{};
+  for (int c = 0; c < 256; ++c) table[c] = c >= 0x80 || is_forbidden_domain_code_point(c);
+  return table;
+}();
 
 // The IPv4 number parser. Values above 2^32 are clamped (they fail later either way), so
 // arbitrarily long digit strings cannot overflow.
@@ -113,7 +121,8 @@ bool parse_opaque_host(std::string_view input, std::string& out, std::string* er
 
 // Domains that are plain ASCII, contain no percent-escapes and no "xn--" label map to ASCII
 // by lowercasing alone (the spec's own shortcut); most crawled hosts take this path. Appends
-// the lowercased domain and returns true, or appends nothing and returns false.
+// the lowercased domain and returns true, or appends nothing and returns false (also when the
+// domain holds a forbidden code point: the slow path then reports it).
 bool append_plain_ascii_domain(std::string_view input, std::string& out) {
   size_t start = out.size();
   out.resize(start + input.size());
@@ -121,7 +130,7 @@ bool append_plain_ascii_domain(std::string_view input, std::string& out) {
   bool label_start = true;
   for (size_t i = 0; i < input.size(); ++i) {
     auto c = static_cast<unsigned char>(input[i]);
-    if (c >= 0x80 || c == '%' ||
+    if (kLeaveAsciiFastPath[c] ||
         (label_start && (c | 0x20) == 'x' && input.size() - i >= 4 && (input[i + 1] | 0x20) == 'n' &&
          input[i + 2] == '-' && input[i + 3] == '-')) {
       out.resize(start);
@@ -265,15 +274,15 @@ bool parse_host(std::string_view input, bool is_opaque, std::string& out, std::s
   if (is_opaque) return parse_opaque_host(input, out, error);
 
   size_t start = out.size();
-  if (!append_plain_ascii_domain(input, out) &&
-      !domain_to_ascii(percent_decode(input), out, error)) {
-    return false;
-  }
+  bool plain = append_plain_ascii_domain(input, out);
+  if (!plain && !domain_to_ascii(percent_decode(input), out, error)) return false;
   std::string_view domain(out.data() + start, out.size() - start);
   if (domain.empty()) return fail(error, "empty host");
-  for (char c : domain) {
-    if (is_forbidden_domain_code_point(static_cast<unsigned char>(c))) {
-      return fail(error, "forbidden code point in host");
+  if (!plain) {
+    for (char c : domain) {
+      if (is_forbidden_domain_code_point(static_cast<unsigned char>(c))) {
+        return fail(error, "forbidden code point in host");
+      }
     }
   }
   if (ends_in_a_number(domain)) {

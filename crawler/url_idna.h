@@ -13,4 +13,8 @@ namespace bloomcrawl::url_internal {
 // false (and sets *error if non-null) when IDNA processing rejects it.
 bool domain_to_ascii(std::string_view domain, std::string& out, std::string* error);
 
+// libidn2's non-transitional UTS #46 lookup of one label: the IDN2_* result code, and on
+// success the ASCII form in *ascii (if non-null).
+int idn2_lookup_label(std::string_view label, std::string* ascii);
+
 }  // namespace bloomcrawl::url_internal

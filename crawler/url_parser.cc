@@ -28,9 +28,14 @@ enum class State {
 
 constexpr int kEof = -1;
 
+using url_internal::encode_sets_detail::with;
+
 // Bytes that end a bulk copy in the opaque path state: the ones it encodes or decides on.
-constexpr EncodeSet kOpaquePathRunStops =
-    url_internal::encode_sets_detail::with(url_internal::kC0ControlSet, "?# ");
+constexpr EncodeSet kOpaquePathRunStops = with(url_internal::kC0ControlSet, "?# ");
+// Bytes the authority and host states decide on; the others are skipped in bulk.
+constexpr EncodeSet kAuthorityStops = with(EncodeSet{}, "@/?#");
+constexpr EncodeSet kSpecialAuthorityStops = with(kAuthorityStops, "\\");
+constexpr EncodeSet kHostStops = with(EncodeSet{}, ":/?#[]\\");
 
 bool is_ascii_alpha(int c) { return (c | 0x20) >= 'a' && (c | 0x20) <= 'z'; }
 bool is_ascii_digit(int c) { return c >= '0' && c <= '9'; }
@@ -117,6 +122,13 @@ class Parser {
   // Copies the run of bytes from the pointer on that are not in `set` and not `stop1`/`stop2`
   // to `out`, leaving the pointer on the run's last byte. Returns false if the run is empty.
   bool copy_plain_run(std::string& out, const EncodeSet& set, int stop1, int stop2);
+  // The position before the next byte after the pointer that is in `stops` (or before EOF),
+  // so that the state machine reads that byte next.
+  ptrdiff_t skip_to(const EncodeSet& stops) const {
+    size_t end = static_cast<size_t>(pointer_) + 1;
+    while (end < input_.size() && !stops[static_cast<unsigned char>(input_[end])]) ++end;
+    return static_cast<ptrdiff_t>(end) - 1;
+  }
   // The end of a path segment (c is '/', '\\' for special URLs, '?', '#' or EOF).
   void end_path_segment(bool slash);
 
@@ -250,9 +262,12 @@ bool Parser::step(int c) {
       return true;
 
     case State::kScheme:
-      if (is_ascii_alpha(c) || is_ascii_digit(c) || c == '+' || c == '-' || c == '.') {
+      // The whole run of scheme characters in one step.
+      while (is_ascii_alpha(c) || is_ascii_digit(c) || c == '+' || c == '-' || c == '.') {
         url_.scheme.push_back(to_lower(static_cast<char>(c)));
-      } else if (c == ':') {
+        c = at(++pointer_);
+      }
+      if (c == ':') {
         special_ = is_special_scheme(url_.scheme);
         if (url_.scheme == "file") {
           state_ = State::kFile;
@@ -383,13 +398,7 @@ bool Parser::step(int c) {
         enter_buffering_state(State::kHost);
       } else {
         // Skip to the next byte that ends or splits the authority.
-        size_t end = static_cast<size_t>(pointer_) + 1;
-        while (end < input_.size()) {
-          char b = input_[end];
-          if (b == '@' || b == '/' || b == '?' || b == '#' || (special_ && b == '\\')) break;
-          ++end;
-        }
-        pointer_ = static_cast<ptrdiff_t>(end) - 1;
+        pointer_ = skip_to(special_ ? kSpecialAuthorityStops : kAuthorityStops);
       }
       return true;
 
@@ -409,13 +418,7 @@ bool Parser::step(int c) {
         inside_brackets_ = false;
       } else {
         // Skip to the next byte this state decides on.
-        size_t end = static_cast<size_t>(pointer_) + 1;
-        while (end < input_.size()) {
-          char b = input_[end];
-          if (b == ':' || b == '/' || b == '?' || b == '#' || b == '[' || b == ']' || b == '\\') break;
-          ++end;
-        }
-        pointer_ = static_cast<ptrdiff_t>(end) - 1;
+        pointer_ = skip_to(kHostStops);
       }
       return true;
 
@@ -531,28 +534,34 @@ bool Parser::step(int c) {
       }
       return true;
 
-    case State::kPath: {
-      bool slash = c == '/' || (special_ && c == '\\');
-      if (slash || c == kEof || c == '?' || c == '#') {
-        end_path_segment(slash);
-        if (c == '?') {
-          url_.query.emplace();
-          state_ = State::kQuery;
-        } else if (c == '#') {
-          url_.fragment.emplace();
-          state_ = State::kFragment;
+    case State::kPath:
+      // Runs through the whole path in one step, segment by segment.
+      for (;;) {
+        bool slash = c == '/' || (special_ && c == '\\');
+        if (slash || c == kEof || c == '?' || c == '#') {
+          end_path_segment(slash);
+          if (c == '?') {
+            url_.query.emplace();
+            state_ = State::kQuery;
+            return true;
+          }
+          if (c == '#') {
+            url_.fragment.emplace();
+            state_ = State::kFragment;
+            return true;
+          }
+          if (c == kEof) return true;
+        } else {
+          if (segment_start_ == kNoSegment) {
+            url_.path.push_back('/');
+            segment_start_ = url_.path.size();
+          }
+          if (!copy_plain_run(url_.path, url_internal::kPathSet, '/', special_ ? '\\' : '/')) {
+            append_encoded(url_.path, static_cast<unsigned char>(c), url_internal::kPathSet);
+          }
         }
-      } else {
-        if (segment_start_ == kNoSegment) {
-          url_.path.push_back('/');
-          segment_start_ = url_.path.size();
-        }
-        if (!copy_plain_run(url_.path, url_internal::kPathSet, '/', special_ ? '\\' : '/')) {
-          append_encoded(url_.path, static_cast<unsigned char>(c), url_internal::kPathSet);
-        }
+        c = at(++pointer_);
       }
-      return true;
-    }
 
     case State::kOpaquePath:
       if (c == '?') {

@@ -3,12 +3,20 @@
 // Input lines are "URL" or "BASE<TAB>HREF". Output is the canonical URL, the WHATWG href with
 // --href (parser only, for conformance checks), or "ERROR<TAB>category: detail" where category
 // is a UrlDropReason name (invalid, unsupported_scheme, too_long).
+//
+// With --links FILE.html --base URL it instead extracts the page's links (crawler/links.h),
+// resolves them against the page's <base href> (itself resolved against URL) or URL, and prints
+// "KIND<TAB>CANONICAL_URL[<TAB>nofollow]" per link, or "KIND<TAB>ERROR<TAB>category: detail<TAB>HREF".
+#include <fstream>
 #include <iostream>
+#include <sstream>
+#include <stdexcept>
 #include <optional>
 #include <string>
 
 #include "crawler/canonical.h"
 #include "crawler/cli/command.h"
+#include "crawler/links.h"
 #include "crawler/url.h"
 
 namespace bloomcrawl::cli {
@@ -18,6 +26,8 @@ struct UrlCommandArgs {
   CanonicalizeOptions options;
   std::vector<std::string> extra_strip_params;
   bool href_only = false;
+  std::string links_file;
+  std::string page_url;
 };
 
 void print_error(std::ostream& out, UrlDropReason reason, std::string_view detail) {
@@ -88,6 +98,55 @@ int run_url(const UrlCommandArgs& args) {
   return 0;
 }
 
+std::string read_file(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw std::runtime_error("cannot open HTML file '" + path + "'");
+  std::ostringstream content;
+  content << file.rdbuf();
+  if (file.bad()) throw std::runtime_error("cannot read HTML file '" + path + "'");
+  return content.str();
+}
+
+int run_links(const UrlCommandArgs& args) {
+  std::string error;
+  std::optional<Url> page = parse_url(args.page_url, nullptr, &error);
+  if (!page) throw std::runtime_error("--base '" + args.page_url + "' is not a URL: " + error);
+  ExtractedLinks extracted = extract_links(read_file(args.links_file), LinkExtractOptions{});
+  // The document's base URL is its <base href> resolved against the page URL, when valid.
+  std::optional<Url> base_element;
+  if (extracted.base_href) base_element = parse_url(*extracted.base_href, &*page);
+  const Url* base = base_element ? &*base_element : &*page;
+
+  size_t dropped = 0;
+  for (const Link& link : extracted.links) {
+    std::cout << link_kind_name(link.kind) << '\t';
+    std::string resolved;
+    CanonicalUrl canonical;
+    if (args.href_only) {
+      std::optional<Url> url = parse_url(link.href, base, &canonical.error);
+      if (url) resolved = url->href();
+      else canonical.reason = UrlDropReason::kInvalid;
+    } else {
+      canonical = canonicalize(link.href, base, args.options);
+      resolved = canonical.url;
+    }
+    if (canonical.ok()) {
+      std::cout << resolved << (link.nofollow ? "\tnofollow\n" : "\n");
+    } else {
+      ++dropped;
+      std::cout << "ERROR\t" << url_drop_reason_name(canonical.reason) << ": " << canonical.error
+                << '\t' << link.href << '\n';
+    }
+  }
+  std::cout.flush();
+  std::cerr << "bloomcrawl url --links: " << extracted.links.size() << " links, " << dropped
+            << " dropped; base " << base->href() << (extracted.meta_nofollow ? "; meta nofollow" : "")
+            << (extracted.meta_noindex ? "; meta noindex" : "")
+            << (extracted.truncated ? "; page truncated" : "")
+            << (extracted.links_capped ? "; links capped" : "") << "\n";
+  return 0;
+}
+
 RunFn setup_url(CLI::App& app) {
   auto args = std::make_shared<UrlCommandArgs>();
   app.add_flag("--href", args->href_only,
@@ -105,12 +164,17 @@ RunFn setup_url(CLI::App& app) {
                "turn .../index.html, index.php, default.aspx ... into the directory");
   app.add_option("--max-length", args->options.max_length, "reject URLs longer than this (bytes)")
       ->check(CLI::PositiveNumber);
+  CLI::Option* links = app.add_option("--links", args->links_file,
+                                      "print the links of this HTML file instead of reading stdin")
+                           ->check(CLI::ExistingFile);
+  app.add_option("--base", args->page_url, "the URL of the --links page")->needs(links);
+  links->needs(app.get_option("--base"));
   return [args]() {
     for (const std::string& name : args->extra_strip_params) {
       args->options.strip_param_names.push_back(name);
       args->options.strip_params = true;
     }
-    return run_url(*args);
+    return args->links_file.empty() ? run_url(*args) : run_links(*args);
   };
 }
 

@@ -145,6 +145,10 @@ TEST(CanonicalizeOptions, StripSessionIdsInPathsAndQueries) {
   EXPECT_EQ(canon("http://x/a;x=1;phpsessid=2;y=3", options), "http://x/a;x=1;y=3");
   EXPECT_EQ(canon("http://x/a;ASPSESSIONIDQQGG=9", options), "http://x/a");
   EXPECT_EQ(canon("http://x/a;version=2", options), "http://x/a;version=2");
+  // Removing the parameter uncovers dot segments, which are resolved like the parser does.
+  EXPECT_EQ(canon("http://x/a/..;jsessionid=1/b", options), "http://x/b");
+  EXPECT_EQ(canon("http://x/a/b/.;jsessionid=1", options), "http://x/a/b/");
+  EXPECT_EQ(canon("http://x/a/%2e%2E;jsessionid=1", options), "http://x/");
 }
 
 TEST(CanonicalizeOptions, LowercasePathOnly) {

@@ -92,4 +92,25 @@ TEST(UrlCli, MaxLengthRejectsLongUrls) {
   EXPECT_NE(run_url_command("--max-length 0", "http://x/\n").status, 0);
 }
 
+TEST(UrlCli, LinksModeResolvesAgainstBaseElementAndCanonicalizes) {
+  std::string html_path = testing::TempDir() + "/url_cli_page.html";
+  {
+    std::ofstream html(html_path);
+    html << "<html><head><base href='/docs/'><link rel=stylesheet href='s.css'></head><body>"
+            "<a href='a.html#top'>A</a><a rel=nofollow href='HTTP://O.example:80/x/../y'>B</a>"
+            "<a href='mailto:x@y'>m</a><iframe src='//cdn.example/f'></iframe></body></html>";
+  }
+  RunResult r = run_url_command("--links '" + html_path + "' --base http://site.example/p.html", "");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out,
+            "stylesheet\thttp://site.example/docs/s.css\n"
+            "a\thttp://site.example/docs/a.html\n"
+            "a\thttp://o.example/y\tnofollow\n"
+            "a\tERROR\tunsupported_scheme: scheme 'mailto' is not crawled (only http and https)"
+            "\tmailto:x@y\n"
+            "iframe\thttp://cdn.example/f\n");
+  // --links without --base is a usage error, not a silent guess.
+  EXPECT_NE(run_url_command("--links '" + html_path + "'", "").status, 0);
+}
+
 }  // namespace

@@ -61,6 +61,9 @@ TEST(UrlParser, WhitespaceIsTrimmedAndTabsNewlinesRemoved) {
       {"\x01\x1f http://x/\x00\x1f "sv, "", "http://x/"},
       {"http://example.com/foo\tbar", "", "http://example.com/foobar"},
       {"http://f:21/ b ? d # e ", kBase, "http://f:21/%20b%20?%20d%20#%20e"},
+      {"h\tt\nt\rp://h\to\ns\rt:9\t0\n0\r0/p\ta\nt\rh?q\tu\ne\rry#f\tr\na\rg", "",
+       "http://host:9000/path?query#frag"},
+      {"non-special:opaque  ", "", "non-special:opaque"},
   });
 }
 
@@ -229,6 +232,74 @@ TEST(UrlParser, IdnaDomainToAscii) {
       {"http://a%7Fb", "", nullptr},
       {"http://%ff/", "", nullptr},
   });
+}
+
+TEST(UrlParser, IdnaSymbolsThatUts46AllowsButIdna2008Rejects) {
+  check_all({
+      {"https://%e2%98%83", "", "https://xn--n3h/"},
+      {"ftp://\xe2\x98\x83.net/", "", "ftp://xn--n3h.net/"},
+      {"http://\xf0\x9f\x92\xa9/", "", "http://xn--ls8h/"},
+      {"http://i\xe2\x9d\xa4\xef\xb8\x8f.ws/", "", "http://xn--i-7iq.ws/"},  // variation selector ignored
+      {"http://XN--N3H/", "", "http://xn--n3h/"},
+      {"http://xn--i-7iq.ws/", "", "http://xn--i-7iq.ws/"},
+      {"http://\xf0\x9f\x92\xa9.123/", "", nullptr},            // ends in a number
+      {"http://\xe2\x98\x83\xe2\x80\x8d/", "", nullptr},      // ZWJ still fails
+      {"http://xn--n3h-/", "", nullptr},
+  });
+}
+
+TEST(UrlParser, IdnaHyphensAllowedWithCheckHyphensFalse) {
+  check_all({
+      {"http://-\xc3\xbc.de/", "", "http://xn----eha.de/"},
+      {"http://\xc3\xbc-.de/", "", "http://xn----dha.de/"},
+      {"http://a\xc3\xbc--b.de/", "", "http://xn--a--b-0ra.de/"},
+      {"http://\xef\xbc\xa7\xef\xbd\x8f-.de/", "", "http://go-.de/"},
+      {"http://-x-.de/", "", "http://-x-.de/"},
+  });
+}
+
+TEST(UrlParser, ComponentsAreStoredSerialized) {
+  std::optional<Url> url = parse_url("HTTP://u:p@[::1]:8080/a/./b?q#f");
+  ASSERT_TRUE(url);
+  EXPECT_EQ(url->scheme, "http");
+  EXPECT_EQ(url->username, "u");
+  EXPECT_EQ(url->password, "p");
+  EXPECT_EQ(url->host, "[::1]");
+  EXPECT_TRUE(url->has_host);
+  EXPECT_EQ(url->port, 8080);
+  EXPECT_EQ(url->path, "/a/b");
+  EXPECT_EQ(url->query, "q");
+  EXPECT_EQ(url->fragment, "f");
+  EXPECT_FALSE(url->opaque_path);
+  EXPECT_TRUE(url->is_special());
+  EXPECT_EQ(url->origin_host_port(), "[::1]:8080");
+
+  std::optional<Url> mail = parse_url("mailto:a@b");
+  ASSERT_TRUE(mail);
+  EXPECT_TRUE(mail->opaque_path);
+  EXPECT_FALSE(mail->has_host);
+  EXPECT_FALSE(mail->query.has_value());
+
+  std::optional<Url> file = parse_url("file:///x");
+  ASSERT_TRUE(file);
+  EXPECT_TRUE(file->has_host);  // empty, not null
+  EXPECT_EQ(file->host, "");
+  EXPECT_EQ(parse_url("http://h:80/")->port, std::nullopt);  // default port elided
+
+  EXPECT_EQ(default_port("https"), 443);
+  EXPECT_EQ(default_port("gopher"), -1);
+}
+
+TEST(UrlParser, ParseIntoReusesTheUrlAndAcceptsItselfAsBase) {
+  Url url;
+  ASSERT_TRUE(parse_url_into("http://a/b/c?x#y", nullptr, url));
+  ASSERT_TRUE(parse_url_into("../d", &url, url));
+  EXPECT_EQ(url.href(), "http://a/d");
+  std::string error;
+  EXPECT_FALSE(parse_url_into("http://[", nullptr, url, &error));
+  EXPECT_NE(error.find("IPv6"), std::string::npos) << error;
+  ASSERT_TRUE(parse_url_into("sc:x", nullptr, url));
+  EXPECT_EQ(url.href(), "sc:x");
 }
 
 TEST(UrlParser, Ports) {
