@@ -288,6 +288,11 @@ FetchResult FetchTransfer::finish(CURLcode code) {
                      : abort_ == Abort::kDecodedTooLarge ? FetchOutcome::kDecodedTooLarge
                                                          : FetchOutcome::kHeaderTooLarge;
     result.error = abort_error_;
+  } else if (code == CURLE_OUT_OF_MEMORY && !in_body_) {
+    // libcurl 7.88 reports a single header line over its own 100 KiB limit (CURL_MAX_HTTP_HEADER)
+    // as out of memory, before our header callback sees the line.
+    result.outcome = FetchOutcome::kHeaderTooLarge;
+    result.error = "a response header line exceeds libcurl's 100 KiB line limit";
   } else if (!blocked_.empty() && code == CURLE_COULDNT_CONNECT) {
     result.outcome = FetchOutcome::kBlockedAddress;
     result.error = blocked_;
