@@ -18,8 +18,7 @@ constexpr int64_t kDrainLimit = 64 << 10;
 
 bool iequals(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
          });
 }
 
@@ -141,8 +140,8 @@ bool FetchTransfer::header_line(std::string_view line) {
   result_.header_bytes += line.size();
   if (result_.header_bytes > options_.max_header_bytes) {
     abort_ = Abort::kHeaderTooLarge;
-    abort_error_ = "response headers exceed max_header_bytes (" +
-                   std::to_string(options_.max_header_bytes) + ")";
+    abort_error_ =
+        "response headers exceed max_header_bytes (" + std::to_string(options_.max_header_bytes) + ")";
     return false;
   }
   if (options_.capture_headers) result_.response_headers.append(line);
@@ -187,8 +186,7 @@ void FetchTransfer::header_field(std::string_view name, std::string_view value) 
 bool FetchTransfer::head_complete() {
   if (result_.status >= 100 && result_.status < 200) return true;  // interim; the real head follows
   in_body_ = true;
-  result_.content_accepted =
-      media_type_accepted(media_type_of(result_.content_type), effective_accepted());
+  result_.content_accepted = media_type_accepted(media_type_of(result_.content_type), effective_accepted());
   const int64_t length = result_.content_length;
   if (result_.content_accepted) {
     if (length > static_cast<int64_t>(options_.max_body_bytes)) {
@@ -223,9 +221,8 @@ bool FetchTransfer::body_bytes(std::string_view bytes) {
   }
   if (result_.body_decoded_bytes + bytes.size() > options_.max_decoded_bytes) {
     abort_ = Abort::kDecodedTooLarge;
-    abort_error_ = "decoded body exceeds max_decoded_bytes (" +
-                   std::to_string(options_.max_decoded_bytes) + ") after " +
-                   std::to_string(wire) + " bytes on the wire";
+    abort_error_ = "decoded body exceeds max_decoded_bytes (" + std::to_string(options_.max_decoded_bytes) +
+                   ") after " + std::to_string(wire) + " bytes on the wire";
     return false;
   }
   result_.body_decoded_bytes += bytes.size();
@@ -233,8 +230,7 @@ bool FetchTransfer::body_bytes(std::string_view bytes) {
   return true;
 }
 
-curl_socket_t FetchTransfer::on_open_socket(void* self, curlsocktype /*purpose*/,
-                                            curl_sockaddr* address) {
+curl_socket_t FetchTransfer::on_open_socket(void* self, curlsocktype /*purpose*/, curl_sockaddr* address) {
   auto* transfer = static_cast<FetchTransfer*>(self);
   IpAddress ip;
   if (!IpAddress::from_sockaddr(&address->addr, &ip)) {
@@ -251,7 +247,8 @@ curl_socket_t FetchTransfer::on_open_socket(void* self, curlsocktype /*purpose*/
 }
 
 int FetchTransfer::on_debug(CURL* /*easy*/, curl_infotype type, char* data, size_t size, void* self) {
-  if (type == CURLINFO_HEADER_OUT) static_cast<FetchTransfer*>(self)->result_.request_headers.append(data, size);
+  if (type == CURLINFO_HEADER_OUT)
+    static_cast<FetchTransfer*>(self)->result_.request_headers.append(data, size);
   return 0;
 }
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "crawler/fetcher.h"
-#include "tests/support/fetch_collector.h"
+#include "tests/support/fetch_test_support.h"
 
 namespace bloomcrawl {
 namespace {
@@ -46,11 +46,10 @@ class NumberServer {
 };
 
 FetchOptions concurrent_options() {
-  FetchOptions options;
+  FetchOptions options = testing::loopback_fetch_options();
   options.threads = 3;
   options.transfers_per_thread = 16;
   options.max_host_connections = 4;
-  options.allowed_ranges = {"127.0.0.0/8"};
   options.connect_timeout = std::chrono::milliseconds(10000);
   options.idle_timeout = std::chrono::milliseconds(20000);
   options.total_timeout = std::chrono::milliseconds(30000);

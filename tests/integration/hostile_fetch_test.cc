@@ -6,7 +6,7 @@
 #include <string>
 
 #include "crawler/fetcher.h"
-#include "tests/support/fetch_collector.h"
+#include "tests/support/fetch_test_support.h"
 #include "tests/support/hostile_server.h"
 
 namespace bloomcrawl {
@@ -20,12 +20,7 @@ using testing::HostileServer;
 constexpr uint64_t kBufferSlack = 64 << 10;
 
 FetchOptions hostile_options() {
-  FetchOptions options;
-  options.threads = 1;
-  options.allowed_ranges = {"127.0.0.0/8"};
-  options.connect_timeout = std::chrono::milliseconds(2000);
-  options.idle_timeout = std::chrono::milliseconds(1000);
-  options.total_timeout = std::chrono::milliseconds(2000);
+  FetchOptions options = testing::loopback_fetch_options();
   options.max_body_bytes = 2 << 20;
   options.max_decoded_bytes = 4 << 20;
   options.max_header_bytes = 64 << 10;
@@ -132,8 +127,8 @@ TEST_F(HostileFetchTest, ResetMidBodyIsConnectionReset) {
 
 TEST_F(HostileFetchTest, ContentIsDeliveredByteExactWhateverItContains) {
   // The fetcher moves bytes; judging them (sniffing, decoding, parsing depth) is the parser's job.
-  for (const char* path : {HostileServer::kBinaryAsHtml, HostileServer::kInvalidUtf8,
-                           HostileServer::kDeepNesting}) {
+  for (const char* path :
+       {HostileServer::kBinaryAsHtml, HostileServer::kInvalidUtf8, HostileServer::kDeepNesting}) {
     const FetchResult result = fetch(path);
     ASSERT_EQ(result.outcome, FetchOutcome::kOk) << path << ": " << result.error;
     EXPECT_TRUE(result.content_accepted) << path;

@@ -131,8 +131,9 @@ std::string gzip_page_body() {
 }
 
 void serve_fixed(Connection& connection, std::string_view content_type, const std::string& body) {
-  connection.send(head("200 OK", "Content-Type: " + std::string(content_type) + "\r\n" +
-                                     length_field(body.size())) + body);
+  connection.send(
+      head("200 OK", "Content-Type: " + std::string(content_type) + "\r\n" + length_field(body.size())) +
+      body);
 }
 
 void serve_redirect(Connection& connection, std::string_view location) {
@@ -145,8 +146,8 @@ void serve_bomb(Connection& connection, std::unique_ptr<StreamEncoder> encoder, 
     connection.send(head("501 Not Implemented", length_field(0)));
     return;
   }
-  if (!connection.send(head("200 OK", "Content-Type: text/html\r\nContent-Encoding: " +
-                                          std::string(coding) + "\r\n"))) {
+  if (!connection.send(
+          head("200 OK", "Content-Type: text/html\r\nContent-Encoding: " + std::string(coding) + "\r\n"))) {
     return;
   }
   const std::string zeros(kBombChunk, '\0');
@@ -175,7 +176,8 @@ void serve_huge_headers(Connection& connection, bool one_line) {
   if (one_line) {
     fields = "X-Huge: " + std::string(1 << 20, 'h') + "\r\n";
   } else {
-    for (int i = 0; i < 1024; ++i) fields += "X-Filler-" + std::to_string(i) + ": " + std::string(1000, 'f') + "\r\n";
+    for (int i = 0; i < 1024; ++i)
+      fields += "X-Filler-" + std::to_string(i) + ": " + std::string(1000, 'f') + "\r\n";
   }
   connection.send(head("200 OK", fields + "Content-Type: text/html\r\n" + length_field(2)) + "ok");
 }
@@ -186,14 +188,15 @@ void serve_broken_chunked(Connection& connection) {
 }
 
 void serve_reset_mid_body(Connection& connection) {
-  if (connection.send(head("200 OK", "Content-Type: text/html\r\n" + length_field(100000)) +
-                      "<html><body>" + std::string(1000, 'r'))) {
+  if (connection.send(head("200 OK", "Content-Type: text/html\r\n" + length_field(100000)) + "<html><body>" +
+                      std::string(1000, 'r'))) {
     connection.reset();
   }
 }
 
 void serve_huge_content_length(Connection& connection) {
-  if (connection.send(head("200 OK", "Content-Type: text/html\r\n" + length_field(100000000000ull)) + "<html>")) {
+  if (connection.send(head("200 OK", "Content-Type: text/html\r\n" + length_field(100000000000ull)) +
+                      "<html>")) {
     connection.wait_for_client_close();
   }
 }
@@ -225,15 +228,18 @@ void serve_path(Connection& connection, const std::string& path) {
   if (path == S::kGzipPage) {
     const std::string compressed = make_gzip_encoder()->encode(S::body_of(path), true);
     connection.send(head("200 OK", "Content-Type: text/html\r\nContent-Encoding: gzip\r\n" +
-                                       length_field(compressed.size())) + compressed);
+                                       length_field(compressed.size())) +
+                    compressed);
     return;
   }
   if (path == S::kLyingLengthLong) {
-    connection.send(head("200 OK", "Content-Type: text/html\r\n" + length_field(5000)) + std::string(100, 'l'));
+    connection.send(head("200 OK", "Content-Type: text/html\r\n" + length_field(5000)) +
+                    std::string(100, 'l'));
     return;
   }
   if (path == S::kLyingLengthShort) {
-    connection.send(head("200 OK", "Content-Type: text/html\r\n" + length_field(10)) + std::string(1000, 's'));
+    connection.send(head("200 OK", "Content-Type: text/html\r\n" + length_field(10)) +
+                    std::string(1000, 's'));
     return;
   }
   if (path == S::kNoResponse) return;

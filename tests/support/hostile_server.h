@@ -21,27 +21,27 @@ namespace bloomcrawl::testing {
 class HostileServer {
  public:
   // Paths and what they do.
-  static constexpr const char* kSlowDrip = "/slow-drip";            // 1 byte per second, forever
-  static constexpr const char* kStall = "/stall";                   // head, then silence
-  static constexpr const char* kEndless = "/endless";               // HTML body that never ends
-  static constexpr const char* kRedirectSelf = "/redirect-self";    // 302 to itself
-  static constexpr const char* kRedirectA = "/redirect-a";          // 302 to /redirect-b
-  static constexpr const char* kRedirectB = "/redirect-b";          // 302 to /redirect-a
-  static constexpr const char* kGzipBomb = "/gzip-bomb";            // ~1 MB gzip -> 1 GiB zeros
-  static constexpr const char* kBrotliBomb = "/brotli-bomb";        // brotli -> 1 GiB zeros
-  static constexpr const char* kGzipPage = "/gzip-page";            // an honest gzip page
-  static constexpr const char* kHugeHeaders = "/huge-headers";      // 1 MB of 1 KB header lines
-  static constexpr const char* kHugeHeaderLine = "/huge-header-line";  // one 1 MB header line
-  static constexpr const char* kBrokenChunked = "/broken-chunked";  // invalid chunk size
-  static constexpr const char* kResetMidBody = "/reset-mid-body";   // RST after part of the body
-  static constexpr const char* kBinaryAsHtml = "/binary-as-html";   // random bytes, text/html
-  static constexpr const char* kInvalidUtf8 = "/invalid-utf8";      // charset=utf-8, invalid bytes
-  static constexpr const char* kDeepNesting = "/deep-nesting";      // 100000 nested <div>
-  static constexpr const char* kLyingLengthLong = "/lying-length-long";    // claims more, closes
-  static constexpr const char* kLyingLengthShort = "/lying-length-short";  // claims less, sends more
+  static constexpr const char* kSlowDrip = "/slow-drip";                     // 1 byte per second, forever
+  static constexpr const char* kStall = "/stall";                            // head, then silence
+  static constexpr const char* kEndless = "/endless";                        // HTML body that never ends
+  static constexpr const char* kRedirectSelf = "/redirect-self";             // 302 to itself
+  static constexpr const char* kRedirectA = "/redirect-a";                   // 302 to /redirect-b
+  static constexpr const char* kRedirectB = "/redirect-b";                   // 302 to /redirect-a
+  static constexpr const char* kGzipBomb = "/gzip-bomb";                     // ~1 MB gzip -> 1 GiB zeros
+  static constexpr const char* kBrotliBomb = "/brotli-bomb";                 // brotli -> 1 GiB zeros
+  static constexpr const char* kGzipPage = "/gzip-page";                     // an honest gzip page
+  static constexpr const char* kHugeHeaders = "/huge-headers";               // 1 MB of 1 KB header lines
+  static constexpr const char* kHugeHeaderLine = "/huge-header-line";        // one 1 MB header line
+  static constexpr const char* kBrokenChunked = "/broken-chunked";           // invalid chunk size
+  static constexpr const char* kResetMidBody = "/reset-mid-body";            // RST after part of the body
+  static constexpr const char* kBinaryAsHtml = "/binary-as-html";            // random bytes, text/html
+  static constexpr const char* kInvalidUtf8 = "/invalid-utf8";               // charset=utf-8, invalid bytes
+  static constexpr const char* kDeepNesting = "/deep-nesting";               // 100000 nested <div>
+  static constexpr const char* kLyingLengthLong = "/lying-length-long";      // claims more, closes
+  static constexpr const char* kLyingLengthShort = "/lying-length-short";    // claims less, sends more
   static constexpr const char* kHugeContentLength = "/huge-content-length";  // declares 100 GB
-  static constexpr const char* kNoResponse = "/no-response";        // closes without a byte
-  static constexpr const char* kNotHttp = "/not-http";              // answers with non-HTTP text
+  static constexpr const char* kNoResponse = "/no-response";                 // closes without a byte
+  static constexpr const char* kNotHttp = "/not-http";                       // answers with non-HTTP text
 
   static constexpr uint64_t kBombDecodedBytes = uint64_t{1} << 30;
   static constexpr size_t kDeepNestingLevels = 100000;
