@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "crawler/fetcher.h"
+#include "tests/support/fetch_loopback_server.h"
 #include "tests/support/fetch_test_support.h"
 
 namespace bloomcrawl {
@@ -17,32 +18,20 @@ namespace {
 
 using testing::FetchCollector;
 
-// A cpp-httplib server answering /n/<number> with a page naming the number.
+// A loopback server answering /n/<number> with a page naming the number.
 class NumberServer {
  public:
   NumberServer() {
-    server_.set_keep_alive_max_count(100000);
-    server_.Get(R"(/n/(\d+))", [](const httplib::Request& request, httplib::Response& response) {
+    server_.server().Get(R"(/n/(\d+))", [](const httplib::Request& request, httplib::Response& response) {
       response.set_content(page(request.matches[1].str()), "text/html");
     });
-    port_ = server_.bind_to_any_port("127.0.0.1");
-    thread_ = std::thread([this] { server_.listen_after_bind(); });
-    // cpp-httplib's stop() is a no-op until the accept loop runs and it offers no event to wait on.
-    while (!server_.is_running()) std::this_thread::yield();
-  }
-  ~NumberServer() {
-    server_.stop();
-    thread_.join();
+    server_.start();
   }
   static std::string page(const std::string& number) { return "<html><p>" + number + "</p></html>"; }
-  std::string url(uint64_t number) const {
-    return "http://127.0.0.1:" + std::to_string(port_) + "/n/" + std::to_string(number);
-  }
+  std::string url(uint64_t number) const { return server_.url("/n/" + std::to_string(number)); }
 
  private:
-  httplib::Server server_;
-  int port_ = 0;
-  std::thread thread_;
+  testing::LoopbackHttpServer server_;
 };
 
 FetchOptions concurrent_options() {

@@ -13,8 +13,8 @@
 #include <condition_variable>
 #include <mutex>
 #include <set>
-#include <thread>
 
+#include "tests/support/fetch_loopback_server.h"
 #include "tests/support/fetch_test_support.h"
 
 namespace bloomcrawl {
@@ -22,48 +22,7 @@ namespace {
 
 using testing::FetchCollector;
 
-// A cpp-httplib server on 127.0.0.1:<ephemeral> that records which client connections (remote
-// ports) it served, so tests can see keep-alive reuse from the server side.
-class LoopbackServer {
- public:
-  LoopbackServer() {
-    server_.set_keep_alive_max_count(1000);
-    // Recorded before the handler runs, so the port is known by the time the client has a reply.
-    server_.set_pre_routing_handler([this](const httplib::Request& request, httplib::Response&) {
-      std::lock_guard lock(mutex_);
-      client_ports_.insert(request.remote_port);
-      return httplib::Server::HandlerResponse::Unhandled;
-    });
-    port_ = server_.bind_to_any_port("127.0.0.1");
-  }
-  ~LoopbackServer() { stop(); }
-
-  httplib::Server& server() { return server_; }
-  void start() {
-    thread_ = std::thread([this] { server_.listen_after_bind(); });
-    // cpp-httplib's stop() is a no-op until the accept loop runs; cpp-httplib offers no event to
-    // wait on, so spin until it does.
-    while (!server_.is_running()) std::this_thread::yield();
-  }
-  void stop() {
-    server_.stop();
-    if (thread_.joinable()) thread_.join();
-  }
-  std::string url(const std::string& path) const {
-    return "http://127.0.0.1:" + std::to_string(port_) + path;
-  }
-  size_t connections() {
-    std::lock_guard lock(mutex_);
-    return client_ports_.size();
-  }
-
- private:
-  httplib::Server server_;
-  int port_ = 0;
-  std::thread thread_;
-  std::mutex mutex_;
-  std::set<int> client_ports_;
-};
+using LoopbackServer = testing::LoopbackHttpServer;
 
 FetchOptions loopback_options() {
   FetchOptions options = testing::loopback_fetch_options();
