@@ -164,6 +164,14 @@ TEST_F(HostileFetchTest, NonHttpAnswerIsProtocolError) {
   EXPECT_EQ(result.outcome, FetchOutcome::kProtocolError) << result.error;
 }
 
+TEST_F(HostileFetchTest, PlaintextAnswerToTlsIsTlsError) {
+  FetchCollector collector;
+  Fetcher fetcher(hostile_options(), collector.callback());
+  fetcher.submit({1, "https://127.0.0.1:" + std::to_string(server_.port()) + "/", ""});
+  const FetchResult result = collector.wait_one();
+  EXPECT_EQ(result.outcome, FetchOutcome::kTlsError) << result.error;
+}
+
 TEST_F(HostileFetchTest, DefaultGuardBlocksTheLoopbackServer) {
   FetchOptions options = hostile_options();
   options.allowed_ranges.clear();

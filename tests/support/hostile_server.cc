@@ -56,6 +56,12 @@ class Connection {
     return true;
   }
 
+  // True if the client opened with a TLS handshake record (it was given an https:// URL).
+  bool opens_with_tls() {
+    unsigned char first = 0;
+    return wait(POLLIN, kRequestTimeoutMs) && recv(fd_, &first, 1, MSG_PEEK) == 1 && first == 0x16;
+  }
+
   // The path of the request line, "" if no complete request head arrived.
   std::string read_request_path() {
     std::string request;
@@ -328,6 +334,10 @@ void HostileServer::accept_loop() {
 
 void HostileServer::serve(int fd) {
   Connection connection(fd, stop_pipe_[0]);
+  if (connection.opens_with_tls()) {
+    connection.send(head("400 Bad Request", length_field(0)));  // a plaintext-only server's answer
+    return;
+  }
   const std::string path = connection.read_request_path();
   if (!path.empty()) serve_path(connection, path);
 }

@@ -3,7 +3,8 @@
 // lie about lengths or reset connections, so this one speaks raw POSIX sockets.
 //
 // It binds 127.0.0.1 on an ephemeral port and serves each connection on its own thread; the path
-// picks the misbehaviour (see kPaths in hostile_server.cc and the constants below). Every response
+// picks the misbehaviour (the constants below). A TLS handshake (an https:// URL) is answered in
+// plaintext, as by a server that does not speak TLS on that port. Every response
 // closes its connection. Streams that would never end on their own (drip, endless, bombs) stop
 // when the client goes away or stop() is called; stop() (and the destructor) returns promptly.
 #pragma once
