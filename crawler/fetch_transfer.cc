@@ -62,6 +62,10 @@ FetchTransfer::FetchTransfer(const FetchOptions& options, const std::vector<std:
     : options_(options), default_accepted_(accepted), guard_(guard), easy_(curl_easy_init()) {
   if (easy_ == nullptr) throw std::runtime_error("fetcher: curl_easy_init failed");
   curl_easy_setopt(easy_, CURLOPT_NOSIGNAL, 1L);  // no SIGALRM across threads
+  // Without this, a transfer that times out or is cancelled while its name is still resolving
+  // joins the resolver thread, stalling the whole worker (and stop()) until getaddrinfo returns;
+  // with it the resolver thread is detached and frees itself when done.
+  curl_easy_setopt(easy_, CURLOPT_QUICK_EXIT, 1L);
   curl_easy_setopt(easy_, CURLOPT_ERRORBUFFER, error_buffer_);
   curl_easy_setopt(easy_, CURLOPT_PRIVATE, this);
   curl_easy_setopt(easy_, CURLOPT_FOLLOWLOCATION, 0L);  // the crawler scopes and dedups redirects
