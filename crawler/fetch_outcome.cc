@@ -38,7 +38,7 @@ FetchOutcome outcome_of_curl_error(CURLcode code, long os_errno) {
         return FetchOutcome::kConnectionReset;
       }
       return FetchOutcome::kProtocolError;  // e.g. malformed chunked encoding
-    case CURLE_PARTIAL_FILE:               // closed before Content-Length bytes arrived
+    case CURLE_PARTIAL_FILE:                // closed before Content-Length bytes arrived
     case CURLE_WEIRD_SERVER_REPLY:
     case CURLE_BAD_CONTENT_ENCODING:
     case CURLE_HTTP2:

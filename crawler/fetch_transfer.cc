@@ -18,8 +18,7 @@ constexpr int64_t kDrainLimit = 64 << 10;
 
 bool iequals(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
          });
 }
 
@@ -63,6 +62,10 @@ FetchTransfer::FetchTransfer(const FetchOptions& options, const std::vector<std:
     : options_(options), default_accepted_(accepted), guard_(guard), easy_(curl_easy_init()) {
   if (easy_ == nullptr) throw std::runtime_error("fetcher: curl_easy_init failed");
   curl_easy_setopt(easy_, CURLOPT_NOSIGNAL, 1L);  // no SIGALRM across threads
+  // Without this, a transfer that times out or is cancelled while its name is still resolving
+  // joins the resolver thread, stalling the whole worker (and stop()) until getaddrinfo returns;
+  // with it the resolver thread is detached and frees itself when done.
+  curl_easy_setopt(easy_, CURLOPT_QUICK_EXIT, 1L);
   curl_easy_setopt(easy_, CURLOPT_ERRORBUFFER, error_buffer_);
   curl_easy_setopt(easy_, CURLOPT_PRIVATE, this);
   curl_easy_setopt(easy_, CURLOPT_FOLLOWLOCATION, 0L);  // the crawler scopes and dedups redirects
@@ -141,8 +144,8 @@ bool FetchTransfer::header_line(std::string_view line) {
   result_.header_bytes += line.size();
   if (result_.header_bytes > options_.max_header_bytes) {
     abort_ = Abort::kHeaderTooLarge;
-    abort_error_ = "response headers exceed max_header_bytes (" +
-                   std::to_string(options_.max_header_bytes) + ")";
+    abort_error_ =
+        "response headers exceed max_header_bytes (" + std::to_string(options_.max_header_bytes) + ")";
     return false;
   }
   if (options_.capture_headers) result_.response_headers.append(line);
@@ -187,8 +190,7 @@ void FetchTransfer::header_field(std::string_view name, std::string_view value) 
 bool FetchTransfer::head_complete() {
   if (result_.status >= 100 && result_.status < 200) return true;  // interim; the real head follows
   in_body_ = true;
-  result_.content_accepted =
-      media_type_accepted(media_type_of(result_.content_type), effective_accepted());
+  result_.content_accepted = media_type_accepted(media_type_of(result_.content_type), effective_accepted());
   const int64_t length = result_.content_length;
   if (result_.content_accepted) {
     if (length > static_cast<int64_t>(options_.max_body_bytes)) {
@@ -223,9 +225,8 @@ bool FetchTransfer::body_bytes(std::string_view bytes) {
   }
   if (result_.body_decoded_bytes + bytes.size() > options_.max_decoded_bytes) {
     abort_ = Abort::kDecodedTooLarge;
-    abort_error_ = "decoded body exceeds max_decoded_bytes (" +
-                   std::to_string(options_.max_decoded_bytes) + ") after " +
-                   std::to_string(wire) + " bytes on the wire";
+    abort_error_ = "decoded body exceeds max_decoded_bytes (" + std::to_string(options_.max_decoded_bytes) +
+                   ") after " + std::to_string(wire) + " bytes on the wire";
     return false;
   }
   result_.body_decoded_bytes += bytes.size();
@@ -233,8 +234,7 @@ bool FetchTransfer::body_bytes(std::string_view bytes) {
   return true;
 }
 
-curl_socket_t FetchTransfer::on_open_socket(void* self, curlsocktype /*purpose*/,
-                                            curl_sockaddr* address) {
+curl_socket_t FetchTransfer::on_open_socket(void* self, curlsocktype /*purpose*/, curl_sockaddr* address) {
   auto* transfer = static_cast<FetchTransfer*>(self);
   IpAddress ip;
   if (!IpAddress::from_sockaddr(&address->addr, &ip)) {
@@ -251,7 +251,8 @@ curl_socket_t FetchTransfer::on_open_socket(void* self, curlsocktype /*purpose*/
 }
 
 int FetchTransfer::on_debug(CURL* /*easy*/, curl_infotype type, char* data, size_t size, void* self) {
-  if (type == CURLINFO_HEADER_OUT) static_cast<FetchTransfer*>(self)->result_.request_headers.append(data, size);
+  if (type == CURLINFO_HEADER_OUT)
+    static_cast<FetchTransfer*>(self)->result_.request_headers.append(data, size);
   return 0;
 }
 
@@ -288,6 +289,11 @@ FetchResult FetchTransfer::finish(CURLcode code) {
                      : abort_ == Abort::kDecodedTooLarge ? FetchOutcome::kDecodedTooLarge
                                                          : FetchOutcome::kHeaderTooLarge;
     result.error = abort_error_;
+  } else if (code == CURLE_OUT_OF_MEMORY && !in_body_) {
+    // libcurl 7.88 reports a single header line over its own 100 KiB limit (CURL_MAX_HTTP_HEADER)
+    // as out of memory, before our header callback sees the line.
+    result.outcome = FetchOutcome::kHeaderTooLarge;
+    result.error = "a response header line exceeds libcurl's 100 KiB line limit";
   } else if (!blocked_.empty() && code == CURLE_COULDNT_CONNECT) {
     result.outcome = FetchOutcome::kBlockedAddress;
     result.error = blocked_;

@@ -46,7 +46,7 @@ FetchWorker::FetchWorker(FetchContext& context) : context_(context), multi_(curl
 }
 
 FetchWorker::~FetchWorker() {
-  stop();  // leaves no transfer in the multi handle
+  stop();              // leaves no transfer in the multi handle
   transfers_.clear();  // easy handles go before the multi handle that cached their connections
   curl_multi_cleanup(multi_);
 }

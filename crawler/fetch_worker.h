@@ -25,8 +25,8 @@ namespace bloomcrawl {
 // What every worker of one Fetcher shares (read-only, except the in-flight counter).
 struct FetchContext {
   FetchOptions options;
-  std::vector<std::string> accepted;     // options.accepted_content_types, normalized
-  std::unique_ptr<AddressGuard> guard;   // null when the SSRF guard is off
+  std::vector<std::string> accepted;    // options.accepted_content_types, normalized
+  std::unique_ptr<AddressGuard> guard;  // null when the SSRF guard is off
   Fetcher::CompletionFn on_complete;
   std::atomic<size_t> in_flight{0};
 

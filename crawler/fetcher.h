@@ -6,8 +6,9 @@
 //   worker by its host, so one host's requests share that worker's connection and DNS cache
 //   (keep-alive, HTTP/2 multiplexing).
 // - submit() is thread-safe and never blocks on the network. Every submitted request is reported
-//   exactly once to `on_complete`, which runs on a fetcher thread and must return quickly (hand the
-//   result off; do not fetch or call stop() from it).
+//   exactly once to `on_complete`, which runs on a fetcher thread — concurrently from different
+//   workers, so it must be thread-safe — and must return quickly (hand the result off; do not call
+//   stop() from it).
 // - Redirects are never followed: a 3xx result carries the raw Location for the caller to resolve.
 // - Limits (body, decoded size, header size, timeouts) end a transfer with a specific outcome; the
 //   body kept never exceeds them. Bodies are kept only for accepted content types.
@@ -79,16 +80,16 @@ struct FetchResult {
   uint64_t id = 0;
   std::string url;
   FetchOutcome outcome = FetchOutcome::kOtherError;
-  std::string error;  // empty for kOk; otherwise says what happened, naming the limit or address
-  long status = 0;    // final HTTP status, 0 if none was received
-  std::string content_type;  // raw header value
+  std::string error;              // empty for kOk; otherwise says what happened, naming the limit or address
+  long status = 0;                // final HTTP status, 0 if none was received
+  std::string content_type;       // raw header value
   bool content_accepted = false;  // body was kept (media type accepted)
   std::string body;               // decoded body; empty unless content_accepted
   int64_t content_length = -1;    // declared Content-Length, -1 if absent
-  std::string location;      // raw Location header (unresolved)
-  std::string retry_after;   // raw Retry-After header
-  std::string x_robots_tag;  // all X-Robots-Tag headers joined with ", "
-  std::string remote_ip;     // address actually connected to
+  std::string location;           // raw Location header (unresolved)
+  std::string retry_after;        // raw Retry-After header
+  std::string x_robots_tag;       // all X-Robots-Tag headers joined with ", "
+  std::string remote_ip;          // address actually connected to
   uint64_t header_bytes = 0;
   uint64_t body_wire_bytes = 0;     // as received, before decoding
   uint64_t body_decoded_bytes = 0;  // after decoding (counted even when not kept)

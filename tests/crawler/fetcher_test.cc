@@ -2,10 +2,9 @@
 // followed, content-type gating, timeouts, cancellation on stop().
 #include "crawler/fetcher.h"
 
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <httplib.h>
-
-#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -14,63 +13,19 @@
 #include <condition_variable>
 #include <mutex>
 #include <set>
-#include <thread>
 
-#include "tests/support/fetch_collector.h"
+#include "tests/support/fetch_loopback_server.h"
+#include "tests/support/fetch_test_support.h"
 
 namespace bloomcrawl {
 namespace {
 
 using testing::FetchCollector;
 
-// A cpp-httplib server on 127.0.0.1:<ephemeral> that records which client connections (remote
-// ports) it served, so tests can see keep-alive reuse from the server side.
-class LoopbackServer {
- public:
-  LoopbackServer() {
-    server_.set_keep_alive_max_count(1000);
-    server_.set_logger([this](const httplib::Request& request, const httplib::Response&) {
-      std::lock_guard lock(mutex_);
-      client_ports_.insert(request.remote_port);
-    });
-    port_ = server_.bind_to_any_port("127.0.0.1");
-  }
-  ~LoopbackServer() { stop(); }
-
-  httplib::Server& server() { return server_; }
-  void start() {
-    thread_ = std::thread([this] { server_.listen_after_bind(); });
-    // cpp-httplib's stop() is a no-op until the accept loop runs; cpp-httplib offers no event to
-    // wait on, so spin until it does.
-    while (!server_.is_running()) std::this_thread::yield();
-  }
-  void stop() {
-    server_.stop();
-    if (thread_.joinable()) thread_.join();
-  }
-  std::string url(const std::string& path) const {
-    return "http://127.0.0.1:" + std::to_string(port_) + path;
-  }
-  size_t connections() {
-    std::lock_guard lock(mutex_);
-    return client_ports_.size();
-  }
-
- private:
-  httplib::Server server_;
-  int port_ = 0;
-  std::thread thread_;
-  std::mutex mutex_;
-  std::set<int> client_ports_;
-};
+using LoopbackServer = testing::LoopbackHttpServer;
 
 FetchOptions loopback_options() {
-  FetchOptions options;
-  options.threads = 1;
-  options.allowed_ranges = {"127.0.0.0/8"};
-  options.connect_timeout = std::chrono::milliseconds(2000);
-  options.idle_timeout = std::chrono::milliseconds(1000);
-  options.total_timeout = std::chrono::milliseconds(2000);
+  FetchOptions options = testing::loopback_fetch_options();
   options.user_agent = "bloomcrawl-test/1.0";
   return options;
 }
@@ -197,6 +152,9 @@ TEST(FetcherTest, NonHtmlIsRecordedButNotKept) {
   server.server().Get("/small.png", [](const httplib::Request&, httplib::Response& response) {
     response.set_content(std::string(100, 'I'), "image/png");
   });
+  server.server().Get("/page", [](const httplib::Request&, httplib::Response& response) {
+    response.set_content(kPage, "text/html");
+  });
   server.start();
   FetchCollector collector;
   Fetcher fetcher(loopback_options(), collector.callback());
@@ -213,7 +171,12 @@ TEST(FetcherTest, NonHtmlIsRecordedButNotKept) {
   EXPECT_EQ(big.content_type, "application/pdf");
   EXPECT_EQ(big.content_length, static_cast<int64_t>(pdf.size()));
   EXPECT_LT(big.body_wire_bytes, pdf.size());  // abandoned after the head
-  EXPECT_EQ(small.content_length, 100);         // small: drained, connection kept
+  EXPECT_EQ(small.content_length, 100);
+  // The large body was abandoned by closing its connection; the small one was drained, so its
+  // connection serves the next request.
+  fetcher.submit({3, server.url("/page"), ""});
+  EXPECT_EQ(collector.wait_for(3)[2].outcome, FetchOutcome::kOk);
+  EXPECT_EQ(server.connections(), 2u);
 }
 
 TEST(FetcherTest, AcceptOverrideKeepsOtherTypes) {
@@ -242,7 +205,8 @@ TEST(FetcherTest, KeepAliveServesManyRequestsOnOneConnection) {
   FetchCollector collector;
   Fetcher fetcher(options, collector.callback());
   constexpr int kRequests = 20;
-  for (int i = 0; i < kRequests; ++i) fetcher.submit({static_cast<uint64_t>(i), server.url("/p/" + std::to_string(i)), ""});
+  for (int i = 0; i < kRequests; ++i)
+    fetcher.submit({static_cast<uint64_t>(i), server.url("/p/" + std::to_string(i)), ""});
   const std::vector<FetchResult> results = collector.wait_for(kRequests);
   for (const FetchResult& result : results) {
     ASSERT_EQ(result.outcome, FetchOutcome::kOk) << result.error;

@@ -1,6 +1,6 @@
-// FetchCollector: gathers Fetcher completions for tests and lets the test wait for them.
-// The wait is bounded (a broken fetcher fails the test instead of hanging it); the bound is a
-// safety net, not a timing assertion.
+// Helpers for tests of the Fetcher: options for loopback servers, and FetchCollector, which gathers
+// completions and lets the test wait for them. The wait is bounded (a broken fetcher fails the
+// test instead of hanging it); the bound is a safety net, not a timing assertion.
 #pragma once
 
 #include <chrono>
@@ -20,6 +20,18 @@ inline void PrintTo(FetchOutcome outcome, std::ostream* out) { *out << fetch_out
 
 namespace testing {
 
+// Short timeouts (the suite stays fast; a hostile server ends in kTimeout within seconds) and the
+// guard with 127.0.0.0/8 allowed, as the loopback servers need.
+inline FetchOptions loopback_fetch_options() {
+  FetchOptions options;
+  options.threads = 1;
+  options.allowed_ranges = {"127.0.0.0/8"};
+  options.connect_timeout = std::chrono::milliseconds(2000);
+  options.idle_timeout = std::chrono::milliseconds(1000);
+  options.total_timeout = std::chrono::milliseconds(2000);
+  return options;
+}
+
 class FetchCollector {
  public:
   Fetcher::CompletionFn callback() {
@@ -31,8 +43,7 @@ class FetchCollector {
   }
 
   // Waits for `count` results in total and returns them (in completion order).
-  std::vector<FetchResult> wait_for(size_t count,
-                                    std::chrono::seconds bound = std::chrono::seconds(60)) {
+  std::vector<FetchResult> wait_for(size_t count, std::chrono::seconds bound = std::chrono::seconds(60)) {
     std::unique_lock lock(mutex_);
     if (!arrived_.wait_for(lock, bound, [&] { return results_.size() >= count; })) {
       throw std::runtime_error("FetchCollector: only " + std::to_string(results_.size()) + " of " +
