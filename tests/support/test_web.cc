@@ -24,7 +24,9 @@ void reuse_address_only(int sock) {
 }  // namespace
 
 TestWeb::TestWeb(TestWebOptions options) : options_(std::move(options)) {
-  if (options_.hosts.empty()) throw std::invalid_argument("test web: at least one host is needed");
+  // Building the site model validates the options now rather than after the sockets are bound.
+  Site(SiteOptions{.hosts = options_.hosts, .pages_per_host = options_.pages_per_host});
+  if (options_.threads_per_host == 0) throw std::invalid_argument("test web: threads_per_host must be >= 1");
 }
 
 TestWeb::~TestWeb() { stop(); }
@@ -162,13 +164,17 @@ void TestWeb::handle_control(const httplib::Request& request, httplib::Response&
   } else if (what == "ground-truth") {
     uint32_t depth = options_.max_depth_for_truth;
     if (request.has_param("max_depth")) {
-      try {
-        depth = static_cast<uint32_t>(std::stoul(request.get_param_value("max_depth")));
-      } catch (const std::exception&) {
+      const std::string text = request.get_param_value("max_depth");
+      const bool digits = !text.empty() && text.size() <= 9 &&
+                          text.find_first_not_of("0123456789") == std::string::npos;
+      if (!digits || std::stoul(text) > kMaxTrapDepth) {
         response.status = 400;
-        response.set_content("max_depth must be a non-negative integer\n", "text/plain");
+        response.set_content("max_depth must be an integer from 0 to " + std::to_string(kMaxTrapDepth) + ", got '" +
+                                 text + "'\n",
+                             "text/plain");
         return;
       }
+      depth = static_cast<uint32_t>(std::stoul(text));
     }
     body = ground_truth_json(depth);
   } else {
