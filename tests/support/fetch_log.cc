@@ -27,15 +27,19 @@ HostSummary summarize_host(const std::string& host, std::vector<const LoggedRequ
   for (const LoggedRequest* r : requests) {
     if (!r->robots_txt && (!first_robots || r->start < first_robots->end)) ++out.requests_before_robots_txt;
   }
+  auto keep_smaller = [](std::optional<double>& smallest, double value) {
+    if (!smallest || value < *smallest) smallest = value;
+  };
   for (size_t i = 1; i < requests.size(); ++i) {
-    const double start_gap = milliseconds(requests[i]->start - requests[i - 1]->start);
-    if (out.min_interval_start_to_start_ms < 0 || start_gap < out.min_interval_start_to_start_ms)
-      out.min_interval_start_to_start_ms = start_gap;
-    if (requests[i - 1]->status == 0) continue;  // still running: no end yet
-    const double end_gap = milliseconds(requests[i]->start - requests[i - 1]->end);
-    if (i == 1 || end_gap < out.min_interval_end_to_start_ms) out.min_interval_end_to_start_ms = end_gap;
+    keep_smaller(out.min_interval_start_to_start_ms, milliseconds(requests[i]->start - requests[i - 1]->start));
+    if (requests[i - 1]->status != 0)  // 0: still running, no end yet
+      keep_smaller(out.min_interval_end_to_start_ms, milliseconds(requests[i]->start - requests[i - 1]->end));
   }
   return out;
+}
+
+nlohmann::json optional_json(const std::optional<double>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
 }
 
 }  // namespace
@@ -127,8 +131,8 @@ nlohmann::json to_json(const FetchLogSummary& s) {
                      {"robots_txt_fetches", h.robots_txt_fetches},
                      {"requests_before_robots_txt", h.requests_before_robots_txt},
                      {"max_in_flight", h.max_in_flight},
-                     {"min_interval_start_to_start_ms", h.min_interval_start_to_start_ms},
-                     {"min_interval_end_to_start_ms", h.min_interval_end_to_start_ms}});
+                     {"min_interval_start_to_start_ms", optional_json(h.min_interval_start_to_start_ms)},
+                     {"min_interval_end_to_start_ms", optional_json(h.min_interval_end_to_start_ms)}});
   }
   nlohmann::json duplicates = nlohmann::json::array();
   for (const auto& d : s.duplicates) {

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,9 +43,10 @@ struct HostSummary {
   uint64_t robots_txt_fetches = 0;
   uint64_t requests_before_robots_txt = 0;  // page requests answered before the first robots.txt
   uint32_t max_in_flight = 0;
-  // Smallest gap between consecutive requests to the host, or -1 with fewer than two requests.
-  double min_interval_start_to_start_ms = -1;
-  double min_interval_end_to_start_ms = -1;  // negative when requests overlapped
+  // Smallest gap between consecutive requests to the host (by start time); none with fewer than
+  // two (finished) requests. End-to-start is negative when requests overlapped.
+  std::optional<double> min_interval_start_to_start_ms;
+  std::optional<double> min_interval_end_to_start_ms;
 };
 
 struct DuplicateUrl {
