@@ -431,6 +431,17 @@ TEST(FetchLogSummary, ComputesPolitenessIntervalsFromRequestTimes) {
   EXPECT_FALSE(summarize({request("c", "http://c/", 0, 1, 1, false)}).hosts[0].min_interval_start_to_start_ms);
 }
 
+TEST(SiteTruth, UsesCanonicalUrlsOnTheDefaultPortAndLowercaseHosts) {
+  const Site site(SiteOptions{.hosts = {"LOCALHOST", "127.0.0.3"}, .port = 80, .pages_per_host = 10});
+  const auto urls = compute_ground_truth(site, {"HTTP://localhost:80"}, 3).urls();
+  EXPECT_GT(urls.size(), 20u);
+  for (const auto& url : urls) {
+    EXPECT_EQ(url.find(":80"), std::string::npos) << url;
+    EXPECT_EQ(url.find("LOCALHOST"), std::string::npos) << url;
+  }
+  EXPECT_TRUE(std::count(urls.begin(), urls.end(), "http://127.0.0.3/"));
+}
+
 TEST(SiteRobots, MatchesRfc9309Patterns) {
   EXPECT_TRUE(robots_pattern_matches("/private/", "/private/x.html"));
   EXPECT_FALSE(robots_pattern_matches("/private/", "/privat"));

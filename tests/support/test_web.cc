@@ -34,7 +34,7 @@ TestWeb::~TestWeb() { stop(); }
 std::string TestWeb::seed_url() const { return url(0, "/"); }
 
 std::string TestWeb::url(size_t host, const std::string& path_query) const {
-  return "http://" + options_.hosts.at(host) + ":" + std::to_string(port_) + path_query;
+  return to_string(HttpUrl{options_.hosts.at(host), port_, path_query});
 }
 
 const Site& TestWeb::site() const {

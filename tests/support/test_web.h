@@ -57,7 +57,7 @@ class TestWeb {
   const TestWebOptions& options() const { return options_; }
   // The crawl seed: the first host's home page, "http://127.0.0.2:<port>/".
   std::string seed_url() const;
-  // "http://<hosts[host]>:<port>" + path_query.
+  // The canonical URL "http://<hosts[host]>:<port>" + path_query (no ":80" on port 80).
   std::string url(size_t host, const std::string& path_query) const;
   const Site& site() const;  // valid after start()
 
