@@ -394,6 +394,23 @@ TEST(StaticSite, WritesEveryPageAndAGroundTruthThatOnlyNamesWrittenOrMissingPage
   std::filesystem::remove_all(dir);
 }
 
+TEST(TestWeb, ClearLogWhileARequestIsInFlightStartsAFreshCount) {
+  TestWeb web(small_site());
+  web.start();
+  web.hold_responses();
+  std::thread slow([&] { httplib::Client("127.0.0.2", web.port()).Get("/sec0/page0.html"); });
+  ASSERT_TRUE(web.wait_for_in_flight(1, std::chrono::seconds(30)));
+  web.clear_log();
+  web.release_responses();
+  slow.join();
+  EXPECT_EQ(web.summary().requests, 0u);
+  ASSERT_TRUE(httplib::Client("127.0.0.2", web.port()).Get("/sec0/page0.html"));
+  const FetchLogSummary summary = web.summary();
+  EXPECT_EQ(summary.requests, 1u);
+  EXPECT_EQ(summary.duplicate_fetches, 0u);
+  EXPECT_EQ(summary.max_in_flight_per_host, 1u) << "the cleared request is no longer in flight";
+}
+
 TEST(FetchLogSummary, ComputesPolitenessIntervalsFromRequestTimes) {
   const SteadyTime t0{};
   auto at = [&](int ms) { return t0 + std::chrono::milliseconds(ms); };

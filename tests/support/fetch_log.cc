@@ -44,19 +44,21 @@ nlohmann::json optional_json(const std::optional<double>& value) {
 
 }  // namespace
 
-size_t FetchLog::begin(LoggedRequest request) {
+FetchLog::Ticket FetchLog::begin(LoggedRequest request) {
   std::lock_guard lock(mutex_);
   request.in_flight = ++in_flight_by_host_[request.host];
+  Ticket ticket{requests_.size(), generation_, request.host};
   requests_.push_back(std::move(request));
-  return requests_.size() - 1;
+  return ticket;
 }
 
-void FetchLog::end(size_t index, int status) {
+void FetchLog::end(const Ticket& ticket, int status) {
   std::lock_guard lock(mutex_);
-  LoggedRequest& request = requests_.at(index);
+  --in_flight_by_host_[ticket.host];
+  if (ticket.generation != generation_) return;  // begun before clear(): its record is gone
+  LoggedRequest& request = requests_[ticket.index];
   request.end = std::chrono::steady_clock::now();
   request.status = status;
-  --in_flight_by_host_[request.host];
 }
 
 std::vector<LoggedRequest> FetchLog::requests() const {
@@ -76,6 +78,7 @@ FetchLogSummary FetchLog::summary() const { return summarize(requests()); }
 void FetchLog::clear() {
   std::lock_guard lock(mutex_);
   requests_.clear();
+  ++generation_;
 }
 
 FetchLogSummary summarize(const std::vector<LoggedRequest>& requests) {

@@ -80,17 +80,27 @@ nlohmann::json to_json(const LoggedRequest& request, SteadyTime origin);
 
 class FetchLog {
  public:
-  // Records the start of a request; returns its index for end().
-  size_t begin(LoggedRequest request);
-  void end(size_t index, int status);
+  // Identifies a begun request for end(); stays valid across clear().
+  struct Ticket {
+    size_t index;
+    uint64_t generation;
+    std::string host;
+  };
+
+  // Records the start of a request.
+  Ticket begin(LoggedRequest request);
+  void end(const Ticket& ticket, int status);
 
   std::vector<LoggedRequest> requests() const;
   uint32_t in_flight() const;  // over all hosts
   FetchLogSummary summary() const;
+  // Forgets the logged requests (a test's next phase starts from zero); requests in flight still
+  // count as in flight but are not logged when they end.
   void clear();
 
  private:
   mutable std::mutex mutex_;
+  uint64_t generation_ = 0;  // bumped by clear()
   std::vector<LoggedRequest> requests_;
   std::map<std::string, uint32_t> in_flight_by_host_;
 };

@@ -138,7 +138,7 @@ void TestWeb::handle(size_t host, const httplib::Request& request, httplib::Resp
   entry.trap = Site::is_trap(path_query);
   entry.unknown_url = !entry.robots_txt && !path_query.starts_with("/missing/") &&
                       site.page(host, path_query).type == PageType::kNotFound;
-  const size_t index = log_.begin(std::move(entry));
+  const FetchLog::Ticket ticket = log_.begin(std::move(entry));
   {
     std::unique_lock lock(hold_mutex_);
     hold_changed_.notify_all();  // wait_for_in_flight() watches the log through this condition
@@ -150,7 +150,7 @@ void TestWeb::handle(size_t host, const httplib::Request& request, httplib::Resp
   response.status = answer.status;
   for (const auto& [name, value] : answer.headers) response.set_header(name, value);
   response.set_content(std::move(answer.body), answer.content_type.c_str());
-  log_.end(index, answer.status);
+  log_.end(ticket, answer.status);
 }
 
 void TestWeb::handle_control(const httplib::Request& request, httplib::Response& response) const {
