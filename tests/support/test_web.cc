@@ -93,6 +93,8 @@ void TestWeb::start() {
     httplib::Server& server = *servers_[h];
     const size_t threads = options_.threads_per_host;
     server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+    server.set_keep_alive_timeout(options_.keep_alive_timeout.count());
+    server.set_keep_alive_max_count(1000);  // reuse is the crawler's business, not a server limit
     server.set_pre_routing_handler([this, h](const httplib::Request& request, httplib::Response& response) {
       handle(h, request, response);
       return httplib::Server::HandlerResponse::Handled;

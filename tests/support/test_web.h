@@ -41,6 +41,9 @@ struct TestWebOptions {
   bool trap = true;
   std::chrono::milliseconds response_delay{0};  // simulated server latency, per request
   size_t threads_per_host = 32;                 // so the server never throttles a crawler
+  // How long an idle keep-alive connection stays open. stop() waits for idle connections that the
+  // client still holds open to time out (httplib cannot interrupt them), so keep it short.
+  std::chrono::seconds keep_alive_timeout{1};
 };
 
 class TestWeb {

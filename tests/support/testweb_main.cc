@@ -82,6 +82,8 @@ int main(int argc, char** argv) {
   app.add_option("--seed", options.seed, "site generator seed")->capture_default_str();
   app.add_option("--delay-ms", delay_ms, "server latency added to every response")->capture_default_str();
   app.add_option("--threads", options.threads_per_host, "server threads per host")->capture_default_str()->check(CLI::Range(1, 1024));
+  uint64_t keep_alive_s = 1;
+  app.add_option("--keep-alive-s", keep_alive_s, "idle keep-alive timeout of the server")->capture_default_str()->check(CLI::Range(0, 3600));
   app.add_flag("--no-robots", no_robots, "serve no robots.txt anywhere");
   app.add_flag("--no-trap", no_trap, "leave out the infinite /trap/ spaces");
   app.add_option("--ground-truth", files.ground_truth, "write the ground truth JSON here once listening");
@@ -110,6 +112,7 @@ int main(int argc, char** argv) {
     }
     options.hosts = split_hosts(hosts);
     options.response_delay = std::chrono::milliseconds(delay_ms);
+    options.keep_alive_timeout = std::chrono::seconds(keep_alive_s);
     options.robots = !no_robots;
     options.trap = !no_trap;
     return serve(std::move(options), files);
