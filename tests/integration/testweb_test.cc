@@ -288,7 +288,8 @@ TEST(TestWeb, MeasuresConcurrentRequestsPerHost) {
   const FetchLogSummary summary = web.summary();
   ASSERT_EQ(summary.hosts.size(), 1u);
   EXPECT_EQ(summary.hosts[0].max_in_flight, kClients);
-  EXPECT_LT(summary.hosts[0].min_interval_end_to_start_ms, 0) << "the requests overlapped";
+  ASSERT_TRUE(summary.hosts[0].min_interval_end_to_start_ms);
+  EXPECT_LT(*summary.hosts[0].min_interval_end_to_start_ms, 0) << "the requests overlapped";
 }
 
 nlohmann::json read_json(const std::filesystem::path& path) {
@@ -391,6 +392,71 @@ TEST(StaticSite, WritesEveryPageAndAGroundTruthThatOnlyNamesWrittenOrMissingPage
   EXPECT_TRUE(std::filesystem::exists(dir / "site/127.0.0.2/robots.txt"));
   EXPECT_FALSE(std::filesystem::exists(dir / "site/127.0.0.4/robots.txt"));
   std::filesystem::remove_all(dir);
+}
+
+TEST(TestWeb, ClearLogWhileARequestIsInFlightStartsAFreshCount) {
+  TestWeb web(small_site());
+  web.start();
+  web.hold_responses();
+  std::thread slow([&] { httplib::Client("127.0.0.2", web.port()).Get("/sec0/page0.html"); });
+  ASSERT_TRUE(web.wait_for_in_flight(1, std::chrono::seconds(30)));
+  web.clear_log();
+  web.release_responses();
+  slow.join();
+  EXPECT_EQ(web.summary().requests, 0u);
+  ASSERT_TRUE(httplib::Client("127.0.0.2", web.port()).Get("/sec0/page0.html"));
+  const FetchLogSummary summary = web.summary();
+  EXPECT_EQ(summary.requests, 1u);
+  EXPECT_EQ(summary.duplicate_fetches, 0u);
+  EXPECT_EQ(summary.max_in_flight_per_host, 1u) << "the cleared request is no longer in flight";
+}
+
+TEST(FetchLogSummary, ComputesPolitenessIntervalsFromRequestTimes) {
+  const SteadyTime t0{};
+  auto at = [&](int ms) { return t0 + std::chrono::milliseconds(ms); };
+  auto request = [&](std::string host, std::string url, int start, int end, uint32_t in_flight, bool robots) {
+    LoggedRequest r;
+    r.host = std::move(host);
+    r.canonical_url = std::move(url);
+    r.start = at(start);
+    r.end = at(end);
+    r.status = 200;
+    r.in_flight = in_flight;
+    r.robots_txt = robots;
+    return r;
+  };
+  const FetchLogSummary summary = summarize({
+      request("a", "http://a/x", 0, 10, 1, false),         // before robots.txt
+      request("a", "http://a/robots.txt", 20, 25, 1, true),
+      request("a", "http://a/y", 125, 130, 1, false),      // 100 ms after robots.txt ended
+      request("a", "http://a/z", 180, 200, 1, false),      // 50 ms after y ended, 55 after it began
+      request("b", "http://b/x", 0, 50, 1, false),
+      request("b", "http://b/y", 30, 60, 2, false),        // overlaps x by 20 ms
+  });
+  ASSERT_EQ(summary.hosts.size(), 2u);
+  const HostSummary& a = summary.hosts[0];
+  EXPECT_EQ(a.requests_before_robots_txt, 1u);
+  EXPECT_EQ(a.max_in_flight, 1u);
+  EXPECT_DOUBLE_EQ(a.min_interval_start_to_start_ms.value(), 20);
+  EXPECT_DOUBLE_EQ(a.min_interval_end_to_start_ms.value(), 10);
+  const HostSummary& b = summary.hosts[1];
+  EXPECT_EQ(b.max_in_flight, 2u);
+  EXPECT_DOUBLE_EQ(b.min_interval_end_to_start_ms.value(), -20);
+  EXPECT_EQ(b.requests_before_robots_txt, 2u) << "a host never asked for robots.txt";
+  EXPECT_EQ(summary.max_in_flight_per_host, 2u);
+  EXPECT_EQ(summary.duplicate_fetches, 0u);
+  EXPECT_FALSE(summarize({request("c", "http://c/", 0, 1, 1, false)}).hosts[0].min_interval_start_to_start_ms);
+}
+
+TEST(SiteTruth, UsesCanonicalUrlsOnTheDefaultPortAndLowercaseHosts) {
+  const Site site(SiteOptions{.hosts = {"LOCALHOST", "127.0.0.3"}, .port = 80, .pages_per_host = 10});
+  const auto urls = compute_ground_truth(site, {"HTTP://localhost:80"}, 3).urls();
+  EXPECT_GT(urls.size(), 20u);
+  for (const auto& url : urls) {
+    EXPECT_EQ(url.find(":80"), std::string::npos) << url;
+    EXPECT_EQ(url.find("LOCALHOST"), std::string::npos) << url;
+  }
+  EXPECT_TRUE(std::count(urls.begin(), urls.end(), "http://127.0.0.3/"));
 }
 
 TEST(SiteRobots, MatchesRfc9309Patterns) {

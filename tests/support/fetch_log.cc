@@ -27,32 +27,38 @@ HostSummary summarize_host(const std::string& host, std::vector<const LoggedRequ
   for (const LoggedRequest* r : requests) {
     if (!r->robots_txt && (!first_robots || r->start < first_robots->end)) ++out.requests_before_robots_txt;
   }
+  auto keep_smaller = [](std::optional<double>& smallest, double value) {
+    if (!smallest || value < *smallest) smallest = value;
+  };
   for (size_t i = 1; i < requests.size(); ++i) {
-    const double start_gap = milliseconds(requests[i]->start - requests[i - 1]->start);
-    if (out.min_interval_start_to_start_ms < 0 || start_gap < out.min_interval_start_to_start_ms)
-      out.min_interval_start_to_start_ms = start_gap;
-    if (requests[i - 1]->status == 0) continue;  // still running: no end yet
-    const double end_gap = milliseconds(requests[i]->start - requests[i - 1]->end);
-    if (i == 1 || end_gap < out.min_interval_end_to_start_ms) out.min_interval_end_to_start_ms = end_gap;
+    keep_smaller(out.min_interval_start_to_start_ms, milliseconds(requests[i]->start - requests[i - 1]->start));
+    if (requests[i - 1]->status != 0)  // 0: still running, no end yet
+      keep_smaller(out.min_interval_end_to_start_ms, milliseconds(requests[i]->start - requests[i - 1]->end));
   }
   return out;
 }
 
-}  // namespace
-
-size_t FetchLog::begin(LoggedRequest request) {
-  std::lock_guard lock(mutex_);
-  request.in_flight = ++in_flight_by_host_[request.host];
-  requests_.push_back(std::move(request));
-  return requests_.size() - 1;
+nlohmann::json optional_json(const std::optional<double>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
 }
 
-void FetchLog::end(size_t index, int status) {
+}  // namespace
+
+FetchLog::Ticket FetchLog::begin(LoggedRequest request) {
   std::lock_guard lock(mutex_);
-  LoggedRequest& request = requests_.at(index);
+  request.in_flight = ++in_flight_by_host_[request.host];
+  Ticket ticket{requests_.size(), generation_, request.host};
+  requests_.push_back(std::move(request));
+  return ticket;
+}
+
+void FetchLog::end(const Ticket& ticket, int status) {
+  std::lock_guard lock(mutex_);
+  --in_flight_by_host_[ticket.host];
+  if (ticket.generation != generation_) return;  // begun before clear(): its record is gone
+  LoggedRequest& request = requests_[ticket.index];
   request.end = std::chrono::steady_clock::now();
   request.status = status;
-  --in_flight_by_host_[request.host];
 }
 
 std::vector<LoggedRequest> FetchLog::requests() const {
@@ -72,6 +78,7 @@ FetchLogSummary FetchLog::summary() const { return summarize(requests()); }
 void FetchLog::clear() {
   std::lock_guard lock(mutex_);
   requests_.clear();
+  ++generation_;
 }
 
 FetchLogSummary summarize(const std::vector<LoggedRequest>& requests) {
@@ -127,8 +134,8 @@ nlohmann::json to_json(const FetchLogSummary& s) {
                      {"robots_txt_fetches", h.robots_txt_fetches},
                      {"requests_before_robots_txt", h.requests_before_robots_txt},
                      {"max_in_flight", h.max_in_flight},
-                     {"min_interval_start_to_start_ms", h.min_interval_start_to_start_ms},
-                     {"min_interval_end_to_start_ms", h.min_interval_end_to_start_ms}});
+                     {"min_interval_start_to_start_ms", optional_json(h.min_interval_start_to_start_ms)},
+                     {"min_interval_end_to_start_ms", optional_json(h.min_interval_end_to_start_ms)}});
   }
   nlohmann::json duplicates = nlohmann::json::array();
   for (const auto& d : s.duplicates) {

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,9 +43,10 @@ struct HostSummary {
   uint64_t robots_txt_fetches = 0;
   uint64_t requests_before_robots_txt = 0;  // page requests answered before the first robots.txt
   uint32_t max_in_flight = 0;
-  // Smallest gap between consecutive requests to the host, or -1 with fewer than two requests.
-  double min_interval_start_to_start_ms = -1;
-  double min_interval_end_to_start_ms = -1;  // negative when requests overlapped
+  // Smallest gap between consecutive requests to the host (by start time); none with fewer than
+  // two (finished) requests. End-to-start is negative when requests overlapped.
+  std::optional<double> min_interval_start_to_start_ms;
+  std::optional<double> min_interval_end_to_start_ms;
 };
 
 struct DuplicateUrl {
@@ -78,17 +80,27 @@ nlohmann::json to_json(const LoggedRequest& request, SteadyTime origin);
 
 class FetchLog {
  public:
-  // Records the start of a request; returns its index for end().
-  size_t begin(LoggedRequest request);
-  void end(size_t index, int status);
+  // Identifies a begun request for end(); stays valid across clear().
+  struct Ticket {
+    size_t index;
+    uint64_t generation;
+    std::string host;
+  };
+
+  // Records the start of a request.
+  Ticket begin(LoggedRequest request);
+  void end(const Ticket& ticket, int status);
 
   std::vector<LoggedRequest> requests() const;
   uint32_t in_flight() const;  // over all hosts
   FetchLogSummary summary() const;
+  // Forgets the logged requests (a test's next phase starts from zero); requests in flight still
+  // count as in flight but are not logged when they end.
   void clear();
 
  private:
   mutable std::mutex mutex_;
+  uint64_t generation_ = 0;  // bumped by clear()
   std::vector<LoggedRequest> requests_;
   std::map<std::string, uint32_t> in_flight_by_host_;
 };

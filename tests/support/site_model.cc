@@ -1,5 +1,6 @@
 #include "tests/support/site_model.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <stdexcept>
@@ -115,11 +116,16 @@ bool is_deep_trap(std::string_view path) {
 Site::Site(SiteOptions options) : options_(std::move(options)) {
   if (options_.hosts.empty()) throw std::invalid_argument("test web: at least one host is needed");
   if (options_.pages_per_host < 2) throw std::invalid_argument("test web: pages_per_host must be >= 2");
+  for (std::string& host : options_.hosts) {
+    // Canonical URLs carry lowercase hosts; keep the site's names in the same form.
+    std::transform(host.begin(), host.end(), host.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  }
   for (size_t h = 0; h < options_.hosts.size(); ++h) robots_.emplace_back(options_.robots && h % 3 != 2);
 }
 
 std::string Site::url(size_t host, std::string_view path_query) const {
-  return "http://" + options_.hosts[host] + ":" + std::to_string(options_.port) + std::string(path_query);
+  return to_string(HttpUrl{options_.hosts[host], options_.port, std::string(path_query)});
 }
 
 std::optional<std::pair<size_t, std::string>> Site::locate(std::string_view canonical_url) const {

@@ -60,7 +60,7 @@ class Site {
 
   const SiteOptions& options() const { return options_; }
   size_t host_count() const { return options_.hosts.size(); }
-  // "http://host:port" + path_query, for a canonical path+query.
+  // The canonical URL of a canonical path+query ("http://host:port/path", no ":80").
   std::string url(size_t host, std::string_view path_query) const;
   std::string home_url(size_t host) const { return url(host, "/"); }
   // The host index of a canonical URL inside the site's scope (its hosts on its port).

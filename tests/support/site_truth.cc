@@ -69,6 +69,11 @@ std::vector<std::string> GroundTruth::trap_urls() const {
 }
 
 GroundTruth compute_ground_truth(const Site& site, const std::vector<std::string>& seeds, uint32_t max_depth) {
+  // Each hop into the trap adds pages, so an unbounded depth would never finish.
+  if (site.options().trap && max_depth > kMaxTrapDepth) {
+    throw std::invalid_argument("ground truth: max_depth " + std::to_string(max_depth) + " exceeds " +
+                                std::to_string(kMaxTrapDepth) + " while the infinite trap is enabled");
+  }
   GroundTruth truth;
   for (auto& [url, entry] : walk(site, seeds, max_depth, true)) truth.entries.push_back(std::move(entry));
   return truth;

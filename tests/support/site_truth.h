@@ -32,6 +32,10 @@ struct GroundTruth {
   std::vector<std::string> trap_urls() const;
 };
 
+// Largest max_depth accepted while the site's trap is on (the trap is infinite).
+inline constexpr uint32_t kMaxTrapDepth = 100000;
+
+// Throws std::invalid_argument for a bad seed or max_depth > kMaxTrapDepth with the trap on.
 GroundTruth compute_ground_truth(const Site& site, const std::vector<std::string>& seeds, uint32_t max_depth);
 
 // The largest depth of a non-trap page: with max_depth >= this, only the trap depends on max_depth.

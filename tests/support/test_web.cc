@@ -24,7 +24,9 @@ void reuse_address_only(int sock) {
 }  // namespace
 
 TestWeb::TestWeb(TestWebOptions options) : options_(std::move(options)) {
-  if (options_.hosts.empty()) throw std::invalid_argument("test web: at least one host is needed");
+  // Building the site model validates the options now rather than after the sockets are bound.
+  Site(SiteOptions{.hosts = options_.hosts, .pages_per_host = options_.pages_per_host});
+  if (options_.threads_per_host == 0) throw std::invalid_argument("test web: threads_per_host must be >= 1");
 }
 
 TestWeb::~TestWeb() { stop(); }
@@ -32,7 +34,7 @@ TestWeb::~TestWeb() { stop(); }
 std::string TestWeb::seed_url() const { return url(0, "/"); }
 
 std::string TestWeb::url(size_t host, const std::string& path_query) const {
-  return "http://" + options_.hosts.at(host) + ":" + std::to_string(port_) + path_query;
+  return to_string(HttpUrl{options_.hosts.at(host), port_, path_query});
 }
 
 const Site& TestWeb::site() const {
@@ -91,6 +93,8 @@ void TestWeb::start() {
     httplib::Server& server = *servers_[h];
     const size_t threads = options_.threads_per_host;
     server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+    server.set_keep_alive_timeout(options_.keep_alive_timeout.count());
+    server.set_keep_alive_max_count(1000);  // reuse is the crawler's business, not a server limit
     server.set_pre_routing_handler([this, h](const httplib::Request& request, httplib::Response& response) {
       handle(h, request, response);
       return httplib::Server::HandlerResponse::Handled;
@@ -136,7 +140,7 @@ void TestWeb::handle(size_t host, const httplib::Request& request, httplib::Resp
   entry.trap = Site::is_trap(path_query);
   entry.unknown_url = !entry.robots_txt && !path_query.starts_with("/missing/") &&
                       site.page(host, path_query).type == PageType::kNotFound;
-  const size_t index = log_.begin(std::move(entry));
+  const FetchLog::Ticket ticket = log_.begin(std::move(entry));
   {
     std::unique_lock lock(hold_mutex_);
     hold_changed_.notify_all();  // wait_for_in_flight() watches the log through this condition
@@ -148,7 +152,7 @@ void TestWeb::handle(size_t host, const httplib::Request& request, httplib::Resp
   response.status = answer.status;
   for (const auto& [name, value] : answer.headers) response.set_header(name, value);
   response.set_content(std::move(answer.body), answer.content_type.c_str());
-  log_.end(index, answer.status);
+  log_.end(ticket, answer.status);
 }
 
 void TestWeb::handle_control(const httplib::Request& request, httplib::Response& response) const {
@@ -162,13 +166,17 @@ void TestWeb::handle_control(const httplib::Request& request, httplib::Response&
   } else if (what == "ground-truth") {
     uint32_t depth = options_.max_depth_for_truth;
     if (request.has_param("max_depth")) {
-      try {
-        depth = static_cast<uint32_t>(std::stoul(request.get_param_value("max_depth")));
-      } catch (const std::exception&) {
+      const std::string text = request.get_param_value("max_depth");
+      const bool digits = !text.empty() && text.size() <= 9 &&
+                          text.find_first_not_of("0123456789") == std::string::npos;
+      if (!digits || std::stoul(text) > kMaxTrapDepth) {
         response.status = 400;
-        response.set_content("max_depth must be a non-negative integer\n", "text/plain");
+        response.set_content("max_depth must be an integer from 0 to " + std::to_string(kMaxTrapDepth) + ", got '" +
+                                 text + "'\n",
+                             "text/plain");
         return;
       }
+      depth = static_cast<uint32_t>(std::stoul(text));
     }
     body = ground_truth_json(depth);
   } else {

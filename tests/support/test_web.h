@@ -41,6 +41,9 @@ struct TestWebOptions {
   bool trap = true;
   std::chrono::milliseconds response_delay{0};  // simulated server latency, per request
   size_t threads_per_host = 32;                 // so the server never throttles a crawler
+  // How long an idle keep-alive connection stays open. stop() waits for idle connections that the
+  // client still holds open to time out (httplib cannot interrupt them), so keep it short.
+  std::chrono::seconds keep_alive_timeout{1};
 };
 
 class TestWeb {
@@ -57,7 +60,7 @@ class TestWeb {
   const TestWebOptions& options() const { return options_; }
   // The crawl seed: the first host's home page, "http://127.0.0.2:<port>/".
   std::string seed_url() const;
-  // "http://<hosts[host]>:<port>" + path_query.
+  // The canonical URL "http://<hosts[host]>:<port>" + path_query (no ":80" on port 80).
   std::string url(size_t host, const std::string& path_query) const;
   const Site& site() const;  // valid after start()
 

@@ -19,7 +19,6 @@ using bloomcrawl::testweb::write_file_atomically;
 
 struct ServeFiles {
   std::string ground_truth;
-  uint32_t truth_depth = 0;
   std::string log;
   std::string requests;
   std::string ready;
@@ -34,10 +33,9 @@ int serve(TestWebOptions options, const ServeFiles& files) {
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
-  const uint32_t truth_depth = files.truth_depth ? files.truth_depth : options.max_depth_for_truth;
   TestWeb web(std::move(options));
   web.start();
-  if (!files.ground_truth.empty()) write_file_atomically(files.ground_truth, web.ground_truth_json(truth_depth).dump(2) + "\n");
+  if (!files.ground_truth.empty()) write_file_atomically(files.ground_truth, web.ground_truth_json(web.options().max_depth_for_truth).dump(2) + "\n");
   if (!files.ready.empty()) write_file_atomically(files.ready, std::to_string(web.port()) + "\n");
   // Last of the start-up output: a parent reading stderr can rely on the files above existing.
   std::cerr << "bloomcrawl-testweb: serving " << web.options().hosts.size() << " hosts on port " << web.port()
@@ -84,10 +82,14 @@ int main(int argc, char** argv) {
   app.add_option("--seed", options.seed, "site generator seed")->capture_default_str();
   app.add_option("--delay-ms", delay_ms, "server latency added to every response")->capture_default_str();
   app.add_option("--threads", options.threads_per_host, "server threads per host")->capture_default_str()->check(CLI::Range(1, 1024));
+  uint64_t keep_alive_s = 1;
+  app.add_option("--keep-alive-s", keep_alive_s, "idle keep-alive timeout of the server")->capture_default_str()->check(CLI::Range(0, 3600));
   app.add_flag("--no-robots", no_robots, "serve no robots.txt anywhere");
   app.add_flag("--no-trap", no_trap, "leave out the infinite /trap/ spaces");
   app.add_option("--ground-truth", files.ground_truth, "write the ground truth JSON here once listening");
-  app.add_option("--truth-depth", files.truth_depth, "max depth of the ground truth (default 10)");
+  app.add_option("--truth-depth", options.max_depth_for_truth, "max depth of the ground truth file and endpoint")
+      ->capture_default_str()
+      ->check(CLI::Range(0u, bloomcrawl::testweb::kMaxTrapDepth));
   app.add_option("--log", files.log, "write the fetch-log summary JSON here at exit");
   app.add_option("--requests", files.requests, "write every logged request as JSON here at exit");
   app.add_option("--ready-file", files.ready, "write the port here once listening");
@@ -110,6 +112,7 @@ int main(int argc, char** argv) {
     }
     options.hosts = split_hosts(hosts);
     options.response_delay = std::chrono::milliseconds(delay_ms);
+    options.keep_alive_timeout = std::chrono::seconds(keep_alive_s);
     options.robots = !no_robots;
     options.trap = !no_trap;
     return serve(std::move(options), files);
