@@ -91,6 +91,10 @@ CrawlerSettings settings_from_config(const CrawlConfig& c) {
   s.output_dir = c.output.directory;
   s.write_pages = c.output.pages_jsonl;
   s.write_edges = c.output.edges;
+  s.write_warc = c.output.warc.enabled;
+  s.warc_max_file_bytes = c.output.warc.max_file_mb << 20;
+  s.backoff_on_429_503 = c.politeness.backoff.on_429_503;
+  s.group_by_ip = c.politeness.group_by_ip;
   return s;
 }
 

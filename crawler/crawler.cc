@@ -44,19 +44,60 @@ std::optional<Clock::time_point> parse_retry_after(const std::string& value, Clo
   return now + std::chrono::duration_cast<Clock::duration>(wall - std::chrono::system_clock::now());
 }
 
-HostOutcome host_outcome(const FetchResult& r, Clock::time_point now) {
+HostOutcome host_outcome(const FetchResult& r, Clock::time_point now, bool backoff) {
   if (r.outcome != FetchOutcome::kOk) return HostOutcome::error();
-  if (r.status == 429 || r.status == 503) return HostOutcome::backoff(parse_retry_after(r.retry_after, now));
+  if (backoff && (r.status == 429 || r.status == 503)) return HostOutcome::backoff(parse_retry_after(r.retry_after, now));
   if (r.status >= 500) return HostOutcome::error();
   return HostOutcome::ok();
 }
 
+// Bodies of other accepted types (fetch.accepted_content_types) are kept for the WARC only.
+bool is_html(std::string_view content_type) {
+  std::string type;
+  for (char c : content_type.substr(0, content_type.find(';'))) {
+    if (c != ' ' && c != '\t') type.push_back(char(std::tolower(static_cast<unsigned char>(c))));
+  }
+  return type.empty() || type == "text/html" || type == "application/xhtml+xml";
+}
+
+// The final response head: captured heads include any 1xx responses before it.
+std::string last_response_head(const std::string& heads) {
+  size_t end = heads.size();
+  while (end >= 4 && heads.compare(end - 4, 4, "\r\n\r\n") == 0) end -= 2;
+  size_t start = heads.rfind("\r\n\r\n", end > 4 ? end - 4 : 0);
+  return start == std::string::npos || start + 4 > end ? heads : heads.substr(start + 4);
+}
+
 }  // namespace
+
+void Crawler::archive(const FetchResult& result) {
+  WarcExchange x;
+  x.url = result.url;
+  x.remote_ip = result.remote_ip;
+  x.date = std::chrono::system_clock::now();
+  x.request_head = result.request_headers;
+  x.response_head = last_response_head(result.response_headers);
+  x.payload = result.body;
+  try {
+    warc_->write(x);
+  } catch (const std::exception& e) {
+    spdlog::error("WARC: {}", e.what());
+  }
+}
+
+void Crawler::group_by_address(const std::string& host, const std::string& ip) {
+  {
+    std::lock_guard<std::mutex> lock(grouped_mu_);
+    if (!grouped_hosts_.insert(host).second) return;
+  }
+  frontier_.set_politeness_group(host, ip);
+}
 
 // Settings that follow from others, fixed here so no caller can get them inconsistent.
 CrawlerSettings Crawler::normalized(CrawlerSettings s) {
   s.frontier.hold_new_hosts = s.obey_robots;  // a new host waits for its robots.txt
   s.robots.user_agent = s.robots_agent;
+  s.fetch.capture_headers = s.write_warc;
   return s;
 }
 
@@ -68,6 +109,10 @@ Crawler::Crawler(CrawlerSettings settings)
       robots_(settings_.robots) {
   if (settings_.seeds.empty()) throw std::invalid_argument("no seed URLs");
   if (settings_.write_pages) page_log_ = std::make_unique<PageLog>(settings_.output_dir, settings_.write_edges);
+  if (settings_.write_warc) {
+    warc_ = std::make_unique<WarcWriter>(
+        WarcOptions{.directory = settings_.output_dir / "warc", .max_file_bytes = settings_.warc_max_file_bytes});
+  }
 }
 
 Crawler::~Crawler() {
@@ -120,10 +165,12 @@ nlohmann::json Crawler::run() {
   for (std::thread& t : workers_) t.join();
   workers_.clear();
   if (page_log_) page_log_->flush();
+  if (warc_) warc_->close();
   if (settings_.progress) print_progress(true);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   nlohmann::json out = report(seconds);
-  out["crawl"]["stopped_by"] = stopped ? "signal" : (frontier_.stats().queued ? "limit" : "done");
+  const bool page_limit = frontier_.stats().refused(AdmitResult::kPageLimit) > 0;
+  out["crawl"]["stopped_by"] = stopped ? "signal" : page_limit ? "page_limit" : "done";
   return out;
 }
 
@@ -316,7 +363,8 @@ void Crawler::on_fetch_complete(FetchResult&& result) {
     // Politeness is measured from the end of the transfer, so settle the host now rather than
     // after parsing.
     const Clock::time_point now = Clock::now();
-    frontier_.complete(request.lease, now, host_outcome(result, now));
+    frontier_.complete(request.lease, now, host_outcome(result, now, settings_.backoff_on_429_503));
+    if (settings_.group_by_ip && !result.remote_ip.empty()) group_by_address(request.lease.entry.host, result.remote_ip);
   }
   {
     std::lock_guard<std::mutex> lock(work_mu_);
@@ -396,7 +444,8 @@ void Crawler::process_robots(const Request& request, const FetchResult& result) 
       frontier_.set_host_delay(request.host, std::clamp(ms, settings_.frontier.default_delay, cap));
     }
   }
-  frontier_.release_host(request.host);
+  // The robots.txt request counts toward the host's politeness like any other.
+  frontier_.release_host(request.host, now);
 }
 
 void Crawler::process_page(const Request& request, FetchResult& result) {
@@ -419,13 +468,14 @@ void Crawler::process_page(const Request& request, FetchResult& result) {
   stats_.pages_fetched.fetch_add(1, std::memory_order_relaxed);
   stats_.bytes_received.fetch_add(result.body_decoded_bytes, std::memory_order_relaxed);
   stats_.fetch_ms_total.fetch_add(uint64_t(result.total_ms), std::memory_order_relaxed);
+  if (warc_ && result.content_accepted) archive(result);
   const long s = result.status;
   (s < 300 ? stats_.status_2xx : s < 400 ? stats_.status_3xx : s < 500 ? stats_.status_4xx : stats_.status_5xx)
       .fetch_add(1, std::memory_order_relaxed);
 
   if (s >= 300 && s < 400 && !result.location.empty()) {
     follow_redirect(request, result, rec);
-  } else if (s >= 200 && s < 300 && result.content_accepted) {
+  } else if (s >= 200 && s < 300 && result.content_accepted && is_html(result.content_type)) {
     stats_.html_pages.fetch_add(1, std::memory_order_relaxed);
     ExtractedLinks extracted = extract_links(result.body, settings_.links);
     bool page_nofollow = false;

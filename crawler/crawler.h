@@ -22,6 +22,7 @@
 #include <string>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -32,6 +33,7 @@
 #include "crawler/links.h"
 #include "crawler/page_log.h"
 #include "crawler/scope.h"
+#include "crawler/warc_writer.h"
 #include "frontier/frontier.h"
 #include "frontier/robots_cache.h"
 #include "seenfilter/seen_filter.h"
@@ -59,6 +61,10 @@ struct CrawlerSettings {
   std::filesystem::path output_dir = "crawl-out";
   bool write_pages = true;
   bool write_edges = false;
+  bool write_warc = false;                   // OUTPUT/warc/*.warc.gz (docs/warc.md)
+  uint64_t warc_max_file_bytes = 1000ull << 20;
+  bool backoff_on_429_503 = true;
+  bool group_by_ip = false;                  // hosts on one IP address share one politeness clock
   bool progress = false;  // a live progress line on stderr
 };
 
@@ -106,6 +112,8 @@ class Crawler {
   void parse_worker();
   void process_page(const Request& request, FetchResult& result);
   void process_robots(const Request& request, const FetchResult& result);
+  void archive(const FetchResult& result);
+  void group_by_address(const std::string& host, const std::string& ip);
   void follow_redirect(const Request& request, const FetchResult& result, PageRecord& record);
   // Links of one page (or one redirect target) through scope, the seen filter and the frontier.
   struct Candidate {
@@ -129,7 +137,10 @@ class Crawler {
   RobotsCache robots_;
   CrawlStats stats_;
   std::unique_ptr<PageLog> page_log_;
+  std::unique_ptr<WarcWriter> warc_;
   std::unique_ptr<Fetcher> fetcher_;
+  std::mutex grouped_mu_;
+  std::unordered_set<std::string> grouped_hosts_;  // hosts already put in their IP's group
 
   std::atomic<bool> stop_requested_{false};
   std::atomic<uint64_t> next_request_id_{1};

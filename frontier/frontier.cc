@@ -117,10 +117,10 @@ void Frontier::hold_host(std::string_view host) {
   shared_->state.hold_host(host);
 }
 
-void Frontier::release_host(std::string_view host) {
+void Frontier::release_host(std::string_view host, std::optional<Clock::time_point> contacted_at) {
   std::lock_guard lock(shared_->mutex);
   const auto before = shared_->state.next_ready_time();
-  shared_->state.release_host(host);
+  shared_->state.release_host(host, contacted_at);
   shared_->notify_if_earlier(before);
 }
 

@@ -78,7 +78,9 @@ class Frontier {
   void set_host_concurrency(std::string_view host, uint32_t concurrency);
   // A held host keeps receiving URLs but is not dispatched (e.g. while its robots.txt is fetched).
   void hold_host(std::string_view host);
-  void release_host(std::string_view host);
+  // `contacted_at`: the host answered another request then (its robots.txt), so its delay
+  // runs from that moment before the first URL is dispatched.
+  void release_host(std::string_view host, std::optional<Clock::time_point> contacted_at = std::nullopt);
   // The held hosts, e.g. after restore() with hold_new_hosts: those whose robots.txt must be
   // fetched again before release_host(). O(hosts).
   std::vector<std::string> held_hosts() const;

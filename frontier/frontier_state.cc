@@ -296,9 +296,13 @@ void FrontierState::hold_host(std::string_view host) {
   refresh(id);
 }
 
-void FrontierState::release_host(std::string_view host) {
+void FrontierState::release_host(std::string_view host, std::optional<Clock::time_point> contacted_at) {
   const uint32_t id = find_host(host);
   if (id == kNone || !hosts_[id].held) return;
+  if (contacted_at) {
+    PolitenessClock& clock = groups_[hosts_[id].group].clock;
+    clock.next_contact = std::max(clock.next_contact, *contacted_at + delay_of(hosts_[id]));
+  }
   hosts_[id].held = false;
   --held_hosts_;
   refresh(id);

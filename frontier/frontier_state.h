@@ -37,7 +37,7 @@ class FrontierState {
   void set_host_delay(std::string_view host, std::chrono::milliseconds delay);
   void set_host_concurrency(std::string_view host, uint32_t concurrency);
   void hold_host(std::string_view host);
-  void release_host(std::string_view host);
+  void release_host(std::string_view host, std::optional<Clock::time_point> contacted_at);
   void set_politeness_group(std::string_view host, std::string_view group);
   bool is_known_host(std::string_view host) const;
   std::vector<std::string> held_hosts() const;

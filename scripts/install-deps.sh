@@ -8,9 +8,11 @@ packages=(
   libcurl4-openssl-dev libgumbo-dev libxxhash-dev libspdlog-dev nlohmann-json3-dev
   libidn2-dev zlib1g-dev libssl-dev libbrotli-dev libcli11-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev libbloom-dev libcpp-httplib-dev
-  nodejs npm
   "$@"
 )
+# Node.js and npm run the tests' independent WARC reader. Machines that already have them (for
+# instance from NodeSource, whose nodejs bundles npm and conflicts with Debian's npm) keep theirs.
+command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -172,6 +172,32 @@ TEST(FrontierTest, HeldHostIsNotDispatchedUntilReleased) {
   EXPECT_EQ(frontier.stats().held_hosts, 0u);
 }
 
+TEST(FrontierTest, ReleasedHostWaitsItsDelayAfterTheContactThatHeldIt) {
+  Frontier frontier(options_with_delay(seconds(2)));
+  frontier.hold_host("h");
+  frontier.push("h", "u", 0);
+  frontier.release_host("h", kT0);  // e.g. its robots.txt answered at kT0
+  EXPECT_FALSE(frontier.pop_ready(kT0 + milliseconds(1999)));
+  EXPECT_EQ(frontier.next_ready_time(), kT0 + seconds(2));
+  EXPECT_TRUE(frontier.pop_ready(kT0 + seconds(2)));
+}
+
+TEST(FrontierTest, DroppedLeaseIsNotAPageAndCostsNoDelay) {
+  FrontierOptions options = options_with_delay(seconds(5));
+  options.max_pages = 2;
+  Frontier frontier(options);
+  frontier.push("h", "u1", 0);
+  frontier.push("h", "u2", 0);
+  auto first = frontier.pop_ready(kT0);
+  ASSERT_TRUE(first);
+  frontier.drop(*first);
+  auto second = frontier.pop_ready(kT0);
+  ASSERT_TRUE(second) << "no delay after a lease that was never fetched";
+  EXPECT_EQ(second->entry.url, "u2");
+  EXPECT_EQ(frontier.push("h", "u3", 0), AdmitResult::kQueued) << "the dropped URL freed its page slot";
+  EXPECT_EQ(frontier.stats().dropped, 1u);
+}
+
 TEST(FrontierTest, HoldNewHostsHoldsEveryHostAtCreation) {
   FrontierOptions options = options_with_delay(milliseconds(0));
   options.hold_new_hosts = true;
