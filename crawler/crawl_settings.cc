@@ -81,6 +81,7 @@ CrawlerSettings settings_from_config(const CrawlConfig& c) {
   s.filter.memory_limit_bytes = c.seen_filter.memory_limit_mb ? c.seen_filter.memory_limit_mb << 20 : UINT64_MAX;
 
   s.obey_robots = c.politeness.obey_robots;
+  s.sitemaps_as_seeds = c.politeness.use_sitemaps_as_seeds;
   s.robots.ttl = seconds(c.politeness.robots_ttl_s);
   s.max_crawl_delay = seconds(c.politeness.max_crawl_delay_s);
 

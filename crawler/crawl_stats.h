@@ -27,6 +27,8 @@ struct CrawlStats {
   Counter robots_fetches{0};
   Counter robots_disallowed{0};  // URLs not fetched because robots.txt disallows them
   Counter pages_requeued{0};     // in flight at a stop, put back
+  Counter sitemaps_fetched{0};
+  Counter sitemap_urls{0};       // <loc>s read from sitemaps (each then counted as a link)
 
   // Links, each counted at the stage that settled it.
   Counter links_discovered{0};

@@ -10,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include "crawler/queued_url.h"
+#include "crawler/sitemap.h"
 #include "crawler/url.h"
 
 namespace bloomcrawl {
@@ -222,7 +223,7 @@ uint32_t Crawler::admit(std::vector<Candidate>& candidates, uint32_t depth, cons
     }
     stats_.links_new.fetch_add(1, std::memory_order_relaxed);
     bool new_host = false;
-    AdmitResult r = frontier_.push(c.host, encode_queued_url(c.url, parent, hops), depth, &new_host);
+    AdmitResult r = frontier_.push(c.host, encode_queued_url({c.url, parent, hops, c.sitemap}), depth, &new_host);
     if (r != AdmitResult::kQueued) {
       stats_.add_refusal(admit_result_name(r));
       continue;
@@ -330,6 +331,7 @@ void Crawler::dispatch(Clock::time_point now, size_t max_in_flight) {
     FetchRequest fr;
     fr.id = id;
     fr.url = std::string(q.url);
+    if (q.sitemap) fr.accept_types_override = "*/*";  // XML under many types, or gzip
     {
       std::lock_guard<std::mutex> lock(requests_mu_);
       Request req;
@@ -432,6 +434,13 @@ void Crawler::process_robots(const Request& request, const FetchResult& result) 
   }
   if (got_response) {
     robots_.on_fetched(request.origin, int(result.status), result.body, now);
+    if (settings_.sitemaps_as_seeds && result.status >= 200 && result.status < 300) {
+      RobotsLookup parsed = robots_.lookup(request.origin, now);
+      if (parsed.rules && !parsed.rules->sitemaps().empty()) {
+        std::optional<Url> base = parse_url(request.robots_url);
+        admit_sitemaps(parsed.rules->sitemaps(), base ? &*base : nullptr, 0, request.robots_url);
+      }
+    }
   } else {
     robots_.on_unreachable(request.origin, now);
     spdlog::warn("{}: robots.txt unreachable ({}): the host is treated as disallowed", request.origin, result.error);
@@ -475,6 +484,8 @@ void Crawler::process_page(const Request& request, FetchResult& result) {
 
   if (s >= 300 && s < 400 && !result.location.empty()) {
     follow_redirect(request, result, rec);
+  } else if (decode_queued_url(request.lease.entry.url).sitemap) {
+    if (s >= 200 && s < 300 && result.content_accepted) process_sitemap(request, result, rec);
   } else if (s >= 200 && s < 300 && result.content_accepted && is_html(result.content_type)) {
     stats_.html_pages.fetch_add(1, std::memory_order_relaxed);
     ExtractedLinks extracted = extract_links(result.body, settings_.links);
@@ -521,6 +532,55 @@ void Crawler::process_page(const Request& request, FetchResult& result) {
     if (page_log_ && settings_.write_edges) page_log_->write_edges(rec.url, edges);
   }
   if (page_log_) page_log_->write_page(rec);
+}
+
+void Crawler::admit_sitemaps(const std::vector<std::string>& urls, const Url* base, uint32_t depth,
+                              const std::string& parent) {
+  std::vector<Candidate> candidates;
+  for (const std::string& u : urls) {
+    if (sitemaps_admitted_.fetch_add(1) >= settings_.max_sitemaps) {
+      stats_.add_drop("max_sitemaps");
+      continue;
+    }
+    CanonicalUrl c = canonicalize(u, base, settings_.canonicalize);
+    if (!c.ok()) {
+      stats_.add_drop("invalid_sitemap_url");
+      continue;
+    }
+    candidates.push_back({std::move(c.url), std::move(c.host), LinkKind::kAnchor, true});
+  }
+  admit(candidates, depth, parent, 0);
+}
+
+// A sitemap's pages are seeds (depth 0); an index's sitemaps are fetched in turn.
+void Crawler::process_sitemap(const Request& request, const FetchResult& result, PageRecord& rec) {
+  stats_.sitemaps_fetched.fetch_add(1, std::memory_order_relaxed);
+  Sitemap sitemap = parse_sitemap(result.body);
+  if (!sitemap.error.empty()) rec.error = "sitemap: " + sitemap.error;
+  rec.links_found = uint32_t(sitemap.locs.size());
+  stats_.sitemap_urls.fetch_add(sitemap.locs.size(), std::memory_order_relaxed);
+  std::optional<Url> base = parse_url(rec.url);
+  if (sitemap.is_index) {
+    admit_sitemaps(sitemap.locs, base ? &*base : nullptr, request.lease.entry.depth, rec.url);
+    return;
+  }
+  std::vector<Candidate> candidates;
+  stats_.links_discovered.fetch_add(sitemap.locs.size(), std::memory_order_relaxed);
+  for (const std::string& loc : sitemap.locs) {
+    CanonicalUrl c = canonicalize(loc, base ? &*base : nullptr, settings_.canonicalize);
+    if (!c.ok()) {
+      stats_.links_invalid.fetch_add(1, std::memory_order_relaxed);
+      continue;
+    }
+    ScopeVerdict verdict = scope_.check(c.url, c.host);
+    if (verdict != ScopeVerdict::kInScope) {
+      stats_.links_out_of_scope.fetch_add(1, std::memory_order_relaxed);
+      stats_.add_drop(scope_verdict_name(verdict));
+      continue;
+    }
+    candidates.push_back({std::move(c.url), std::move(c.host), LinkKind::kAnchor, false});
+  }
+  rec.links_new = admit(candidates, 0, rec.url, 0);
 }
 
 void Crawler::follow_redirect(const Request& request, const FetchResult& result, PageRecord& rec) {

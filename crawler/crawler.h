@@ -33,6 +33,7 @@
 #include "crawler/links.h"
 #include "crawler/page_log.h"
 #include "crawler/scope.h"
+#include "crawler/url.h"
 #include "crawler/warc_writer.h"
 #include "frontier/frontier.h"
 #include "frontier/robots_cache.h"
@@ -54,6 +55,8 @@ struct CrawlerSettings {
   FetchOptions fetch;
   SeenFilterOptions filter;
   bool obey_robots = true;
+  bool sitemaps_as_seeds = false;   // robots.txt Sitemap: lines, read for seed URLs
+  uint32_t max_sitemaps = 1000;     // sitemaps fetched per crawl, index files included
   RobotsCacheOptions robots;
   std::chrono::milliseconds max_crawl_delay{30000};
   std::string robots_agent = "bloomcrawl";
@@ -119,8 +122,12 @@ class Crawler {
   struct Candidate {
     std::string url;
     std::string host;
-    LinkKind kind;
+    LinkKind kind = LinkKind::kAnchor;
+    bool sitemap = false;
   };
+  void admit_sitemaps(const std::vector<std::string>& urls, const Url* base, uint32_t depth,
+                      const std::string& parent);
+  void process_sitemap(const Request& request, const FetchResult& result, PageRecord& record);
   uint32_t admit(std::vector<Candidate>& candidates, uint32_t depth, const std::string& parent,
                  uint32_t hops);
   bool robots_allows(const std::string& host, std::string_view url, Clock::time_point now,
@@ -144,6 +151,7 @@ class Crawler {
 
   std::atomic<bool> stop_requested_{false};
   std::atomic<uint64_t> next_request_id_{1};
+  std::atomic<uint32_t> sitemaps_admitted_{0};
 
   // Requests submitted to the fetcher, by id. `pending_` counts fetches submitted and not yet
   // fully processed (links admitted), so "frontier empty and nothing pending" means done.

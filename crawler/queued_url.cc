@@ -4,33 +4,31 @@
 
 namespace bloomcrawl {
 
-std::string encode_queued_url(std::string_view url, std::string_view parent, uint32_t redirect_hops) {
+std::string encode_queued_url(const QueuedUrl& q) {
   std::string out;
-  out.reserve(url.size() + parent.size() + 8);
-  out.append(url);
-  if (!parent.empty() || redirect_hops) {
-    out.push_back(' ');
-    out.append(parent);
-  }
-  if (redirect_hops) {
-    out.push_back(' ');
-    out.append(std::to_string(redirect_hops));
-  }
+  out.reserve(q.url.size() + q.parent.size() + 8);
+  out.append(q.url);
+  const bool flags = q.sitemap;
+  if (!q.parent.empty() || q.redirect_hops || flags) out.append(" ").append(q.parent);
+  if (q.redirect_hops || flags) out.append(" ").append(std::to_string(q.redirect_hops));
+  if (flags) out.append(" s");
   return out;
 }
 
 QueuedUrl decode_queued_url(std::string_view packed) {
   QueuedUrl q;
-  size_t sp = packed.find(' ');
-  q.url = packed.substr(0, sp);
-  if (sp == std::string_view::npos) return q;
-  std::string_view rest = packed.substr(sp + 1);
-  size_t sp2 = rest.find(' ');
-  q.parent = rest.substr(0, sp2);
-  if (sp2 != std::string_view::npos) {
-    std::string_view hops = rest.substr(sp2 + 1);
-    std::from_chars(hops.data(), hops.data() + hops.size(), q.redirect_hops);
+  std::string_view fields[4];
+  size_t n = 0;
+  while (n < 4) {
+    size_t sp = packed.find(' ');
+    fields[n++] = packed.substr(0, sp);
+    if (sp == std::string_view::npos) break;
+    packed.remove_prefix(sp + 1);
   }
+  q.url = fields[0];
+  q.parent = fields[1];
+  std::from_chars(fields[2].data(), fields[2].data() + fields[2].size(), q.redirect_hops);
+  q.sitemap = fields[3] == "s";
   return q;
 }
 
