@@ -19,6 +19,7 @@ namespace bloomcrawl {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::gzip;
 
 
 class SitemapCrawlTest : public ::testing::Test {
