@@ -245,7 +245,7 @@ def report(args):
         details = []
         if r.get("wrk_requests"):
             details.append("wrk: %d requests, socket errors %s, non-2xx/3xx %d" % (r["wrk_requests"], r["wrk_socket_errors"], r["wrk_non_2xx_3xx"]))
-        details.append("%d requests, %d robots.txt, mean server time %.3f ms" % (r["requests"], r["robots_fetches"], r["mean_server_ms"]))
+        details.append("server log: %d requests, %d of them robots.txt" % (r["requests"], r["robots_fetches"]))
         if r["duplicate_examples"] and not r.get("wrk_requests"):
             details.append("most repeated: " + ", ".join("`%s`" % u for u in r["duplicate_examples"]))
         if r["outside_truth_examples"] and r["name"] != "wrk":

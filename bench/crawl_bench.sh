@@ -4,10 +4,13 @@
 # nginx serves on the same pages. Every figure about what was fetched comes from nginx's access log,
 # not from the tools; CPU and peak RSS from /usr/bin/time -v. Writes bench/results/crawl.md.
 #
-#   bench/crawl_bench.sh [--pages-per-host N] [--port P] [--wrk-seconds S] [--out FILE] [--keep]
+#   bench/crawl_bench.sh [--pages-per-host N] [--port P] [--wrk-seconds S] [--scrapy-seconds S]
+#                        [--no-profile] [--notes FILE] [--out FILE] [--keep]
 #
 # Installs what it uses, builds Release, and cleans up on any exit (nginx stopped, temp dir removed
-# unless --keep). About 10 minutes on 2 cores. Helpers: bench/crawl_nginx.conf (server),
+# unless --keep). About 10 minutes on 2 cores. Unless --no-profile, bloomcrawl then crawls once more
+# under `perf record` (not timed) and the report gets its profile and the connections it held per
+# host. --notes FILE: markdown appended to the report (a diagnosis written for the run). Helpers: bench/crawl_nginx.conf (server),
 # bench/crawl_bloomcrawl.conf (crawler config), bench/crawl_wrk.lua, bench/scrapy_spider.py,
 # bench/crawl_analyze.py (log analysis and the report).
 set -euo pipefail
@@ -19,8 +22,14 @@ pages_per_host=17000
 hosts=(127.0.0.2 127.0.0.3 127.0.0.4)
 port=""
 wrk_seconds=20
+# Scrapy fetches ~100 pages/s here and, not removing dot segments, requests most pages two or three
+# times: the whole site would take it half an hour. It runs this long (CLOSESPIDER_TIMEOUT), which
+# is plenty to measure its rate and CPU per page; its coverage is then partial, and says so.
+scrapy_seconds=300
 out="bench/results/crawl.md"
 keep=0
+profile=1
+notes_file=""
 tool_timeout_s=900  # a run that takes longer is stopped (SIGINT) and reported as it stands
 
 usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; }
@@ -29,8 +38,11 @@ while [ $# -gt 0 ]; do
     --pages-per-host) pages_per_host="$2"; shift 2 ;;
     --port) port="$2"; shift 2 ;;
     --wrk-seconds) wrk_seconds="$2"; shift 2 ;;
+    --scrapy-seconds) scrapy_seconds="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --keep) keep=1; shift ;;
+    --no-profile) profile=0; shift ;;
+    --notes) notes_file="$(realpath "$2")"; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "crawl_bench: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -38,7 +50,7 @@ done
 
 log() { echo "crawl_bench: $*" >&2; }
 
-bench_packages=(nginx-light wrk python3-scrapy wget time)
+bench_packages=(nginx-light wrk python3-scrapy wget time linux-perf iproute2)
 if ! scripts/install-deps.sh "${bench_packages[@]}"; then
   # install-deps.sh installs the whole project's list, and one unrelated package that apt cannot
   # install (e.g. npm beside a nodejs that bundles it) must not stop a benchmark whose own tools
@@ -184,7 +196,8 @@ bloomcrawl_cmd=("$bloomcrawl" crawl --config "$work/bloomcrawl.json")
 run_tool bloomcrawl "${bloomcrawl_cmd[@]}"
 
 # From the temp dir: Scrapy looks for a project (scrapy.cfg) upwards from where it runs.
-scrapy_cmd=(env -C "$work" "$py" -m scrapy runspider "$repo/bench/scrapy_spider.py" -a "start=$seed" -a "hosts=$host_list")
+scrapy_cmd=(env -C "$work" "$py" -m scrapy runspider "$repo/bench/scrapy_spider.py" -a "start=$seed" -a "hosts=$host_list"
+            -s "CLOSESPIDER_TIMEOUT=$scrapy_seconds")
 run_tool scrapy "${scrapy_cmd[@]}"
 
 wget_cmd=(wget --recursive --level=inf --span-hosts "--domains=$host_list" -e robots=on --no-verbose
@@ -210,9 +223,13 @@ cat >"$work/setup.md" <<EOF
   fetch.threads 2 x 32 transfers, allowed_ranges 127.0.0.0/8, max_depth -1, pages.jsonl and
   report.json written to a temp dir.
 - Scrapy $("$py" -c 'import scrapy; print(scrapy.__version__)'): \`bench/scrapy_spider.py\`, 64
-  concurrent requests, no delay, breadth-first, no retries, nofollow obeyed.
+  concurrent requests, no delay, breadth-first, no retries, nofollow obeyed (its LinkExtractor
+  matches \`rel=nofollow\` case-sensitively, so \`rel="NoFollow"\` links are followed). **Stopped
+  after ${scrapy_seconds} s** (CLOSESPIDER_TIMEOUT): at its rate the whole site would take about half an
+  hour, so its ground-truth coverage is partial by design; its pages/s and CPU per page are
+  measured over the pages it did fetch.
 - wget $(wget --version | head -1 | awk '{print $3}'): one connection (wget has no concurrency), files
-  written to a temp dir.
+  written to a temp dir; it ignores \`rel=nofollow\`, so it also fetches the nofollow-only pages.
 - wrk: 2 threads, 64 connections, ${wrk_seconds} s, every ground-truth URL round-robin
   (\`bench/crawl_wrk.lua\`), with nginx's access log on as for the crawlers.
 - Order: wrk (also warms the page cache), bloomcrawl, Scrapy, wget; each tool under
@@ -229,8 +246,56 @@ $(printf '%q ' "${wget_cmd[@]}")
 EOF
 sed -i -e "s|$work|TMP|g" -e "s|$repo/||g" "$work/setup.md"
 
+# The profile run: where bloomcrawl's CPU goes (per thread, per library, per function) and how
+# many connections it really holds per host (sampled with ss every second).
+profile_bloomcrawl() {
+  log "profiling bloomcrawl (perf record; not part of the figures)"
+  rm -rf "$work/bloomcrawl-out"
+  start_nginx profile
+  perf record -F 499 -o "$work/perf.data" -- "${bloomcrawl_cmd[@]}" >"$work/profile.out" 2>&1 &
+  local perf_pid=$! max_conns=""
+  while kill -0 "$perf_pid" 2>/dev/null; do
+    sleep 1
+    max_conns+="$(ss -Htn state established "( dport = :$port )" | awk '{split($4, a, ":"); print a[1]}' \
+      | sort | uniq -c | awk '{printf "%s %s, ", $2, $1}')"$'\n'
+  done
+  wait "$perf_pid" || log "perf record exited with status $?"
+  stop_nginx
+  {
+    echo "## Profile of bloomcrawl (a separate run under perf record -F 499)"
+    echo
+    echo "Established connections per host (the config allows $per_host), sampled each second during the"
+    echo "crawl, and how many samples saw each combination:"
+    echo
+    echo '```'
+    echo "$max_conns" | grep -v '^$' | sort | uniq -c | sort -rn | head -5 | sed 's/, $//' || true
+    echo '```'
+    for key in pid dso sym; do
+      echo
+      echo "Share of CPU samples by $( [ $key = pid ] && echo "thread (tid)" || echo $key ):"
+      echo
+      echo '```'
+      perf report -i "$work/perf.data" --no-children -g none --sort "$key" --stdio 2>/dev/null \
+        | grep -v -e '^#' -e '^$' | head -"$( [ $key = sym ] && echo 15 || echo 6 )" || true
+      echo '```'
+    done
+  } >"$work/profile.md"
+}
+notes_parts=()
+if [ "$profile" = 1 ]; then
+  if command -v perf >/dev/null && perf record -o /dev/null -- true >/dev/null 2>&1; then
+    profile_bloomcrawl
+    notes_parts+=("$work/profile.md")
+  else
+    log "perf is missing or not permitted: no profile"
+  fi
+fi
+[ -n "$notes_file" ] && notes_parts+=("$notes_file")
 notes=()
-[ -n "${CRAWL_BENCH_NOTES:-}" ] && notes=(--notes "$CRAWL_BENCH_NOTES")
+if [ ${#notes_parts[@]} -gt 0 ]; then
+  for part in "${notes_parts[@]}"; do cat "$part"; echo; done >"$work/notes.md"
+  notes=(--notes "$work/notes.md")
+fi
 mkdir -p "$(dirname "$out")"
 "$py" "$repo/bench/crawl_analyze.py" report --rows "$work"/rows/{wrk,bloomcrawl,scrapy,wget}.json \
   --setup "$work/setup.md" --out "$out" "${notes[@]}"
