@@ -74,7 +74,11 @@ cmake --build build/release --target bloomcrawl bloomcrawl-testweb
 bloomcrawl="$repo/build/release/bloomcrawl"
 testweb="$repo/build/release/tests/bloomcrawl-testweb"
 
-work="$(mktemp -d /tmp/crawl-bench.XXXXXX)"
+# On tmpfs when there is one: the site, wget's copy and the logs are ~150,000 files that a disk
+# would make slow to write and to delete (minutes on a busy machine) and noisy to measure beside.
+tmp_parent=/tmp
+[ -d /dev/shm ] && [ "$(df -Pk /dev/shm | awk 'NR == 2 {print $4}')" -gt $((4 << 20)) ] && tmp_parent=/dev/shm
+work="$(mktemp -d "$tmp_parent/crawl-bench.XXXXXX")"
 chmod 755 "$work"  # nginx workers run unprivileged and must read the site
 nginx_prefix="$work/nginx"
 mkdir -p "$nginx_prefix/tmp" "$work/rows"
@@ -184,6 +188,8 @@ run_tool() {
     --time "$work/$name.time" --out "$work/rows/$name.json" "${extra[@]}"
 }
 
+# Other jobs may share the machine: the report gives the load around the measurements.
+load_start="$(cut -d' ' -f1-3 /proc/loadavg)"
 # wrk first: it also brings the site into the page cache for the crawlers.
 wrk_cmd=(wrk -t2 -c64 "-d${wrk_seconds}s" -s "$repo/bench/crawl_wrk.lua" "$seed" -- "$truth")
 run_tool wrk "${wrk_cmd[@]}"
@@ -204,7 +210,10 @@ wget_cmd=(wget --recursive --level=inf --span-hosts "--domains=$host_list" -e ro
           --user-agent=wget-bench "--directory-prefix=$work/wget-out" "--output-file=$work/wget.log" "$seed")
 run_tool wget "${wget_cmd[@]}"
 
+load_end="$(cut -d' ' -f1-3 /proc/loadavg)"
 cat >"$work/setup.md" <<EOF
+- Machine load (1/5/15-minute load average) when the measurements started: $load_start; when they
+  ended: $load_end. Above 2 on these 2 cores, other jobs took CPU from the tools and the server.
 - Site: \`bloomcrawl-testweb generate\`, $pages_per_host content pages on each of ${#hosts[@]} hosts
   (${hosts[*]}), port $port, $truth_pages URLs in the ground truth (every URL a polite crawler
   fetches from the seed $seed: robots.txt obeyed, rel=nofollow and meta-robots nofollow obeyed;
