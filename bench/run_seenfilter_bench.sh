@@ -76,7 +76,7 @@ run sort_u env LC_ALL=C sort -u
   echo "dedup_lines=$DEDUP_LINES"
   echo "emit=$(cat "$work/emit.log")"
   echo "elapsed=$(($(date +%s) - started))"
-  echo "command=bench/run_seenfilter_bench.sh $*"
+  echo "command=BUILD_DIR=$BUILD_DIR bench/run_seenfilter_bench.sh $*"
 } >"$work/machine.txt"
 
 mkdir -p "$(dirname "$OUT")"
