@@ -65,6 +65,7 @@ class ExactHashSet {
     // Lazily zeroed pages, like SeenFilter's mmap'd layers and libbloom's calloc.
     void* p = ::mmap(nullptr, bytes(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
+    ::madvise(p, bytes(), MADV_HUGEPAGE);  // as SeenFilter's layers do; libbloom's calloc cannot
     table_ = static_cast<uint64_t*>(p);
   }
   ~ExactHashSet() { ::munmap(table_, bytes()); }
