@@ -53,6 +53,16 @@ enum Call { kSingle = 0, kBatch = 1 };
 
 // ---- the structures under test, behind one interface: insert/lookup a chunk, count positives ----
 
+// Calls batch_call on consecutive slices of up to kBatchKeys keys; sums what it returns.
+template <class BatchCall>
+uint64_t for_each_batch(Keys keys, BatchCall batch_call) {
+  uint64_t total = 0;
+  for (size_t i = 0; i < keys.size(); i += kBatchKeys) {
+    total += static_cast<uint64_t>(batch_call(keys.subspan(i, std::min(kBatchKeys, keys.size() - i))));
+  }
+  return total;
+}
+
 struct SeenTarget {
   static constexpr bool kHasBatch = true;
   static constexpr bool kConcurrentInsert = true;
@@ -64,13 +74,11 @@ struct SeenTarget {
       for (std::string_view k : keys) fresh += filter.insert(k) ? 1 : 0;
       return fresh;
     }
-    std::array<InsertOutcome, kBatchKeys> outcomes;
-    for (size_t i = 0; i < keys.size(); i += kBatchKeys) {
-      const Keys batch = keys.subspan(i, std::min(kBatchKeys, keys.size() - i));
+    return for_each_batch(keys, [this](Keys batch) {
+      std::array<InsertOutcome, kBatchKeys> outcomes;
       filter.insert_batch(batch, outcomes);
-      for (size_t j = 0; j < batch.size(); ++j) fresh += outcomes[j] == InsertOutcome::kNew ? 1 : 0;
-    }
-    return fresh;
+      return std::count(outcomes.begin(), outcomes.begin() + batch.size(), InsertOutcome::kNew);
+    });
   }
   uint64_t lookup(Keys keys, Call call) const {
     uint64_t found = 0;
@@ -78,13 +86,11 @@ struct SeenTarget {
       for (std::string_view k : keys) found += filter.contains(k) ? 1 : 0;
       return found;
     }
-    std::array<bool, kBatchKeys> hits;
-    for (size_t i = 0; i < keys.size(); i += kBatchKeys) {
-      const Keys batch = keys.subspan(i, std::min(kBatchKeys, keys.size() - i));
+    return for_each_batch(keys, [this](Keys batch) {
+      std::array<bool, kBatchKeys> hits;
       filter.contains_batch(batch, hits);
-      for (size_t j = 0; j < batch.size(); ++j) found += hits[j] ? 1 : 0;
-    }
-    return found;
+      return std::count(hits.begin(), hits.begin() + batch.size(), true);
+    });
   }
   uint64_t bytes() const { return filter.stats(false).bytes; }
   uint64_t layers() const { return filter.stats(false).layers.size(); }
