@@ -24,7 +24,8 @@ configure_build() {  # dir, cmake args...
 }
 
 step "release build"
-configure_build build/release
+# Benchmarks are built (and -Werror checked) by their own bench/run_*.sh scripts.
+configure_build build/release -DBLOOMCRAWL_BENCH=OFF
 step "release tests"
 ctest --test-dir build/release -j "$jobs" --output-on-failure
 
