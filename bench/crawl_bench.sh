@@ -69,7 +69,7 @@ fi
 py=/usr/bin/python3
 
 log "building Release"
-cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DBLOOMCRAWL_BENCH=ON >/dev/null
 cmake --build build/release --target bloomcrawl bloomcrawl-testweb
 bloomcrawl="$repo/build/release/bloomcrawl"
 testweb="$repo/build/release/tests/bloomcrawl-testweb"

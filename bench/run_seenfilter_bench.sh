@@ -27,7 +27,7 @@ fi
 
 started=$(date +%s)
 echo "== build (Release) in $BUILD_DIR" >&2
-cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBLOOMCRAWL_WERROR=ON >/dev/null
+cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBLOOMCRAWL_WERROR=ON -DBLOOMCRAWL_BENCH=ON >/dev/null
 cmake --build "$BUILD_DIR" -j2 --target seenfilter_bench dedup_libbloom_bench bloomcrawl >&2
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/seenfilter_bench.XXXXXX")
