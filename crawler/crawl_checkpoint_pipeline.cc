@@ -199,6 +199,8 @@ void Crawler::take_checkpoint(bool wait) {
     for (const std::string& url : replayed_done_) add_record(carried, CompletedRecord{url, 0, 0, 0});
     next->append(carried);
   }
+  // pages.jsonl is buffered: flushed with each generation, a kill loses only its last lines.
+  if (page_log_) page_log_->flush();
   auto checkpoint = std::make_shared<CrawlCheckpoint>(cut_checkpoint(next));
   std::shared_ptr<JournalWriter> previous = std::move(next);  // the journal the cut closed
   last_checkpoint_ = std::chrono::steady_clock::now();
