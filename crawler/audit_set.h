@@ -3,7 +3,7 @@
 // positive of the filter (the filter said "seen", the exact set says new: a page wrongly skipped)
 // from a true duplicate, so the filter's estimated false positives can be checked against a count.
 // 64-bit hashes collide with probability ~n²/2^65 (~3e-8 at a million URLs): negligible here.
-// Thread-safe. Costs ~16-32 bytes per URL, which is why it is off by default.
+// Thread-safe. Costs ~40 bytes per URL (a hash-set node), which is why it is off by default.
 #pragma once
 
 #include <cstdint>

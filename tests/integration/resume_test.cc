@@ -53,19 +53,21 @@ class ResumeTest : public ::testing::Test {
   fs::path checkpoint_dir() const { return dir_ / "ckpt"; }
   fs::path out_dir() const { return dir_ / "out"; }
 
-  void write_config(const TestWeb& web, const std::string& name, bool sort_query = true) {
+  // The crawl of the test web's three hosts, checkpointed every 25 pages; `patch` (JSON merge
+  // patch) changes what a test needs.
+  void write_config(const TestWeb& web, const nlohmann::json& patch = nlohmann::json::object()) {
     nlohmann::json c = {
         {"seeds", {{"urls", {web.seed_url()}}}},
         {"scope", {{"allowed_hosts", web.options().hosts}, {"max_depth", -1}}},
         {"politeness", {{"delay_ms", 0}, {"concurrency_per_host", 4}}},
         {"fetch", {{"allowed_ranges", {"127.0.0.0/8"}}, {"connect_timeout_ms", 5000}, {"total_timeout_ms", 20000}}},
-        {"canonicalization", {{"sort_query", sort_query}}},
         {"seen_filter", {{"initial_capacity", 1000}}},
         {"output", {{"directory", out_dir().string()}}},
         {"checkpoint", {{"directory", checkpoint_dir().string()}, {"interval_s", 0}, {"interval_pages", 25}}},
         {"logging", {{"progress", "never"}}},
     };
-    std::ofstream(dir_ / name) << c.dump(2);
+    c.merge_patch(patch);
+    std::ofstream(dir_ / "crawl.json") << c.dump(2);
   }
 
   void start(const std::vector<std::string>& extra) {
@@ -175,7 +177,7 @@ TestWebOptions slow_web() {
 TEST_F(ResumeTest, KilledAtRandomMomentsFetchesTheGroundTruthOnce) {
   TestWeb web(slow_web());
   web.start();
-  write_config(web, "crawl.json");
+  write_config(web);
   const std::vector<std::string> truth_list = web.ground_truth(web.site_depth());
   const std::set<std::string> truth(truth_list.begin(), truth_list.end());
 
@@ -249,7 +251,7 @@ TEST_F(ResumeTest, KilledAtRandomMomentsFetchesTheGroundTruthOnce) {
 TEST_F(ResumeTest, SigtermTakesAFinalCheckpointAndResumeFinishes) {
   TestWeb web(slow_web());
   web.start();
-  write_config(web, "crawl.json");
+  write_config(web);
   start({});
   ASSERT_TRUE(wait_for_page_requests(web, 30));
   const int status = kill_child(SIGTERM);
@@ -274,11 +276,11 @@ TEST_F(ResumeTest, SigtermTakesAFinalCheckpointAndResumeFinishes) {
 TEST_F(ResumeTest, ChangedCanonicalizationIsRefusedNamingTheField) {
   TestWeb web(slow_web());
   web.start();
-  write_config(web, "crawl.json");
+  write_config(web);
   start({});
   ASSERT_TRUE(wait_for_page_requests(web, 10));
   kill_child(SIGTERM);
-  write_config(web, "crawl.json", /*sort_query=*/false);
+  write_config(web, {{"canonicalization", {{"sort_query", true}}}});
   EXPECT_NE(run({"--resume"}), 0);
   const std::string log = last_log();
   EXPECT_NE(log.find("/canonicalization/sort_query"), std::string::npos) << log;
@@ -288,7 +290,7 @@ TEST_F(ResumeTest, ChangedCanonicalizationIsRefusedNamingTheField) {
 TEST_F(ResumeTest, CorruptedNewestGenerationFallsBackToThePreviousOne) {
   TestWeb web(slow_web());
   web.start();
-  write_config(web, "crawl.json");
+  write_config(web);
   start({});
   ASSERT_TRUE(wait_for_page_requests(web, 60));  // past a few page-count generations
   kill_child(SIGTERM);
@@ -309,10 +311,44 @@ TEST_F(ResumeTest, CorruptedNewestGenerationFallsBackToThePreviousOne) {
   EXPECT_EQ(page_urls(web), std::set<std::string>(truth.begin(), truth.end()));
 }
 
+// With a loose filter (30% target FPR) real false positives happen: the exact audit set counts
+// them, across a stop and a resume. Each one is an in-scope URL never fetched; a missed page is
+// one of them or reachable only through them.
+TEST_F(ResumeTest, AuditCountsRealFalsePositivesAcrossResumes) {
+  TestWebOptions o = slow_web();
+  o.pages_per_host = 300;  // enough URLs to fill the first layer, where false positives happen
+  o.response_delay = std::chrono::milliseconds(0);
+  TestWeb web(o);
+  web.start();
+  write_config(web, {{"seen_filter", {{"target_fpr", 0.3}}}, {"audit", true}});
+  start({});
+  ASSERT_TRUE(wait_for_page_requests(web, 20));
+  kill_child(SIGTERM);
+  const uint64_t before = report()["audit"]["false_positives"].get<uint64_t>();
+  ASSERT_EQ(run({"--resume"}), 0) << last_log();
+  const nlohmann::json r = report();
+  ASSERT_TRUE(r.contains("audit")) << r.dump(2);
+  const uint64_t false_positives = r["audit"]["false_positives"].get<uint64_t>();
+  EXPECT_GE(false_positives, before);
+  EXPECT_GT(false_positives, 0u) << r["audit"].dump() << r["seen_filter"].dump();
+  EXPECT_GT(r["audit"]["filter_estimated_false_positives"].get<double>(), 0.0);
+  EXPECT_GE(r["audit"]["exact_urls"].get<uint64_t>(), r["seen_filter"]["keys"].get<uint64_t>());
+
+  const std::vector<std::string> truth_list = web.ground_truth(web.site_depth());
+  const std::set<std::string> truth(truth_list.begin(), truth_list.end()), fetched = page_urls(web);
+  std::vector<std::string> missing;
+  std::set_difference(truth.begin(), truth.end(), fetched.begin(), fetched.end(), std::back_inserter(missing));
+  EXPECT_FALSE(missing.empty()) << "30% FPR and no page missed: is the filter's target ignored?";
+  EXPECT_TRUE(std::includes(truth.begin(), truth.end(), fetched.begin(), fetched.end()));
+  std::string inspected;
+  EXPECT_EQ(inspect(&inspected), 0) << inspected;
+  EXPECT_NE(inspected.find("audit-0"), std::string::npos) << "the audit set is checkpointed: " << inspected;
+}
+
 TEST_F(ResumeTest, FreshCrawlRefusesANonEmptyCheckpointDirectory) {
   TestWeb web(slow_web());
   web.start();
-  write_config(web, "crawl.json");
+  write_config(web);
   fs::create_directories(checkpoint_dir());
   std::ofstream(checkpoint_dir() / "CURRENT") << "CRAWL-000001\n";
   EXPECT_NE(run({}), 0);
