@@ -7,6 +7,7 @@
 #include "crawler/crawler.h"
 #include "crawler/journal_replay.h"
 #include "crawler/queued_url.h"
+#include "frontier/frontier_snapshot.h"
 
 namespace bloomcrawl {
 
@@ -144,7 +145,15 @@ void Crawler::maybe_checkpoint() {
   const CrawlCheckpointSettings& c = settings_.checkpoint;
   const bool by_time = c.interval.count() > 0 && now - last_checkpoint_ >= c.interval;
   const bool by_pages = c.interval_pages > 0 && stats_.pages_fetched.load() - pages_at_last_checkpoint_ >= c.interval_pages;
-  if (by_time || by_pages) take_checkpoint(false);
+  if (!by_time && !by_pages) return;
+  try {
+    take_checkpoint(false);
+  } catch (const std::exception& e) {
+    // Nothing was cut: the current journal goes on covering everything since the last generation.
+    spdlog::error("checkpoint skipped: {}", e.what());
+    last_checkpoint_ = now;
+    pages_at_last_checkpoint_ = stats_.pages_fetched.load();
+  }
 }
 
 CrawlCheckpoint Crawler::cut_checkpoint(std::unique_ptr<JournalWriter>& journal) {
@@ -154,7 +163,7 @@ CrawlCheckpoint Crawler::cut_checkpoint(std::unique_ptr<JournalWriter>& journal)
   gate_.cut([&] {
     const auto start = std::chrono::steady_clock::now();
     cp.filter = filter_.snapshot();
-    cp.frontier = frontier_.snapshot();
+    cp.frontier = frontier_.snapshot_body();  // sealed after the pause
     {
       std::lock_guard<std::mutex> lock(outstanding_mu_);
       for (const auto& [id, o] : outstanding_) {
@@ -176,6 +185,7 @@ CrawlCheckpoint Crawler::cut_checkpoint(std::unique_ptr<JournalWriter>& journal)
     journal_.swap(journal);
     pause_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   });
+  seal_frontier_snapshot(cp.frontier);
   m.generation = generation_;
   m.key_hash = settings_.checkpoint.key_hash;
   m.config = settings_.checkpoint.config;

@@ -191,7 +191,13 @@ nlohmann::json Crawler::run() {
   workers_.clear();
   if (page_log_) page_log_->flush();
   if (warc_) warc_->close();
-  if (checkpointing()) take_checkpoint(true);  // the final generation: a resume continues from here
+  if (checkpointing()) {
+    try {
+      take_checkpoint(true);  // the final generation: a resume continues from here
+    } catch (const std::exception& e) {
+      spdlog::error("final checkpoint not taken ({}); a resume replays the journal instead", e.what());
+    }
+  }
   if (settings_.progress) print_progress(true);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   nlohmann::json out = report(seconds);
