@@ -10,6 +10,26 @@
 #include "frontier/frontier_snapshot.h"
 
 namespace bloomcrawl {
+namespace {
+
+// The counters a resume starts from. The journal's last stats record is newer than the
+// checkpoint's, except for page counters: those are rebuilt exactly from the completed records,
+// so they are taken from the checkpoint, which the completed records continue.
+nlohmann::json stats_to_resume(const nlohmann::json& checkpointed, const nlohmann::json& journaled) {
+  if (journaled.is_null()) return checkpointed;
+  nlohmann::json out = journaled;
+  for (const char* field : {"pages_fetched", "bytes_received", "fetch_ms_total", "status"}) {
+    const nlohmann::json::json_pointer p(std::string("/fetches/") + field);
+    if (checkpointed.contains(p)) {
+      out[p] = checkpointed.at(p);
+    } else if (out.contains(p)) {
+      out[p.parent_pointer()].erase(field);
+    }
+  }
+  return out;
+}
+
+}  // namespace
 
 SeenFilter Crawler::make_filter(const CrawlerSettings& s, const CrawlCheckpoint* resume) {
   if (resume) return SeenFilter(resume->filter);
@@ -24,7 +44,6 @@ Frontier Crawler::make_frontier(const CrawlerSettings& s, const CrawlCheckpoint*
 void Crawler::resume_from_checkpoint() {
   const CrawlManifest& m = resume_->manifest;
   const std::filesystem::path& dir = settings_.checkpoint.directory;
-  stats_.add_saved(m.stats);
   auto counter = [&](const char* name) { return m.counters.value(name, uint64_t{0}); };
   resumes_ = counter("resumes") + 1;
   refetched_after_crash_ = counter("refetched_after_crash");
@@ -41,6 +60,7 @@ void Crawler::resume_from_checkpoint() {
   for (const FrontierUrl& u : m.requeue) frontier_.push(u.host, u.url, u.depth);
 
   JournalReplay replay = replay_journals(journals_since(dir, m.generation), m.outstanding);
+  stats_.add_saved(stats_to_resume(m.stats, replay.last_stats));
   for (const std::string& problem : replay.problems) spdlog::warn("journal: {} (ignored from there on)", problem);
   journal_problems_ = replay.problems;
   for (const AdmittedRecord& a : replay.admitted) {
@@ -139,9 +159,22 @@ void Crawler::audit_outcomes(const std::vector<Candidate>& candidates, const std
   }
 }
 
+nlohmann::json Crawler::saved_stats() const {
+  nlohmann::json out = stats_.to_json();
+  out["fetches"]["fetch_ms_total"] = stats_.fetch_ms_total.load();
+  return out;
+}
+
 void Crawler::maybe_checkpoint() {
-  if (checkpoint_writing_.load()) return;  // the previous generation is still being written
   const auto now = std::chrono::steady_clock::now();
+  if (journal_ && now - last_stats_record_ >= std::chrono::seconds(1)) {
+    // Only the scheduler thread swaps journal_, and this is it: no gate pass needed.
+    JournalBatch batch;
+    add_record(batch, StatsRecord{saved_stats().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)});
+    journal_->append(batch);
+    last_stats_record_ = now;
+  }
+  if (checkpoint_writing_.load()) return;  // the previous generation is still being written
   const CrawlCheckpointSettings& c = settings_.checkpoint;
   const bool by_time = c.interval.count() > 0 && now - last_checkpoint_ >= c.interval;
   const bool by_pages = c.interval_pages > 0 && stats_.pages_fetched.load() - pages_at_last_checkpoint_ >= c.interval_pages;
@@ -172,8 +205,7 @@ CrawlCheckpoint Crawler::cut_checkpoint(std::unique_ptr<JournalWriter>& journal)
       }
     }
     m.outstanding.insert(m.outstanding.end(), crash_outstanding_.begin(), crash_outstanding_.end());
-    m.stats = stats_.to_json();
-    m.stats["fetches"]["fetch_ms_total"] = stats_.fetch_ms_total.load();
+    m.stats = saved_stats();
     m.counters = {{"resumes", resumes_.load()},
                   {"refetched_after_crash", refetched_after_crash_.load()},
                   {"audit_false_positives", audit_false_positives_.load()}};

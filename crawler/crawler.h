@@ -181,6 +181,7 @@ class Crawler {
   void audit_outcomes(const std::vector<Candidate>& candidates, const std::vector<InsertOutcome>& outcomes,
                       JournalBatch& batch);
   nlohmann::json checkpoint_report() const;
+  nlohmann::json saved_stats() const;  // CrawlStats as a checkpoint or stats record keeps them
 
   CrawlerSettings settings_;
   Scope scope_;
@@ -231,6 +232,7 @@ class Crawler {
   std::thread checkpoint_writer_;
   std::atomic<bool> checkpoint_writing_{false};
   std::chrono::steady_clock::time_point last_checkpoint_;
+  std::chrono::steady_clock::time_point last_stats_record_;
   uint64_t pages_at_last_checkpoint_ = 0;
   mutable std::mutex checkpoint_stats_mu_;
   struct {

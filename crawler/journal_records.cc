@@ -73,6 +73,7 @@ struct Encoder {
     w.u64(r.url_hash);
     batch.add(uint8_t(JournalRecordType::kAuditFalsePositive), w.bytes());
   }
+  void operator()(const StatsRecord& r) const { batch.add(uint8_t(JournalRecordType::kStats), r.json); }
 };
 
 }  // namespace
@@ -111,6 +112,8 @@ std::optional<JournalEntry> decode_record(const JournalRecord& record) {
       r.done();
       return a;
     }
+    case JournalRecordType::kStats:
+      return StatsRecord{record.payload};
   }
   return std::nullopt;
 }

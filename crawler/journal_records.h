@@ -20,6 +20,7 @@ enum class JournalRecordType : uint8_t {
   kDispatched = 2,          // a page handed to the fetcher
   kCompleted = 3,           // a page fetched (or failed for good) and its links admitted
   kAuditFalsePositive = 4,  // the filter said "seen" for a URL the exact audit set did not hold
+  kStats = 5,               // the crawl's counters now (CrawlStats::to_json()), about once a second
 };
 
 struct AdmittedRecord {
@@ -44,7 +45,12 @@ struct AuditFalsePositiveRecord {
   uint64_t url_hash = 0;
 };
 
-using JournalEntry = std::variant<AdmittedRecord, DispatchedRecord, CompletedRecord, AuditFalsePositiveRecord>;
+struct StatsRecord {
+  std::string json;  // JSON text
+};
+
+using JournalEntry =
+    std::variant<AdmittedRecord, DispatchedRecord, CompletedRecord, AuditFalsePositiveRecord, StatsRecord>;
 
 void add_record(JournalBatch& batch, const JournalEntry& entry);
 // nullopt for a type this version does not know (skipped, so a newer writer's extra records

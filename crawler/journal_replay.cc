@@ -26,6 +26,10 @@ struct Apply {
     r.completed.insert(std::move(c.url));
   }
   void operator()(AuditFalsePositiveRecord& a) const { r.audit_false_positives.push_back(a.url_hash); }
+  void operator()(StatsRecord& s) const {
+    nlohmann::json j = nlohmann::json::parse(s.json, nullptr, false);
+    if (j.is_object()) r.last_stats = std::move(j);  // counters only: a bad one is not worth a stop
+  }
 };
 
 void apply(JournalContents contents, const std::string& name, JournalReplay& into) {

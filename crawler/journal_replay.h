@@ -5,7 +5,8 @@
 //   - refetches: a page dispatched while it was still outstanding (dispatched, or in flight at
 //     the cut, and not completed) is one the server sees twice; those seen in the journals are
 //     counted here, the ones still outstanding at the end are counted when re-dispatched;
-//   - page counters of the completed pages, so the report counts them.
+//   - page counters of the completed pages, so the report counts them, and the last counters
+//     the crawl journaled (links, duplicates avoided...), which pages do not carry.
 // A torn or damaged tail ends a journal (the rest of it is lost); it is reported in `problems`.
 #pragma once
 
@@ -14,6 +15,8 @@
 #include <string>
 #include <unordered_set>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "crawler/journal_records.h"
 
@@ -30,6 +33,7 @@ struct JournalReplay {
   uint64_t bytes_received = 0;
   uint64_t fetch_ms_total = 0;
   uint64_t status_counts[6] = {};  // by status / 100
+  nlohmann::json last_stats;  // null when no journal held a parsable stats record
   uint64_t records = 0;
   std::vector<std::string> problems;  // "FILE: torn record at offset N (...)", one per journal
 };

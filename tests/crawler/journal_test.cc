@@ -159,6 +159,20 @@ TEST_F(JournalTest, ReplayFoldsJournalsIntoWhatAResumeRedoes) {
   EXPECT_TRUE(r.problems.empty());
 }
 
+TEST_F(JournalTest, ReplayKeepsTheLastStatsRecord) {
+  {
+    JournalWriter writer(dir_ / "journal-000001.log", JournalOptions{});
+    JournalBatch batch;
+    add_record(batch, StatsRecord{R"({"links":{"duplicates":5}})"});
+    add_record(batch, StatsRecord{R"({"links":{"duplicates":9}})"});
+    add_record(batch, StatsRecord{"not json"});  // ignored: counters are not worth a stop
+    writer.append(batch);
+  }
+  const JournalReplay r = replay_journals({dir_ / "journal-000001.log"}, {});
+  EXPECT_EQ(r.last_stats["links"]["duplicates"], 9);
+  EXPECT_TRUE(r.problems.empty());
+}
+
 TEST_F(JournalTest, ReplayReportsATornTailAndKeepsWhatCameBefore) {
   const fs::path path = write_sample("journal-000001.log");
   const std::string bytes = read(path);
