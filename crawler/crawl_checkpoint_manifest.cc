@@ -6,6 +6,7 @@
 #include <xxhash.h>
 
 #include "crawler/crawl_checkpoint.h"
+#include "crawler/crawl_checkpoint_bytes.h"
 #include "seenfilter/checkpoint_format.h"
 
 namespace bloomcrawl {
@@ -13,16 +14,6 @@ namespace {
 
 constexpr size_t kHeaderBytes = 16;  // magic, version u32, body length u32
 constexpr size_t kMaxBodyBytes = size_t{1} << 30;
-
-void put_u32(std::string& out, uint32_t v) {
-  for (int i = 0; i < 4; ++i) out.push_back(char((v >> (8 * i)) & 0xff));
-}
-
-uint64_t get_le(std::string_view bytes, size_t at, int n) {
-  uint64_t v = 0;
-  for (int i = 0; i < n; ++i) v |= uint64_t(uint8_t(bytes[at + size_t(i)])) << (8 * i);
-  return v;
-}
 
 std::string hex64(uint64_t v) {
   char buf[17];
@@ -100,11 +91,11 @@ std::string encode_crawl_manifest(const CrawlManifest& m) {
   // canonical, hence ASCII, so this never changes one).
   const std::string text = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   std::string out(kCrawlManifestMagic);
-  put_u32(out, kCrawlManifestVersion);
-  put_u32(out, uint32_t(text.size()));
+  put_le(out, kCrawlManifestVersion, 4);
+  put_le(out, text.size(), 4);
   out += text;
   const uint64_t sum = XXH3_64bits(out.data(), out.size());
-  for (int i = 0; i < 8; ++i) out.push_back(char((sum >> (8 * i)) & 0xff));
+  put_le(out, sum, 8);
   return out;
 }
 

@@ -11,21 +11,12 @@
 #include <spdlog/spdlog.h>
 #include <xxhash.h>
 
+#include "crawler/crawl_checkpoint_bytes.h"
 #include "seenfilter/checkpoint_format.h"
 #include "seenfilter/durable_file.h"
 
 namespace bloomcrawl {
 namespace {
-
-void put_u32(std::string& out, uint32_t v) {
-  for (int i = 0; i < 4; ++i) out.push_back(char((v >> (8 * i)) & 0xff));
-}
-
-uint32_t get_u32(const char* p) {
-  uint32_t v = 0;
-  for (int i = 0; i < 4; ++i) v |= uint32_t(uint8_t(p[i])) << (8 * i);
-  return v;
-}
 
 // Covers the length too, so a damaged length is caught rather than trusted.
 uint32_t record_checksum(std::string_view length_type_payload) {
@@ -50,7 +41,7 @@ bool write_all(int fd, const char* data, size_t size) {
 void JournalBatch::add(uint8_t type, std::string_view payload) {
   const size_t start = bytes_.size();
   bytes_.append(4, '\0');  // checksum, filled below
-  put_u32(bytes_, uint32_t(payload.size()));
+  put_le(bytes_, payload.size(), 4);
   bytes_.push_back(char(type));
   bytes_.append(payload);
   const uint32_t sum = record_checksum(std::string_view(bytes_).substr(start + 4));
@@ -151,7 +142,7 @@ JournalContents parse_journal(std::string_view bytes, const std::string& name) {
       out.problem = "torn record header" + at + " (" + std::to_string(left) + " bytes)";
       break;
     }
-    const uint32_t length = get_u32(bytes.data() + pos + 4);
+    const uint32_t length = uint32_t(get_le(bytes, pos + 4, 4));
     if (length > kJournalMaxPayloadBytes) {
       out.problem = "bad record length " + std::to_string(length) + at;
       break;
@@ -161,7 +152,7 @@ JournalContents parse_journal(std::string_view bytes, const std::string& name) {
                     std::to_string(kJournalRecordHeaderBytes + length) + " bytes)";
       break;
     }
-    if (record_checksum(bytes.substr(pos + 4, 5 + length)) != get_u32(bytes.data() + pos)) {
+    if (record_checksum(bytes.substr(pos + 4, 5 + length)) != get_le(bytes, pos, 4)) {
       out.problem = "checksum mismatch" + at;
       break;
     }

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "crawler/crawl_checkpoint_bytes.h"
+
 namespace bloomcrawl {
 namespace {
 
@@ -18,7 +20,7 @@ class PayloadWriter {
 
  private:
   PayloadWriter& fixed(uint64_t v, int n) {
-    for (int i = 0; i < n; ++i) out_.push_back(char((v >> (8 * i)) & 0xff));
+    put_le(out_, v, n);
     return *this;
   }
   std::string out_;
@@ -46,8 +48,7 @@ class PayloadReader {
   }
   uint64_t fixed(int n) {
     need(size_t(n));
-    uint64_t v = 0;
-    for (int i = 0; i < n; ++i) v |= uint64_t(uint8_t(in_[size_t(i)])) << (8 * i);
+    const uint64_t v = get_le(in_, 0, n);
     in_.remove_prefix(size_t(n));
     return v;
   }
