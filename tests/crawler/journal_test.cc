@@ -124,7 +124,8 @@ TEST_F(JournalTest, AHeaderTornAtCreationIsAnEmptyJournal) {
 }
 
 TEST_F(JournalTest, MalformedPayloadIsReportedNotTrusted) {
-  JournalRecord r{uint8_t(JournalRecordType::kCompleted), std::string("\x05\x00\x00\x00ab", 6)};
+  // A URL length of 5 with only 2 bytes of URL after it.
+  JournalRecord r{uint8_t(JournalRecordType::kCompleted), std::string{'\x05', '\0', '\0', '\0', 'a', 'b'}};
   EXPECT_THROW(decode_record(r), std::runtime_error);
   JournalRecord unknown{200, "future"};
   EXPECT_FALSE(decode_record(unknown).has_value());
