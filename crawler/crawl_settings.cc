@@ -61,6 +61,9 @@ CrawlerSettings settings_from_config(const CrawlConfig& c) {
 
   s.fetch.threads = unsigned(c.fetch.threads);
   s.fetch.transfers_per_thread = unsigned(c.fetch.transfers_per_thread);
+  // A host's requests all go through one fetch thread, so its connection cap there is the
+  // host's concurrency.
+  s.fetch.max_host_connections = unsigned(c.politeness.concurrency_per_host);
   s.fetch.connect_timeout = milliseconds(c.fetch.connect_timeout_ms);
   s.fetch.idle_timeout = milliseconds(c.fetch.idle_timeout_ms);
   s.fetch.total_timeout = milliseconds(c.fetch.total_timeout_ms);
@@ -85,9 +88,9 @@ CrawlerSettings settings_from_config(const CrawlConfig& c) {
   s.robots.ttl = seconds(c.politeness.robots_ttl_s);
   s.max_crawl_delay = seconds(c.politeness.max_crawl_delay_s);
 
-  // Parsing is CPU work off the network threads: one worker per core the fetchers leave.
-  unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  s.parse_threads = std::max(1u, cores > s.fetch.threads ? cores - s.fetch.threads : 1u);
+  // Fetch threads mostly wait on sockets while parsing is CPU-bound: one parse worker per core.
+  // (With cores - fetch threads, a 2-core machine parsed on one thread and left a core idle.)
+  s.parse_threads = std::max(1u, std::thread::hardware_concurrency());
 
   s.output_dir = c.output.directory;
   s.write_pages = c.output.pages_jsonl;

@@ -468,6 +468,13 @@ void Crawler::process_robots(const Request& request, const FetchResult& result) 
       return;
     }
   }
+  if (result.outcome == FetchOutcome::kBlockedAddress) {
+    // The SSRF guard refused the host's address: its pages will be refused the same way and
+    // recorded as blocked_address, which says more than "disallowed by robots.txt" would.
+    robots_.on_fetched(request.origin, 404, "", now);
+    frontier_.release_host(request.host);
+    return;
+  }
   const bool server_trouble = !got_response || result.status == 429 || result.status >= 500;
   if (server_trouble && request.attempt + 1 < kRobotsAttempts) {
     // A transient failure should not cost a whole host: try again after a pause, the host held.

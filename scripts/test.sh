@@ -8,7 +8,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 jobs=${JOBS:-$(nproc)}
-fuzz_seconds=${FUZZ_SECONDS:-20}
+fuzz_seconds=${FUZZ_SECONDS:-10}
+# Sanitizer builds at -O1: they find the same bugs and compile much faster than -O3.
+sanitizer_flags=(-DCMAKE_C_FLAGS_RELEASE="-O1" -DCMAKE_CXX_FLAGS_RELEASE="-O1")
 
 scripts/install-deps.sh
 scripts/install-test-tools.sh
@@ -27,7 +29,7 @@ step "release tests"
 ctest --test-dir build/release -j "$jobs" --output-on-failure
 
 step "ASan+UBSan build"
-configure_build build/asan -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+configure_build build/asan -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ "${sanitizer_flags[@]}" \
   -DBLOOMCRAWL_SANITIZE=address,undefined -DBLOOMCRAWL_FUZZ=ON -DBLOOMCRAWL_BENCH=OFF
 step "ASan+UBSan tests"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
@@ -48,7 +50,7 @@ for fuzzer in build/asan/fuzz/*_fuzz; do
 done
 
 step "TSan build (concurrent tests)"
-configure_build build/tsan -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+configure_build build/tsan -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ "${sanitizer_flags[@]}" \
   -DBLOOMCRAWL_SANITIZE=thread -DBLOOMCRAWL_CONCURRENT_TESTS_ONLY=ON -DBLOOMCRAWL_BENCH=OFF
 step "TSan tests"
 TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build/tsan -j "$jobs" --output-on-failure

@@ -8,6 +8,7 @@
 // (as in RocksDB's FastLocalBloom, widened to 64 bits).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string_view>
 
@@ -24,11 +25,6 @@ KeyHash hash_key(std::string_view key);
 
 namespace seenfilter {
 
-// One key's probes into one layer: the block, and the bits to set/test in each of its 8 words.
-struct BlockProbe {
-  uint64_t block = 0;
-  uint64_t masks[kBlockWords] = {};
-};
 
 inline uint64_t mix64(uint64_t x) {  // the murmur3 finaliser: a bijection with full avalanche
   x ^= x >> 33;
@@ -60,17 +56,36 @@ inline uint64_t block_index(const KeyHash& hash, const LayerGeometry& layer) {
   return fastrange64(layer_selectors(hash, layer.index).block, layer.blocks);
 }
 
+// kBitMultipliers[i] = 0x9e3779b97f4a7c13^(i+1) mod 2^64: bit i is the top 9 bits of
+// bit_selector * multiplier^(i+1). Precomputed powers make the k products independent (they
+// pipeline) instead of a chain of k dependent multiplies; the bits are the same.
+inline constexpr auto kBitMultipliers = [] {
+  std::array<uint64_t, kMaxProbes> powers{};
+  uint64_t p = 1;
+  for (uint64_t& m : powers) m = p *= 0x9e3779b97f4a7c13ULL;
+  return powers;
+}();
+
+// One key's probes into one layer: the block, and bit i (0..511) of k inside it is the top 9
+// bits of bit_selector * kBitMultipliers[i]. Bits are derived where they are used, so a lookup
+// needs no mask array in memory (see LayerBits::test).
+struct BlockProbe {
+  uint64_t block = 0;
+  uint64_t bit_selector = 0;
+  uint32_t probes = 0;
+
+  uint32_t bit(uint32_t i) const { return static_cast<uint32_t>((bit_selector * kBitMultipliers[i]) >> 55); }
+  // The bits to set in each of the block's 8 words.
+  std::array<uint64_t, kBlockWords> masks() const {
+    std::array<uint64_t, kBlockWords> masks{};
+    for (uint32_t i = 0; i < probes; ++i) masks[bit(i) >> 6] |= uint64_t{1} << (bit(i) & 63);
+    return masks;
+  }
+};
+
 inline BlockProbe block_probe(const KeyHash& hash, const LayerGeometry& layer) {
   const LayerSelectors selectors = layer_selectors(hash, layer.index);
-  BlockProbe probe;
-  probe.block = fastrange64(selectors.block, layer.blocks);
-  uint64_t bit_selector = selectors.bits;
-  for (uint32_t i = 0; i < layer.probes; ++i) {
-    bit_selector *= 0x9e3779b97f4a7c13ULL;
-    const auto bit = static_cast<uint32_t>(bit_selector >> 55);  // 0..511
-    probe.masks[bit >> 6] |= uint64_t{1} << (bit & 63);
-  }
-  return probe;
+  return {fastrange64(selectors.block, layer.blocks), selectors.bits, layer.probes};
 }
 
 }  // namespace seenfilter

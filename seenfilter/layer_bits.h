@@ -6,6 +6,7 @@
 // checkpoint file is then cached here so later checkpoints need not re-hash it.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -30,22 +31,27 @@ class LayerBits {
   uint64_t* words() { return words_; }
   const uint64_t* words() const { return words_; }
 
+  // Branch-free: each bit is tested straight from the (L1-resident after the first) block words;
+  // per-word or per-bit branches mispredict several times per probe, and building a mask array
+  // first costs store-to-load round trips. Misses test all k bits too, which is cheaper than
+  // the mispredicted early exit.
   bool test(const BlockProbe& probe) const {
     const uint64_t* block = words_ + probe.block * kBlockWords;
-    for (uint32_t w = 0; w < kBlockWords; ++w) {
-      const uint64_t mask = probe.masks[w];
-      if (mask != 0 && (load(block[w]) & mask) != mask) return false;
+    uint64_t all = 1;
+    for (uint32_t i = 0; i < probe.probes; ++i) {
+      const uint32_t bit = probe.bit(i);
+      all &= load(block[bit >> 6]) >> (bit & 63);
     }
-    return true;
+    return (all & 1) != 0;
   }
 
   void set(const BlockProbe& probe) {
     uint64_t* block = words_ + probe.block * kBlockWords;
+    const std::array<uint64_t, kBlockWords> masks = probe.masks();
     for (uint32_t w = 0; w < kBlockWords; ++w) {
-      const uint64_t mask = probe.masks[w];
       // Skipping the RMW when the bits are already there keeps the line shared between cores.
-      if (mask != 0 && (load(block[w]) & mask) != mask) {
-        std::atomic_ref<uint64_t>(block[w]).fetch_or(mask, std::memory_order_relaxed);
+      if (const uint64_t missing = masks[w] & ~load(block[w])) {
+        std::atomic_ref<uint64_t>(block[w]).fetch_or(missing, std::memory_order_relaxed);
       }
     }
   }

@@ -2,6 +2,8 @@
 // one line per input line.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -14,7 +16,8 @@ struct RunResult {
 };
 
 RunResult run_url_command(const std::string& flags, const std::string& input) {
-  std::string input_path = testing::TempDir() + "/url_cli_input.txt";
+  // ctest runs each test case as its own process, in parallel: one input file per process.
+  std::string input_path = testing::TempDir() + "/url_cli_input_" + std::to_string(getpid()) + ".txt";
   {
     std::ofstream file(input_path, std::ios::binary);
     file << input;
@@ -93,7 +96,7 @@ TEST(UrlCli, MaxLengthRejectsLongUrls) {
 }
 
 TEST(UrlCli, LinksModeResolvesAgainstBaseElementAndCanonicalizes) {
-  std::string html_path = testing::TempDir() + "/url_cli_page.html";
+  std::string html_path = testing::TempDir() + "/url_cli_page_" + std::to_string(getpid()) + ".html";
   {
     std::ofstream html(html_path);
     html << "<html><head><base href='/docs/'><link rel=stylesheet href='s.css'></head><body>"

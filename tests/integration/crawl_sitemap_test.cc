@@ -1,7 +1,5 @@
 // Sitemaps named in robots.txt feed the crawl when politeness.use_sitemaps_as_seeds is on:
 // an index, a gzip'd sitemap, and pages that no page links to.
-#include <zlib.h>
-
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -15,25 +13,14 @@
 #include "crawler/crawl_settings.h"
 #include "crawler/crawler.h"
 #include "tests/support/fetch_loopback_server.h"
+#include "tests/support/gzip.h"
 
 namespace bloomcrawl {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::gzip;
 
-std::string gzip(const std::string& data) {
-  z_stream zs{};
-  deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
-  std::string out(deflateBound(&zs, uLong(data.size())) + 32, '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-  zs.avail_in = uInt(data.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = uInt(out.size());
-  deflate(&zs, Z_FINISH);
-  out.resize(zs.total_out);
-  deflateEnd(&zs);
-  return out;
-}
 
 class SitemapCrawlTest : public ::testing::Test {
  protected:

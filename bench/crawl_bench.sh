@@ -1,0 +1,312 @@
+#!/usr/bin/env bash
+# Crawl benchmark: bloomcrawl, `wget --recursive` and Scrapy each crawl the same generated static
+# site (at least 50,000 pages on three loopback hosts) served by nginx, and wrk measures what that
+# nginx serves on the same pages. Every figure about what was fetched comes from nginx's access log,
+# not from the tools; CPU and peak RSS from /usr/bin/time -v. Writes bench/results/crawl.md.
+#
+#   bench/crawl_bench.sh [--pages-per-host N] [--port P] [--wrk-seconds S] [--scrapy-seconds S]
+#                        [--no-profile] [--notes FILE] [--out FILE] [--keep]
+#
+# Installs what it uses, builds Release, and cleans up on any exit (nginx stopped, temp dir removed
+# unless --keep). About 10 minutes on 2 cores. Unless --no-profile, bloomcrawl then crawls once more
+# under `perf record` (not timed) and the report gets its profile and the connections it held per
+# host. --notes FILE: markdown appended to the report (a diagnosis written for the run). Helpers: bench/crawl_nginx.conf (server),
+# bench/crawl_bloomcrawl.conf (crawler config), bench/crawl_wrk.lua, bench/scrapy_spider.py,
+# bench/crawl_analyze.py (log analysis and the report).
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$repo"
+
+pages_per_host=17000
+hosts=(127.0.0.2 127.0.0.3 127.0.0.4)
+port=""
+wrk_seconds=20
+# Scrapy fetches ~100 pages/s here and, not removing dot segments, requests most pages two or three
+# times: the whole site would take it half an hour. It runs this long (CLOSESPIDER_TIMEOUT), which
+# is plenty to measure its rate and CPU per page; its coverage is then partial, and says so.
+scrapy_seconds=300
+out="bench/results/crawl.md"
+keep=0
+profile=1
+notes_file=""
+tool_timeout_s=900  # a run that takes longer is stopped (SIGINT) and reported as it stands
+
+usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; }
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --pages-per-host) pages_per_host="$2"; shift 2 ;;
+    --port) port="$2"; shift 2 ;;
+    --wrk-seconds) wrk_seconds="$2"; shift 2 ;;
+    --scrapy-seconds) scrapy_seconds="$2"; shift 2 ;;
+    --out) out="$2"; shift 2 ;;
+    --keep) keep=1; shift ;;
+    --no-profile) profile=0; shift ;;
+    --notes) notes_file="$(realpath "$2")"; shift 2 ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "crawl_bench: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+log() { echo "crawl_bench: $*" >&2; }
+
+bench_packages=(nginx-light wrk python3-scrapy wget time linux-perf iproute2)
+if ! scripts/install-deps.sh "${bench_packages[@]}"; then
+  # install-deps.sh installs the whole project's list, and one unrelated package that apt cannot
+  # install (e.g. npm beside a nodejs that bundles it) must not stop a benchmark whose own tools
+  # are here: install ours alone, then check.
+  log "scripts/install-deps.sh failed; installing the benchmark's own packages only"
+  missing=()
+  for p in "${bench_packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  fi
+fi
+# The system Python has Debian's Scrapy; `python3` on PATH may be another one without it.
+py=/usr/bin/python3
+
+log "building Release"
+cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build/release --target bloomcrawl bloomcrawl-testweb
+bloomcrawl="$repo/build/release/bloomcrawl"
+testweb="$repo/build/release/tests/bloomcrawl-testweb"
+
+# On tmpfs when there is one: the site, wget's copy and the logs are ~150,000 files that a disk
+# would make slow to write and to delete (minutes on a busy machine) and noisy to measure beside.
+tmp_parent=/tmp
+[ -d /dev/shm ] && [ "$(df -Pk /dev/shm | awk 'NR == 2 {print $4}')" -gt $((4 << 20)) ] && tmp_parent=/dev/shm
+work="$(mktemp -d "$tmp_parent/crawl-bench.XXXXXX")"
+chmod 755 "$work"  # nginx workers run unprivileged and must read the site
+nginx_prefix="$work/nginx"
+mkdir -p "$nginx_prefix/tmp" "$work/rows"
+
+stop_nginx() {
+  local pid_file="$nginx_prefix/nginx.pid"
+  [ -f "$pid_file" ] || return 0
+  local pid
+  pid="$(cat "$pid_file")"
+  kill -QUIT "$pid" 2>/dev/null || true  # graceful: finishes requests, flushes the access log
+  for _ in $(seq 100); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    log "nginx $pid did not stop in 10 s; killing it"
+    kill -KILL "$pid" 2>/dev/null || true
+  fi
+  rm -f "$pid_file"
+}
+cleanup() {
+  stop_nginx
+  if [ "$keep" = 1 ]; then log "kept $work"; else rm -rf "$work"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+if [ -z "$port" ]; then
+  # A port free on every host address.
+  port="$("$py" - "${hosts[@]}" <<'EOF'
+import socket, sys
+for _ in range(50):
+    with socket.socket() as s:
+        s.bind((sys.argv[1], 0))
+        port = s.getsockname()[1]
+    try:
+        for host in sys.argv[1:]:
+            with socket.socket() as t:
+                t.bind((host, port))
+        print(port)
+        break
+    except OSError:
+        continue
+EOF
+)"
+fi
+[ -n "$port" ] || { log "no free port found"; exit 1; }
+
+host_list="$(IFS=,; echo "${hosts[*]}")"
+seed="http://${hosts[0]}:$port/"
+truth="$work/truth.txt"
+log "generating $pages_per_host pages on each of ${#hosts[@]} hosts, port $port"
+"$testweb" generate --out "$work/site" --hosts "$host_list" --port "$port" --pages "$pages_per_host" \
+  --ground-truth "$truth" 2>"$work/generate.log" || { cat "$work/generate.log" >&2; exit 1; }
+truth_pages="$(wc -l <"$truth")"
+log "ground truth: $truth_pages URLs"
+
+default_listen=""
+servers=""
+for h in "${hosts[@]}"; do default_listen+="    listen $h:$port default_server;"$'\n'; done
+for h in "${hosts[@]}"; do
+  servers+=$'\n'"  server {"$'\n'
+  for l in "${hosts[@]}"; do servers+="    listen $l:$port;"$'\n'; done
+  servers+="    server_name $h;"$'\n'"    root $work/site/$h;"$'\n'"    index index.html;"$'\n'"  }"$'\n'
+done
+
+# fill_template IN OUT KEY=VALUE...: IN with every @KEY@ replaced (values may span lines); an
+# @NAME@ left over is an error, so a template and this script cannot drift apart silently.
+fill_template() {
+  "$py" - "$@" <<'EOF'
+import re, sys
+text = open(sys.argv[1]).read()
+for pair in sys.argv[3:]:
+    key, _, value = pair.partition("=")
+    text = text.replace("@%s@" % key, value)
+left = re.findall(r"@[A-Z_]+@", text)
+if left:
+    sys.exit("crawl_bench: %s: no value for %s" % (sys.argv[1], ", ".join(sorted(set(left)))))
+open(sys.argv[2], "w").write(text)
+EOF
+}
+
+# Starts a fresh nginx whose access log is $work/NAME.access.log (one log per measurement).
+start_nginx() {
+  local name="$1" conf="$nginx_prefix/$1.conf"
+  fill_template "$repo/bench/crawl_nginx.conf" "$conf" DEFAULT_LISTEN="$default_listen" SERVERS="$servers" \
+    PREFIX="$nginx_prefix" PORT="$port" ACCESS_LOG="$work/$name.access.log"
+  nginx -p "$nginx_prefix" -c "$conf" -e "$nginx_prefix/error.log"
+  for _ in $(seq 50); do
+    if (exec 3<>"/dev/tcp/${hosts[0]}/$port") 2>/dev/null; then return 0; fi
+    sleep 0.1
+  done
+  log "nginx did not start listening on ${hosts[0]}:$port"; cat "$nginx_prefix/error.log" >&2; exit 1
+}
+
+# run_tool NAME COMMAND...: the command under /usr/bin/time -v against a fresh nginx, then its row.
+run_tool() {
+  local name="$1"; shift
+  log "running $name"
+  start_nginx "$name"
+  /usr/bin/time -v -o "$work/$name.time" timeout -s INT -k 30 "$tool_timeout_s" "$@" \
+    >"$work/$name.out" 2>&1 || log "$name exited with status $? (see the table)"
+  stop_nginx
+  local extra=()
+  [ "$name" = wrk ] && extra=(--wrk "$work/$name.out")
+  "$py" "$repo/bench/crawl_analyze.py" measure --name "$name" --truth "$truth" --log "$work/$name.access.log" \
+    --time "$work/$name.time" --out "$work/rows/$name.json" "${extra[@]}"
+}
+
+# Other jobs may share the machine: the report gives the load around the measurements.
+load_start="$(cut -d' ' -f1-3 /proc/loadavg)"
+# wrk first: it also brings the site into the page cache for the crawlers.
+wrk_cmd=(wrk -t2 -c64 "-d${wrk_seconds}s" -s "$repo/bench/crawl_wrk.lua" "$seed" -- "$truth")
+run_tool wrk "${wrk_cmd[@]}"
+
+per_host=$(( (64 + ${#hosts[@]} - 1) / ${#hosts[@]} ))
+allowed_hosts="$(printf '"%s", ' "${hosts[@]:1}")"
+fill_template "$repo/bench/crawl_bloomcrawl.conf" "$work/bloomcrawl.json" SEED="$seed" \
+  ALLOWED_HOSTS="${allowed_hosts%, }" PER_HOST="$per_host" OUTPUT="$work/bloomcrawl-out"
+bloomcrawl_cmd=("$bloomcrawl" crawl --config "$work/bloomcrawl.json")
+run_tool bloomcrawl "${bloomcrawl_cmd[@]}"
+
+# From the temp dir: Scrapy looks for a project (scrapy.cfg) upwards from where it runs.
+scrapy_cmd=(env -C "$work" "$py" -m scrapy runspider "$repo/bench/scrapy_spider.py" -a "start=$seed" -a "hosts=$host_list"
+            -s "CLOSESPIDER_TIMEOUT=$scrapy_seconds")
+run_tool scrapy "${scrapy_cmd[@]}"
+
+wget_cmd=(wget --recursive --level=inf --span-hosts "--domains=$host_list" -e robots=on --no-verbose
+          --user-agent=wget-bench "--directory-prefix=$work/wget-out" "--output-file=$work/wget.log" "$seed")
+run_tool wget "${wget_cmd[@]}"
+
+load_end="$(cut -d' ' -f1-3 /proc/loadavg)"
+cat >"$work/setup.md" <<EOF
+- Machine load (1/5/15-minute load average) when the measurements started: $load_start; when they
+  ended: $load_end. Above 2 on these 2 cores, other jobs took CPU from the tools and the server.
+- Site: \`bloomcrawl-testweb generate\`, $pages_per_host content pages on each of ${#hosts[@]} hosts
+  (${hosts[*]}), port $port, $truth_pages URLs in the ground truth (every URL a polite crawler
+  fetches from the seed $seed: robots.txt obeyed, rel=nofollow and meta-robots nofollow obeyed;
+  404 pages included). Links to a page come in many equivalent spellings (scheme/host case,
+  \`./\`, \`zz/../\`, percent-escaped letters, fragments), so a tool that does not canonicalize
+  fetches pages twice.
+- Server: nginx $(nginx -v 2>&1 | sed 's|.*/||'), 2 workers, one server block per host chosen by the
+  Host header, all listening on the three loopback addresses; a fresh nginx (and access log) per
+  tool, sendfile, keep-alive, no gzip. Config: \`bench/crawl_nginx.conf\`.
+- Hosts: three, because all three crawlers stay in scope across them (wget with
+  \`--span-hosts --domains\`, Scrapy with \`allowed_domains\`, bloomcrawl with
+  \`scope.allowed_hosts\`), all starting from the one seed.
+- Robots: obeyed by every tool (bloomcrawl default, wget \`-e robots=on\`, Scrapy
+  \`ROBOTSTXT_OBEY\`); robots.txt requests are not counted as pages.
+- bloomcrawl: \`bench/crawl_bloomcrawl.conf\`: no politeness delay, $per_host transfers per host,
+  fetch.threads 2 x 32 transfers, allowed_ranges 127.0.0.0/8, max_depth -1, pages.jsonl and
+  report.json written to a temp dir.
+- Scrapy $("$py" -c 'import scrapy; print(scrapy.__version__)'): \`bench/scrapy_spider.py\`, 64
+  concurrent requests, no delay, breadth-first, no retries, nofollow obeyed (its LinkExtractor
+  matches \`rel=nofollow\` case-sensitively, so \`rel="NoFollow"\` links are followed). **Stopped
+  after ${scrapy_seconds} s** (CLOSESPIDER_TIMEOUT): at its rate the whole site would take about half an
+  hour, so its ground-truth coverage is partial by design; its pages/s and CPU per page are
+  measured over the pages it did fetch.
+- wget $(wget --version | head -1 | awk '{print $3}'): one connection (wget has no concurrency), files
+  written to a temp dir; it ignores \`rel=nofollow\`, so it also fetches the nofollow-only pages.
+- wrk: 2 threads, 64 connections, ${wrk_seconds} s, every ground-truth URL round-robin
+  (\`bench/crawl_wrk.lua\`), with nginx's access log on as for the crawlers.
+- Order: wrk (also warms the page cache), bloomcrawl, Scrapy, wget; each tool under
+  \`/usr/bin/time -v\`, stopped after ${tool_timeout_s} s if still running.
+
+Commands (TMP is the run's temp dir):
+
+\`\`\`
+$(printf '%q ' "${wrk_cmd[@]}")
+$(printf '%q ' "${bloomcrawl_cmd[@]}")
+$(printf '%q ' "${scrapy_cmd[@]}")
+$(printf '%q ' "${wget_cmd[@]}")
+\`\`\`
+EOF
+sed -i -e "s|$work|TMP|g" -e "s|$repo/||g" "$work/setup.md"
+
+# The profile run: where bloomcrawl's CPU goes (per thread, per library, per function) and how
+# many connections it really holds per host (sampled with ss every second).
+profile_bloomcrawl() {
+  log "profiling bloomcrawl (perf record; not part of the figures)"
+  rm -rf "$work/bloomcrawl-out"
+  start_nginx profile
+  perf record -F 499 -o "$work/perf.data" -- "${bloomcrawl_cmd[@]}" >"$work/profile.out" 2>&1 &
+  local perf_pid=$! max_conns=""
+  while kill -0 "$perf_pid" 2>/dev/null; do
+    sleep 1
+    max_conns+="$(ss -Htn state established "( dport = :$port )" | awk '{split($4, a, ":"); print a[1]}' \
+      | sort | uniq -c | awk '{printf "%s %s, ", $2, $1}')"$'\n'
+  done
+  wait "$perf_pid" || log "perf record exited with status $?"
+  stop_nginx
+  {
+    echo "## Profile of bloomcrawl (a separate run under perf record -F 499)"
+    echo
+    echo "Established connections per host (the config allows $per_host), sampled each second during the"
+    echo "crawl, and how many samples saw each combination:"
+    echo
+    echo '```'
+    echo "$max_conns" | grep -v '^$' | sort | uniq -c | sort -rn | head -5 | sed 's/, $//' || true
+    echo '```'
+    for key in pid dso sym; do
+      echo
+      echo "Share of CPU samples by $( [ $key = pid ] && echo "thread (tid)" || echo $key ):"
+      echo
+      echo '```'
+      perf report -i "$work/perf.data" --no-children -g none --sort "$key" --stdio 2>/dev/null \
+        | grep -v -e '^#' -e '^$' | head -"$( [ $key = sym ] && echo 15 || echo 6 )" || true
+      echo '```'
+    done
+  } >"$work/profile.md"
+}
+notes_parts=()
+if [ "$profile" = 1 ]; then
+  if command -v perf >/dev/null && perf record -o /dev/null -- true >/dev/null 2>&1; then
+    profile_bloomcrawl
+    notes_parts+=("$work/profile.md")
+  else
+    log "perf is missing or not permitted: no profile"
+  fi
+fi
+[ -n "$notes_file" ] && notes_parts+=("$notes_file")
+notes=()
+if [ ${#notes_parts[@]} -gt 0 ]; then
+  for part in "${notes_parts[@]}"; do cat "$part"; echo; done >"$work/notes.md"
+  notes=(--notes "$work/notes.md")
+fi
+mkdir -p "$(dirname "$out")"
+"$py" "$repo/bench/crawl_analyze.py" report --rows "$work"/rows/{wrk,bloomcrawl,scrapy,wget}.json \
+  --setup "$work/setup.md" --out "$out" "${notes[@]}"
+log "wrote $out"
+cat "$out"

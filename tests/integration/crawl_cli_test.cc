@@ -1,0 +1,131 @@
+// `bloomcrawl crawl` as an operator runs it: Ctrl-C stops with a final report, and a mistaken
+// config is refused with a message that names the field.
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "tests/support/test_web.h"
+
+extern char** environ;
+extern "C" const char* __tsan_default_suppressions() { return "race:libcpp-httplib.so\n"; }
+
+namespace bloomcrawl {
+namespace {
+
+namespace fs = std::filesystem;
+
+class CrawlCliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("crawl_cli_" + std::to_string(getpid()) + "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  fs::path write(const std::string& name, const std::string& text) {
+    std::ofstream(dir_ / name) << text;
+    return dir_ / name;
+  }
+  std::string read(const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+  // Starts `bloomcrawl args...` with stdout and stderr to files in dir_.
+  pid_t spawn(std::vector<std::string> args) {
+    args.insert(args.begin(), BLOOMCRAWL_BIN);
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, (dir_ / "stdout").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, 2, (dir_ / "stderr").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    pid_t pid = 0;
+    EXPECT_EQ(posix_spawn(&pid, BLOOMCRAWL_BIN, &actions, nullptr, argv.data(), environ), 0);
+    posix_spawn_file_actions_destroy(&actions);
+    return pid;
+  }
+  int wait_exit(pid_t pid) {
+    int status = 0;
+    EXPECT_EQ(waitpid(pid, &status, 0), pid);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+  int run(std::vector<std::string> args) { return wait_exit(spawn(std::move(args))); }
+
+  fs::path dir_;
+};
+
+TEST_F(CrawlCliTest, CtrlCStopsCleanlyWithAFinalReport) {
+  testweb::TestWebOptions o;
+  o.response_delay = std::chrono::milliseconds(200);
+  testweb::TestWeb web(o);
+  web.start();
+  fs::path config = write("c.json", nlohmann::json{
+      {"seeds", {{"urls", {web.seed_url()}}}},
+      {"scope", {{"allowed_hosts", web.options().hosts}, {"max_depth", 10}}},
+      {"politeness", {{"delay_ms", 0}, {"concurrency_per_host", 2}}},
+      {"fetch", {{"allowed_ranges", {"127.0.0.0/8"}}}},
+      {"output", {{"directory", (dir_ / "out").string()}}}}.dump());
+  pid_t pid = spawn({"crawl", "--config", config.string()});
+  // Interrupt once pages are being fetched (the server sees them), not after a guessed time.
+  ASSERT_TRUE(web.wait_for_in_flight(2, std::chrono::seconds(30)));
+  kill(pid, SIGINT);
+  EXPECT_EQ(wait_exit(pid), 0) << read(dir_ / "stderr");
+  nlohmann::json report = nlohmann::json::parse(read(dir_ / "out/report.json"));
+  EXPECT_EQ(report["crawl"]["stopped_by"], "signal");
+  EXPECT_LT(report["fetches"]["pages_fetched"].get<uint64_t>(), web.ground_truth(10).size());
+  EXPECT_NE(read(dir_ / "stdout").find("crawl signal"), std::string::npos) << "the human summary is printed";
+  web.stop();
+  EXPECT_EQ(web.summary().duplicate_fetches, 0u);
+}
+
+TEST_F(CrawlCliTest, MalformedJsonNamesLineAndColumn) {
+  fs::path config = write("bad.json", "{\n  \"seeds\": {\"urls\": [\"http://a.example/\"]},\n  \"scope\": {,}\n}\n");
+  EXPECT_EQ(run({"crawl", "--config", config.string()}), 1);
+  std::string err = read(dir_ / "stderr");
+  EXPECT_NE(err.find("bad.json:3:"), std::string::npos) << err;
+}
+
+TEST_F(CrawlCliTest, UnknownKeyIsRefusedWithTheNearestValidName) {
+  fs::path config = write("typo.json", R"({"seeds": {"urls": ["http://a.example/"]}, "fetch": {"thread": 4}})");
+  EXPECT_EQ(run({"crawl", "--config", config.string()}), 1);
+  std::string err = read(dir_ / "stderr");
+  EXPECT_NE(err.find("/fetch/thread"), std::string::npos) << err;
+  EXPECT_NE(err.find("/fetch/threads"), std::string::npos) << err;
+}
+
+TEST_F(CrawlCliTest, ImpossibleValueNamesTheField) {
+  fs::path config = write("range.json", R"({"seeds": {"urls": ["http://a.example/"]}, "seen_filter": {"target_fpr": 2}})");
+  EXPECT_EQ(run({"crawl", "--config", config.string()}), 1);
+  EXPECT_NE(read(dir_ / "stderr").find("/seen_filter/target_fpr"), std::string::npos);
+}
+
+TEST_F(CrawlCliTest, LoopbackIsRefusedWithoutAnAllowedRange) {
+  testweb::TestWebOptions o;
+  o.trap = false;
+  testweb::TestWeb web(o);
+  web.start();
+  fs::path out = dir_ / "out";
+  EXPECT_EQ(run({"crawl", "--seed", web.seed_url(), "--output", out.string(), "--progress", "never"}), 0)
+      << read(dir_ / "stderr");
+  web.stop();
+  EXPECT_EQ(web.summary().requests, 0u) << "the SSRF guard blocks before anything is sent";
+  nlohmann::json report = nlohmann::json::parse(read(out / "report.json"));
+  EXPECT_GE(report["fetches"]["failures_by_outcome"]["blocked_address"].get<uint64_t>(), 1u);
+}
+
+}  // namespace
+}  // namespace bloomcrawl
