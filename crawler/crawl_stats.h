@@ -53,6 +53,9 @@ struct CrawlStats {
   void add_drop(const char* reason);
 
   nlohmann::json to_json() const;
+  // Adds the counts of a to_json() saved in a crawl checkpoint, so report.json counts across
+  // resumes (crawl_checkpoint_stats.cc). Only the top hosts of duplicates_by_host were saved.
+  void add_saved(const nlohmann::json& saved);
 
  private:
   mutable std::mutex mu_;

@@ -9,6 +9,7 @@
 #include <curl/curl.h>
 #include <spdlog/spdlog.h>
 
+#include "crawler/journal_records.h"
 #include "crawler/queued_url.h"
 #include "crawler/sitemap.h"
 #include "crawler/url.h"
@@ -102,13 +103,16 @@ CrawlerSettings Crawler::normalized(CrawlerSettings s) {
   return s;
 }
 
-Crawler::Crawler(CrawlerSettings settings)
+Crawler::Crawler(CrawlerSettings settings, std::unique_ptr<CrawlCheckpoint> resume)
     : settings_(normalized(std::move(settings))),
       scope_(settings_.scope, seed_hosts(settings_)),
-      filter_(settings_.filter),
-      frontier_(settings_.frontier),
-      robots_(settings_.robots) {
+      filter_(make_filter(settings_, resume.get())),
+      frontier_(make_frontier(settings_, resume.get())),
+      robots_(settings_.robots),
+      resume_(std::move(resume)) {
   if (settings_.seeds.empty()) throw std::invalid_argument("no seed URLs");
+  if (resume_ && !checkpointing()) throw std::invalid_argument("resuming needs the checkpoint directory");
+  if (settings_.audit) audit_ = std::make_unique<AuditSet>();
   if (settings_.write_pages) page_log_ = std::make_unique<PageLog>(settings_.output_dir, settings_.write_edges);
   if (settings_.write_warc) {
     warc_ = std::make_unique<WarcWriter>(
@@ -117,6 +121,7 @@ Crawler::Crawler(CrawlerSettings settings)
 }
 
 Crawler::~Crawler() {
+  if (checkpoint_writer_.joinable()) checkpoint_writer_.join();
   if (fetcher_) fetcher_->stop();
   {
     std::lock_guard<std::mutex> lock(work_mu_);
@@ -139,7 +144,16 @@ nlohmann::json Crawler::run() {
   fetcher_ = std::make_unique<Fetcher>(settings_.fetch, [this](FetchResult&& r) { on_fetch_complete(std::move(r)); });
   for (unsigned i = 0; i < std::max(1u, settings_.parse_threads); ++i) workers_.emplace_back([this] { parse_worker(); });
 
-  seed();
+  if (checkpointing()) {
+    if (resume_) resume_from_checkpoint();
+    // The first generation: a fresh crawl's is empty and its journal records the seeds; a
+    // resumed one's folds the replayed journals in, so the next resume starts from here.
+    take_checkpoint(true);
+  }
+  if (!resume_) {
+    CheckpointGate::Pass pass(gate_);
+    seed();
+  }
   const size_t max_in_flight = size_t(settings_.fetch.threads) * settings_.fetch.transfers_per_thread;
   while (!stop_requested_.load()) {
     Clock::time_point now = Clock::now();
@@ -153,10 +167,20 @@ nlohmann::json Crawler::run() {
     scheduler_wake_ = false;
     lock.unlock();
     if (settings_.progress) print_progress(false);
+    if (checkpointing()) maybe_checkpoint();
   }
   const bool stopped = stop_requested_.load();
   // Cancelled transfers come back through on_fetch_complete and are put back in the frontier.
   fetcher_->stop();
+  {
+    // Robots retries waiting for their time will not be submitted now: they are no longer pending.
+    std::vector<std::pair<Clock::time_point, Request>> dropped;
+    {
+      std::lock_guard<std::mutex> lock(requests_mu_);
+      dropped.swap(robots_retries_);
+    }
+    for (size_t i = 0; i < dropped.size(); ++i) work_done();
+  }
   {
     std::unique_lock<std::mutex> lock(work_mu_);
     work_cv_.wait(lock, [&] { return pending_.load() == 0; });
@@ -167,6 +191,13 @@ nlohmann::json Crawler::run() {
   workers_.clear();
   if (page_log_) page_log_->flush();
   if (warc_) warc_->close();
+  if (checkpointing()) {
+    try {
+      take_checkpoint(true);  // the final generation: a resume continues from here
+    } catch (const std::exception& e) {
+      spdlog::error("final checkpoint not taken ({}); a resume replays the journal instead", e.what());
+    }
+  }
   if (settings_.progress) print_progress(true);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   nlohmann::json out = report(seconds);
@@ -204,6 +235,8 @@ uint32_t Crawler::admit(std::vector<Candidate>& candidates, uint32_t depth, cons
   for (const Candidate& c : candidates) keys.push_back(c.url);
   std::vector<InsertOutcome> outcomes(keys.size());
   filter_.insert_batch(keys, outcomes);
+  JournalBatch batch;
+  if (audit_) audit_outcomes(candidates, outcomes, batch);
 
   uint32_t admitted = 0;
   const Clock::time_point now = Clock::now();
@@ -223,7 +256,9 @@ uint32_t Crawler::admit(std::vector<Candidate>& candidates, uint32_t depth, cons
     }
     stats_.links_new.fetch_add(1, std::memory_order_relaxed);
     bool new_host = false;
-    AdmitResult r = frontier_.push(c.host, encode_queued_url({c.url, parent, hops, c.sitemap}), depth, &new_host);
+    std::string entry = encode_queued_url({c.url, parent, hops, c.sitemap});
+    AdmitResult r = frontier_.push(c.host, entry, depth, &new_host);
+    if (journal_) add_record(batch, AdmittedRecord{c.host, std::move(entry), depth, r == AdmitResult::kQueued});
     if (r != AdmitResult::kQueued) {
       stats_.add_refusal(admit_result_name(r));
       continue;
@@ -235,6 +270,7 @@ uint32_t Crawler::admit(std::vector<Candidate>& candidates, uint32_t depth, cons
       if (robots_allows(c.host, c.url, now, &need_fetch, nullptr) || !need_fetch) frontier_.release_host(c.host);
     }
   }
+  journal(batch);
   if (admitted) {
     std::lock_guard<std::mutex> lock(work_mu_);
     scheduler_wake_ = true;
@@ -304,6 +340,7 @@ void Crawler::dispatch(Clock::time_point now, size_t max_in_flight) {
     std::optional<Lease> lease = frontier_.pop_ready(now);
     if (!lease) return;
     QueuedUrl q = decode_queued_url(lease->entry.url);
+    if (skip_replayed(*lease, q.url)) continue;
     if (settings_.obey_robots) {
       bool need_fetch = false;
       std::string rule;
@@ -333,6 +370,8 @@ void Crawler::dispatch(Clock::time_point now, size_t max_in_flight) {
     fr.url = std::string(q.url);
     if (q.sitemap) fr.accept_types_override = "*/*";  // XML under many types, or gzip
     {
+      CheckpointGate::Pass pass(gate_);
+      on_page_dispatched(id, lease->entry, q.url);
       std::lock_guard<std::mutex> lock(requests_mu_);
       Request req;
       req.lease = std::move(*lease);
@@ -355,8 +394,11 @@ void Crawler::on_fetch_complete(FetchResult&& result) {
   if (result.outcome == FetchOutcome::kCancelled) {
     // A stop: the URL goes back to the head of its host's queue, unfetched.
     if (request.kind == RequestKind::kPage) {
+      CheckpointGate::Pass pass(gate_);
       frontier_.release(request.lease);
       stats_.pages_requeued.fetch_add(1, std::memory_order_relaxed);
+      std::lock_guard<std::mutex> lock(outstanding_mu_);
+      outstanding_.erase(result.id);
     }
     work_done();
     return;
@@ -365,7 +407,9 @@ void Crawler::on_fetch_complete(FetchResult&& result) {
     // Politeness is measured from the end of the transfer, so settle the host now rather than
     // after parsing.
     const Clock::time_point now = Clock::now();
+    CheckpointGate::Pass pass(gate_);
     frontier_.complete(request.lease, now, host_outcome(result, now, settings_.backoff_on_429_503));
+    on_page_fetched(result.id);
     if (settings_.group_by_ip && !result.remote_ip.empty()) group_by_address(request.lease.entry.host, result.remote_ip);
   }
   {
@@ -394,14 +438,18 @@ void Crawler::parse_worker() {
       item = std::move(completed_.front());
       completed_.pop_front();
     }
-    try {
-      if (item.request.kind == RequestKind::kRobots) {
-        process_robots(item.request, item.result);
-      } else {
-        process_page(item.request, item.result);
+    {
+      CheckpointGate::Pass pass(gate_);
+      try {
+        if (item.request.kind == RequestKind::kRobots) {
+          process_robots(item.request, item.result);
+        } else {
+          process_page(item.request, item.result);
+        }
+      } catch (const std::exception& e) {
+        spdlog::error("{}: {}", item.result.url, e.what());
       }
-    } catch (const std::exception& e) {
-      spdlog::error("{}: {}", item.result.url, e.what());
+      if (item.request.kind == RequestKind::kPage) on_page_processed(item.result.id, item.result);
     }
     work_done();
   }
@@ -655,6 +703,13 @@ nlohmann::json Crawler::report(double seconds) const {
                         {"estimated_false_positives", fs.estimated_false_positives}};
   FrontierStats f = frontier_.stats();
   out["frontier"] = {{"queued", f.queued}, {"hosts", f.hosts}, {"dispatched", f.dispatched}};
+  out["duplicates_avoided"]["pages_refetched_after_crash"] = refetched_after_crash_.load();
+  if (audit_) {
+    out["audit"] = {{"exact_urls", audit_->size()},
+                    {"false_positives", audit_false_positives_.load()},
+                    {"filter_estimated_false_positives", fs.estimated_false_positives}};
+  }
+  if (checkpointing()) out["checkpoint"] = checkpoint_report();
   return out;
 }
 

@@ -7,6 +7,10 @@
 // canonicalization, scope and the seen filter like any link, so no page is fetched twice.
 // run() returns when the frontier is exhausted, a limit is reached or stop() was called; in every
 // case the in-flight transfers are cancelled or drained and the report is final.
+// Checkpoints (CrawlerSettings::checkpoint): a generation is cut at the start, every interval and
+// at the end; between them a journal records what changed, so a crawl killed at any instant
+// resumes (Crawler(settings, checkpoint)) without fetching a completed page again. The pipeline
+// side of it is crawl_checkpoint_pipeline.cc; the files are crawl_checkpoint.h and journal.h.
 #pragma once
 
 #include <atomic>
@@ -27,9 +31,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "crawler/audit_set.h"
 #include "crawler/canonical.h"
+#include "crawler/crawl_checkpoint.h"
+#include "crawler/crawl_checkpoint_gate.h"
 #include "crawler/crawl_stats.h"
 #include "crawler/fetcher.h"
+#include "crawler/journal.h"
 #include "crawler/links.h"
 #include "crawler/page_log.h"
 #include "crawler/scope.h"
@@ -40,6 +48,16 @@
 #include "seenfilter/seen_filter.h"
 
 namespace bloomcrawl {
+
+struct CrawlCheckpointSettings {
+  std::filesystem::path directory;       // empty: no checkpoints and no journal
+  std::chrono::seconds interval{60};     // 0: none by time
+  uint64_t interval_pages = 0;           // 0: none by page count
+  uint32_t keep = 3;                     // generations kept
+  JournalOptions journal;
+  nlohmann::json config;                 // to_json(CrawlConfig), saved in every manifest
+  std::string key_hash;                  // canonical_key_hash(CrawlConfig)
+};
 
 struct CrawlerSettings {
   std::vector<std::string> seeds;
@@ -69,12 +87,16 @@ struct CrawlerSettings {
   bool backoff_on_429_503 = true;
   bool group_by_ip = false;                  // hosts on one IP address share one politeness clock
   bool progress = false;  // a live progress line on stderr
+  CrawlCheckpointSettings checkpoint;
+  bool audit = false;  // exact URL-hash set beside the filter, to count its real false positives
 };
 
 class Crawler {
  public:
   // Throws std::invalid_argument naming what is wrong (no valid seed, bad scope pattern...).
-  explicit Crawler(CrawlerSettings settings);
+  // With `resume`, continues that checkpoint (and the journals after it in
+  // settings.checkpoint.directory) instead of starting from the seeds.
+  explicit Crawler(CrawlerSettings settings, std::unique_ptr<CrawlCheckpoint> resume = nullptr);
   ~Crawler();
   Crawler(const Crawler&) = delete;
   Crawler& operator=(const Crawler&) = delete;
@@ -137,6 +159,30 @@ class Crawler {
   void print_progress(bool final_line);
   nlohmann::json report(double seconds) const;
 
+  // Checkpoints and the journal (crawl_checkpoint_pipeline.cc).
+  struct Outstanding {
+    FrontierUrl entry;
+    bool fetched = false;  // frontier_.complete() done, processing not finished
+  };
+  static SeenFilter make_filter(const CrawlerSettings& s, const CrawlCheckpoint* resume);
+  static Frontier make_frontier(const CrawlerSettings& s, const CrawlCheckpoint* resume);
+  bool checkpointing() const { return !settings_.checkpoint.directory.empty(); }
+  void resume_from_checkpoint();
+  void maybe_checkpoint();
+  void take_checkpoint(bool wait);
+  CrawlCheckpoint cut_checkpoint(std::unique_ptr<JournalWriter>& journal);
+  void journal(const JournalBatch& batch);
+  // A page handed to the fetcher / fetched / processed; called inside a gate_ pass.
+  void on_page_dispatched(uint64_t id, const FrontierUrl& entry, std::string_view url);
+  void on_page_fetched(uint64_t id);
+  void on_page_processed(uint64_t id, const FetchResult& result);
+  // Skips a page the journal says was completed before a crash; true if skipped.
+  bool skip_replayed(const Lease& lease, std::string_view url);
+  void audit_outcomes(const std::vector<Candidate>& candidates, const std::vector<InsertOutcome>& outcomes,
+                      JournalBatch& batch);
+  nlohmann::json checkpoint_report() const;
+  nlohmann::json saved_stats() const;  // CrawlStats as a checkpoint or stats record keeps them
+
   CrawlerSettings settings_;
   Scope scope_;
   SeenFilter filter_;
@@ -166,6 +212,38 @@ class Crawler {
   bool scheduler_wake_ = false;
   bool workers_exit_ = false;
   std::vector<std::thread> workers_;
+
+  // Checkpoints. gate_ makes each journaled change atomic with respect to a cut; journal_ is
+  // swapped only inside a cut, so any thread holding a pass may append to it.
+  std::unique_ptr<CrawlCheckpoint> resume_;
+  std::unique_ptr<AuditSet> audit_;
+  CheckpointGate gate_;
+  std::unique_ptr<JournalWriter> journal_;
+  uint64_t generation_ = 0;  // the last generation cut
+  std::mutex outstanding_mu_;
+  std::unordered_map<uint64_t, Outstanding> outstanding_;  // page requests by id, until processed
+  // Scheduler thread only: from the journal replay.
+  std::unordered_set<std::string> replayed_done_;     // completed before the crash: not fetched again
+  std::unordered_set<std::string> crash_outstanding_;  // in flight at the crash: a fetch is a refetch
+  std::atomic<uint64_t> resumes_{0};
+  std::atomic<uint64_t> refetched_after_crash_{0};
+  std::atomic<uint64_t> audit_false_positives_{0};
+  std::vector<std::string> journal_problems_;
+  std::thread checkpoint_writer_;
+  std::atomic<bool> checkpoint_writing_{false};
+  std::chrono::steady_clock::time_point last_checkpoint_;
+  std::chrono::steady_clock::time_point last_stats_record_;
+  uint64_t pages_at_last_checkpoint_ = 0;
+  mutable std::mutex checkpoint_stats_mu_;
+  struct {
+    uint64_t taken = 0;
+    uint64_t failed = 0;
+    double last_pause_ms = 0;
+    double max_pause_ms = 0;
+    uint64_t last_bytes = 0;
+    uint64_t total_bytes = 0;
+    std::string last_manifest;
+  } checkpoint_stats_;
 
   std::chrono::steady_clock::time_point started_;
   std::chrono::steady_clock::time_point last_progress_;

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "frontier/frontier_snapshot.h"
 #include "frontier/frontier_state.h"
 
 namespace bloomcrawl {
@@ -159,9 +160,15 @@ bool Frontier::empty_and_idle() const {
   return shared_->state.empty_and_idle();
 }
 
-std::string Frontier::snapshot() const {
+std::string Frontier::snapshot_body() const {
   std::lock_guard lock(shared_->mutex);
-  return shared_->state.snapshot();
+  return shared_->state.snapshot_body();
+}
+
+std::string Frontier::snapshot() const {
+  std::string bytes = snapshot_body();
+  seal_frontier_snapshot(bytes);  // the checksum pass over every byte need not hold the lock
+  return bytes;
 }
 
 Frontier Frontier::restore(std::string_view bytes, FrontierOptions options) {

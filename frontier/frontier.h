@@ -99,6 +99,9 @@ class Frontier {
   // Checkpoint: queued URLs, in-flight leases as if released, per-host settings and page counts.
   // Politeness clocks (delays in progress, back-off, parks) are not kept: they restart at restore.
   std::string snapshot() const;
+  // snapshot() without its trailing checksum (seal_frontier_snapshot() in frontier_snapshot.h
+  // adds it): the part that holds the frontier's lock, for callers that pause others meanwhile.
+  std::string snapshot_body() const;
   // Throws std::runtime_error naming the byte offset and what was wrong for corrupted input.
   static Frontier restore(std::string_view bytes, FrontierOptions options);
 

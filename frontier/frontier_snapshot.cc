@@ -93,7 +93,18 @@ uint32_t frontier_snapshot_checksum(std::string_view bytes) {
   return crc ^ 0xFFFFFFFFu;
 }
 
+void seal_frontier_snapshot(std::string& body) {
+  const uint32_t crc = frontier_snapshot_checksum(body);
+  for (int shift = 0; shift < 32; shift += 8) body.push_back(static_cast<char>((crc >> shift) & 0xFF));
+}
+
 std::string FrontierState::snapshot() const {
+  std::string out = snapshot_body();
+  seal_frontier_snapshot(out);
+  return out;
+}
+
+std::string FrontierState::snapshot_body() const {
   // In-flight leases are written ahead of their host's queue, as release() would put them.
   std::map<uint32_t, std::vector<const InFlight*>> in_flight_by_host;
   std::vector<std::pair<uint64_t, const InFlight*>> by_lease;
@@ -109,6 +120,8 @@ std::string FrontierState::snapshot() const {
   std::sort(named.begin(), named.end());
   std::vector<uint32_t> group_index(groups_.size(), 0);  // 0 = the host's own group
   std::string out(kFrontierSnapshotMagic);
+  // Sized up front: growing a string of hundreds of MB by doubling copies it several times.
+  out.reserve(queued_bytes_ + 6 * queued_ + 64 * hosts_.size() + 64 * leases_.size() + 64);
   append_varint(out, named.size());
   for (size_t i = 0; i < named.size(); ++i) {
     group_index[named[i].first] = static_cast<uint32_t>(i + 1);
@@ -137,8 +150,6 @@ std::string FrontierState::snapshot() const {
       append_bytes(out, url);
     });
   }
-  const uint32_t crc = frontier_snapshot_checksum(out);
-  for (int shift = 0; shift < 32; shift += 8) out.push_back(static_cast<char>((crc >> shift) & 0xFF));
   return out;
 }
 

@@ -15,5 +15,7 @@ inline constexpr size_t kFrontierSnapshotChecksumBytes = 4;
 
 // CRC-32 (IEEE 802.3, as zlib's crc32) of `bytes`.
 uint32_t frontier_snapshot_checksum(std::string_view bytes);
+// Appends the checksum of `body` (FrontierState::snapshot_body()), making it a snapshot.
+void seal_frontier_snapshot(std::string& body);
 
 }  // namespace bloomcrawl

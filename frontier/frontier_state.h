@@ -46,7 +46,9 @@ class FrontierState {
   bool empty_and_idle() const;
   bool page_limit_reached() const;
 
-  // frontier_snapshot.cc
+  // frontier_snapshot.cc. The body is everything but the trailing checksum, which
+  // seal_frontier_snapshot() appends: a caller holding a lock can compute it after releasing.
+  std::string snapshot_body() const;
   std::string snapshot() const;
   static FrontierState restore(std::string_view bytes, FrontierOptions options);
 

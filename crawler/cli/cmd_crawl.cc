@@ -1,5 +1,8 @@
 // `bloomcrawl crawl --config FILE`: runs a crawl; Ctrl-C (SIGINT) or SIGTERM stops it cleanly
-// with a final report. A second signal exits at once.
+// with a final report (and a final checkpoint when checkpoint.directory is set). A second signal
+// exits at once. `--resume [DIR]` continues the crawl checkpointed in DIR (default: the config's
+// checkpoint.directory); a config whose canonical keys differ from the checkpoint's is refused,
+// naming the fields (config/key_hash.h).
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
@@ -14,6 +17,7 @@
 #include <spdlog/spdlog.h>
 
 #include "config/config.h"
+#include "config/key_hash.h"
 #include "crawler/cli/command.h"
 #include "crawler/crawl_settings.h"
 #include "crawler/crawl_summary.h"
@@ -34,6 +38,10 @@ struct CrawlFlags {
   std::vector<std::string> allow_ranges;
   std::string progress;
   std::string log_level;
+  std::string checkpoint_dir;
+  bool resume = false;
+  std::string resume_dir;  // empty: checkpoint.directory
+  bool audit = false;
 };
 
 void apply_overrides(const CrawlFlags& f, CrawlConfig& c) {
@@ -47,6 +55,36 @@ void apply_overrides(const CrawlFlags& f, CrawlConfig& c) {
   for (const std::string& r : f.allow_ranges) c.fetch.allowed_ranges.push_back(r);
   if (!f.progress.empty()) c.logging.progress = f.progress;
   if (!f.log_level.empty()) c.logging.level = f.log_level;
+  if (!f.checkpoint_dir.empty()) c.checkpoint.directory = f.checkpoint_dir;
+  if (!f.resume_dir.empty()) c.checkpoint.directory = f.resume_dir;
+  if (f.audit) c.audit = true;
+}
+
+std::string join_differences(const std::vector<ConfigDifference>& diffs) {
+  std::string out;
+  for (const ConfigDifference& d : diffs) out += "\n  " + d.path + ": " + d.before + " in the checkpoint, " + d.after + " now";
+  return out;
+}
+
+// The checkpoint to resume, after checking that `config` keys URLs as the checkpointed crawl did.
+std::unique_ptr<CrawlCheckpoint> checkpoint_to_resume(const CrawlConfig& config) {
+  const std::filesystem::path dir = config.checkpoint.directory;
+  auto checkpoint = std::make_unique<CrawlCheckpoint>(load_crawl_checkpoint(dir));
+  const CrawlManifest& m = checkpoint->manifest;
+  const std::string source = (dir / ("CRAWL-" + std::to_string(m.generation))).string();
+  CrawlConfig saved = parse_config(m.config.dump(), source, LoadOptions{.require_seeds = false});
+  std::vector<ConfigDifference> diffs = key_affecting_differences(saved, config);
+  if (!diffs.empty()) {
+    throw std::runtime_error("cannot resume " + dir.string() +
+                             ": the config changes how URLs are keyed, so the checkpointed seen filter would "
+                             "answer for different URLs. Fields that differ:" + join_differences(diffs) +
+                             "\nRestore them, or start a new crawl in another checkpoint.directory.");
+  }
+  if (m.key_hash != canonical_key_hash(config)) {
+    throw std::runtime_error("cannot resume " + dir.string() + ": canonical key hash " + m.key_hash +
+                             " in the checkpoint, " + canonical_key_hash(config) + " now (a different bloomcrawl version?)");
+  }
+  return checkpoint;
 }
 
 void setup_logging(const LoggingConfig& l) {
@@ -91,16 +129,42 @@ class SignalWatcher {
 int run_crawl(const CrawlFlags& flags) {
   CrawlConfig config;
   if (!flags.config_file.empty()) {
-    config = load_config(flags.config_file, LoadOptions{.require_seeds = flags.seeds.empty()});
+    config = load_config(flags.config_file, LoadOptions{.require_seeds = flags.seeds.empty() && !flags.resume});
+  } else if (flags.resume && !flags.resume_dir.empty()) {
+    // No --config: the checkpointed crawl's own config, with the command line's overrides.
+    CrawlManifest m = read_crawl_manifest(flags.resume_dir);
+    config = parse_config(m.config.dump(), flags.resume_dir, LoadOptions{.require_seeds = false});
   }
   apply_overrides(flags, config);
+  std::unique_ptr<CrawlCheckpoint> resume;
+  if (flags.resume) {
+    if (config.checkpoint.directory.empty()) throw std::runtime_error("--resume: give DIR or set checkpoint.directory in the config");
+    resume = checkpoint_to_resume(config);
+    if (config.seeds.urls.empty() && config.seeds.file.empty()) config.seeds.urls = resume->manifest.config["seeds"].value("urls", std::vector<std::string>{});
+  } else if (!config.checkpoint.directory.empty() && std::filesystem::exists(config.checkpoint.directory) &&
+             !std::filesystem::is_empty(config.checkpoint.directory)) {
+    throw std::runtime_error("checkpoint.directory " + config.checkpoint.directory +
+                             " is not empty: resume that crawl with --resume, or choose another directory");
+  }
   validate_config(config, flags.config_file.empty() ? "<command line>" : flags.config_file);
   setup_logging(config.logging);
 
   CrawlerSettings settings = settings_from_config(config);
   settings.progress = config.logging.progress == "always" ||
                       (config.logging.progress == "auto" && isatty(STDERR_FILENO));
-  Crawler crawler(settings);
+  if (!config.checkpoint.directory.empty()) {
+    CrawlCheckpointSettings& c = settings.checkpoint;
+    c.directory = config.checkpoint.directory;
+    c.interval = std::chrono::seconds(config.checkpoint.interval_s);
+    c.interval_pages = config.checkpoint.interval_pages;
+    c.keep = uint32_t(std::max(1, config.checkpoint.keep));
+    c.journal.group_interval = std::chrono::milliseconds(config.checkpoint.journal_group_ms);
+    c.journal.group_entries = size_t(std::max(1, config.checkpoint.journal_group_entries));
+    c.config = to_json(config);
+    c.key_hash = canonical_key_hash(config);
+  }
+  settings.audit = config.audit;
+  Crawler crawler(settings, std::move(resume));
   nlohmann::json report;
   {
     SignalWatcher watcher(crawler);
@@ -132,8 +196,16 @@ BLOOMCRAWL_COMMAND("crawl", "Crawl from a seed-list config", [](CLI::App& app) -
   app.add_option("--allow-range", flags->allow_ranges, "CIDR exempt from the SSRF guard (repeatable)");
   app.add_option("--progress", flags->progress, "auto, always or never (logging.progress)");
   app.add_option("--log-level", flags->log_level, "trace, debug, info, warn, error (logging.level)");
-  app.callback([&app, flags] {
-    if (flags->config_file.empty() && flags->seeds.empty()) throw CLI::ValidationError("--config", "give --config FILE or at least one --seed");
+  app.add_option("--checkpoint-dir", flags->checkpoint_dir, "Checkpoint directory (checkpoint.directory)");
+  auto* resume = app.add_option("--resume", flags->resume_dir,
+                                "Continue the crawl checkpointed in DIR (default: checkpoint.directory)")
+                     ->expected(0, 1);
+  app.add_flag("--audit", flags->audit, "Count the seen filter's real false positives with an exact set (audit)");
+  app.callback([flags, resume] {
+    flags->resume = resume->count() > 0;
+    if (flags->config_file.empty() && flags->seeds.empty() && flags->resume_dir.empty()) {
+      throw CLI::ValidationError("--config", "give --config FILE, at least one --seed, or --resume DIR");
+    }
   });
   return [flags] { return run_crawl(*flags); };
 });

@@ -2,8 +2,8 @@
 // JSON on stdout and a short human summary on stderr; a corrupted checkpoint is an error naming
 // the file and the problem (nonzero exit).
 //
-// Each kind of checkpoint is a view: recognizes(dir) and describe(dir). The seen-filter view is
-// here; a crawl-checkpoint view is one more entry in views().
+// Each kind of checkpoint is a view: recognizes(dir) and describe(dir): a crawl checkpoint
+// (crawler/crawl_checkpoint.h, its filter in DIR/filter) or a bare seen-filter checkpoint.
 #include <cstdio>
 #include <filesystem>
 #include <functional>
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "crawler/cli/command.h"
+#include "crawler/crawl_checkpoint.h"
 #include "seenfilter/checkpoint.h"
 
 namespace bloomcrawl::cli {
@@ -92,8 +93,47 @@ Description describe_seen_filter(const InspectArgs& args) {
   return d;
 }
 
+// Loads the generation as a resume would (every file verified, falling back past a corrupted
+// one with a warning), then describes it with its filter.
+Description describe_crawl(const InspectArgs& args) {
+  CrawlManifest m;
+  if (args.manifest.empty()) {
+    m = load_crawl_checkpoint(args.dir).manifest;
+  } else {
+    m = read_crawl_manifest(args.dir, args.manifest);
+  }
+  Description filter = describe_seen_filter(InspectArgs{(fs::path(args.dir) / "filter").string(), m.filter_manifest});
+  Description d;
+  d.json = {
+      {"kind", "crawl"},
+      {"directory", args.dir},
+      {"generation", m.generation},
+      {"format_version", kCrawlManifestVersion},
+      {"key_hash", m.key_hash},
+      {"pages_done", m.pages_done},
+      {"queued", m.queued},
+      {"in_flight_at_cut", m.outstanding.size()},
+      {"requeued_at_cut", m.requeue.size()},
+      {"frontier", {{"file", m.frontier_file}, {"bytes", m.frontier_bytes}}},
+      {"audit", m.audit_file.empty() ? nlohmann::json(nullptr) : nlohmann::json{{"file", m.audit_file}, {"bytes", m.audit_bytes}}},
+      {"counters", m.counters},
+      {"duplicates_avoided", m.stats.value("duplicates_avoided", nlohmann::json::object())},
+      {"seen_filter", filter.json},
+      {"journals", nlohmann::json::array()},
+  };
+  for (const fs::path& j : journals_since(args.dir, m.generation)) {
+    d.json["journals"].push_back({{"file", j.filename().string()}, {"bytes", fs::file_size(j)}});
+  }
+  std::ostringstream summary;
+  summary << "crawl checkpoint generation " << m.generation << ": " << m.pages_done << " pages done, " << m.queued
+          << " queued, " << m.outstanding.size() << " in flight at the cut; " << filter.summary;
+  d.summary = summary.str();
+  return d;
+}
+
 const std::vector<CheckpointView>& views() {
   static const std::vector<CheckpointView> kViews = {
+      {"crawl", [](const fs::path& dir) { return is_crawl_checkpoint(dir) || fs::exists(dir / "filter"); }, describe_crawl},
       {"seen-filter", [](const fs::path& dir) { return checkpoint_exists(dir); }, describe_seen_filter},
   };
   return kViews;

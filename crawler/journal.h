@@ -1,0 +1,96 @@
+// Journal: the append-only log a crawl writes between two checkpoints, replayed on resume so a
+// page whose fetch completed before a kill -9 is not fetched again (format:
+// docs/checkpoint-format.md, "Journal"). It is framing only: typed records are journal_records.h.
+//
+// Each record is [checksum u32][length u32][type u8][payload]; the checksum (low 32 bits of
+// XXH3-64 over length, type and payload) lets the reader tell a record torn by a crash or
+// damaged on disk from a good one. Reading stops at the first bad record and says where and why:
+// everything after it is untrusted (LevelDB's log makes the same choice for a torn tail).
+//
+// Durability: append() hands the batch to the kernel with one write(), so it survives the death
+// of the process as soon as append() returns; fsync (surviving power loss) runs in groups, every
+// `group_interval` or once `group_entries` records are pending, on a background thread.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <filesystem>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+namespace bloomcrawl {
+
+inline constexpr std::string_view kJournalMagic{"BCJRNL\x00\x01", 8};  // version 1
+inline constexpr size_t kJournalRecordHeaderBytes = 9;
+inline constexpr uint32_t kJournalMaxPayloadBytes = 1u << 24;
+
+// Records framed in memory, written together by one JournalWriter::append().
+class JournalBatch {
+ public:
+  void add(uint8_t type, std::string_view payload);
+  bool empty() const { return count_ == 0; }
+  size_t count() const { return count_; }
+  const std::string& bytes() const { return bytes_; }
+
+ private:
+  std::string bytes_;
+  size_t count_ = 0;
+};
+
+struct JournalOptions {
+  std::chrono::milliseconds group_interval{100};
+  size_t group_entries = 1024;
+};
+
+class JournalWriter {
+ public:
+  // Creates `path` (truncating any file there), writes the header and makes the file's name
+  // durable. Throws CheckpointError naming the path and errno.
+  JournalWriter(std::filesystem::path path, JournalOptions options);
+  ~JournalWriter();  // syncs what is pending
+  JournalWriter(const JournalWriter&) = delete;
+  JournalWriter& operator=(const JournalWriter&) = delete;
+
+  // Thread-safe. A failed write is logged once and the journal disabled (the crawl goes on; the
+  // next checkpoint covers what was lost), since stopping a crawl for its log would lose more.
+  void append(const JournalBatch& batch);
+  void sync();
+  const std::filesystem::path& path() const { return path_; }
+  uint64_t bytes_written() const;
+
+ private:
+  void sync_loop();
+
+  std::filesystem::path path_;
+  JournalOptions options_;
+  int fd_ = -1;
+  mutable std::mutex mu_;
+  std::condition_variable wake_;
+  uint64_t bytes_ = 0;
+  size_t unsynced_entries_ = 0;
+  bool failed_ = false;
+  bool closing_ = false;
+  std::thread syncer_;
+};
+
+struct JournalRecord {
+  uint8_t type = 0;
+  std::string payload;
+};
+
+struct JournalContents {
+  std::vector<JournalRecord> records;  // the good records, in order
+  uint64_t valid_bytes = 0;            // up to the end of the last good record
+  std::string problem;                 // empty, or why reading stopped early and where
+};
+
+// Parses a whole journal. A bad header (not a journal) throws CheckpointError naming `name`;
+// a torn or damaged record ends the records and is described in `problem`.
+JournalContents parse_journal(std::string_view bytes, const std::string& name);
+JournalContents read_journal_file(const std::filesystem::path& path);
+
+}  // namespace bloomcrawl

@@ -1,0 +1,43 @@
+// Fuzzes the crawl manifest reader (crawler/crawl_checkpoint.h): any bytes must decode to a
+// manifest that encodes back to an equal one, or raise a CheckpointError. Each input is tried
+// raw (the framing) and as a body framed with a valid length and checksum (the JSON fields,
+// which the checksum would otherwise keep the fuzzer from reaching).
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+#include <xxhash.h>
+
+#include "crawler/crawl_checkpoint.h"
+#include "crawler/crawl_checkpoint_bytes.h"
+#include "seenfilter/checkpoint_format.h"
+
+namespace {
+
+void decode_and_round_trip(std::string_view bytes) {
+  try {
+    const bloomcrawl::CrawlManifest m = bloomcrawl::decode_crawl_manifest(bytes, "fuzz");
+    const bloomcrawl::CrawlManifest again = bloomcrawl::decode_crawl_manifest(bloomcrawl::encode_crawl_manifest(m), "again");
+    if (again.generation != m.generation || again.frontier_file != m.frontier_file ||
+        again.requeue.size() != m.requeue.size() || again.outstanding != m.outstanding) {
+      std::abort();
+    }
+  } catch (const bloomcrawl::CheckpointError&) {
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+  decode_and_round_trip(bytes);
+  std::string framed(bloomcrawl::kCrawlManifestMagic);
+  bloomcrawl::put_le(framed, bloomcrawl::kCrawlManifestVersion, 4);
+  bloomcrawl::put_le(framed, size, 4);
+  framed.append(bytes);
+  bloomcrawl::put_le(framed, XXH3_64bits(framed.data(), framed.size()), 8);
+  decode_and_round_trip(framed);
+  return 0;
+}
