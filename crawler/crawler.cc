@@ -336,7 +336,10 @@ void Crawler::start_due_robots_retries(Clock::time_point now) {
 }
 
 void Crawler::dispatch(Clock::time_point now, size_t max_in_flight) {
-  while (!stop_requested_.load() && fetcher_->in_flight() < max_in_flight) {
+  // pending_ also counts pages fetched but not yet parsed: bounding it keeps fetching in step
+  // with parsing, so a fast network cannot pile bodies up in memory.
+  const uint64_t max_pending = max_in_flight + 16 * uint64_t(std::max(1u, settings_.parse_threads));
+  while (!stop_requested_.load() && fetcher_->in_flight() < max_in_flight && pending_.load() < max_pending) {
     std::optional<Lease> lease = frontier_.pop_ready(now);
     if (!lease) return;
     QueuedUrl q = decode_queued_url(lease->entry.url);
@@ -421,7 +424,9 @@ void Crawler::on_fetch_complete(FetchResult&& result) {
 }
 
 void Crawler::work_done() {
-  if (pending_.fetch_sub(1) == 1) {
+  // Finished work may end the crawl or make room under dispatch()'s bound on pending work.
+  pending_.fetch_sub(1);
+  {
     std::lock_guard<std::mutex> lock(work_mu_);
     scheduler_wake_ = true;
   }
