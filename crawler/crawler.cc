@@ -146,6 +146,7 @@ nlohmann::json Crawler::run() {
 
   if (checkpointing()) {
     if (resume_) resume_from_checkpoint();
+    pages_before_run_ = stats_.pages_fetched.load();
     // The first generation: a fresh crawl's is empty and its journal records the seeds; a
     // resumed one's folds the replayed journals in, so the next resume starts from here.
     take_checkpoint(true);
@@ -696,7 +697,11 @@ void Crawler::print_progress(bool final_line) {
 nlohmann::json Crawler::report(double seconds) const {
   nlohmann::json out = stats_.to_json();
   uint64_t pages = stats_.pages_fetched.load();
-  out["crawl"] = {{"seconds", seconds}, {"pages_per_second", seconds > 0 ? double(pages) / seconds : 0.0}};
+  // After a resume the counters include earlier runs; the rate is this run's.
+  const uint64_t run_pages = pages - pages_before_run_;
+  out["crawl"] = {{"seconds", seconds},
+                  {"pages_this_run", run_pages},
+                  {"pages_per_second", seconds > 0 ? double(run_pages) / seconds : 0.0}};
   SeenFilterStats fs = filter_.stats();
   nlohmann::json layers = nlohmann::json::array();
   for (const auto& l : fs.layers) layers.push_back({{"capacity", l.capacity}, {"keys", l.keys}, {"fill", l.fill}});

@@ -226,6 +226,7 @@ class Crawler {
   std::unordered_set<std::string> replayed_done_;     // completed before the crash: not fetched again
   std::unordered_set<std::string> crash_outstanding_;  // in flight at the crash: a fetch is a refetch
   std::atomic<uint64_t> resumes_{0};
+  uint64_t pages_before_run_ = 0;  // pages counted by earlier runs of a resumed crawl
   std::atomic<uint64_t> refetched_after_crash_{0};
   std::atomic<uint64_t> audit_false_positives_{0};
   std::vector<std::string> journal_problems_;

@@ -66,13 +66,17 @@ std::string join_differences(const std::vector<ConfigDifference>& diffs) {
   return out;
 }
 
-// The checkpoint to resume, after checking that `config` keys URLs as the checkpointed crawl did.
-std::unique_ptr<CrawlCheckpoint> checkpoint_to_resume(const CrawlConfig& config) {
-  const std::filesystem::path dir = config.checkpoint.directory;
-  auto checkpoint = std::make_unique<CrawlCheckpoint>(load_crawl_checkpoint(dir));
-  const CrawlManifest& m = checkpoint->manifest;
-  const std::string source = (dir / ("CRAWL-" + std::to_string(m.generation))).string();
-  CrawlConfig saved = parse_config(m.config.dump(), source, LoadOptions{.require_seeds = false});
+// The checkpointed crawl's config. A seeds file is not read again (it is relative to a config
+// file that may have moved): resuming such a crawl without --config uses its seed URLs only.
+CrawlConfig checkpointed_config(const CrawlManifest& m, const std::filesystem::path& dir) {
+  nlohmann::json saved = m.config;
+  if (saved.contains("seeds") && saved["seeds"].is_object()) saved["seeds"].erase("file");
+  return parse_config(saved.dump(), (dir / "CRAWL-*").string(), LoadOptions{.require_seeds = false});
+}
+
+// Throws unless `config` keys URLs as the checkpointed crawl did.
+void check_resumable(const CrawlManifest& m, const std::filesystem::path& dir, const CrawlConfig& config) {
+  CrawlConfig saved = checkpointed_config(m, dir);
   std::vector<ConfigDifference> diffs = key_affecting_differences(saved, config);
   if (!diffs.empty()) {
     throw std::runtime_error("cannot resume " + dir.string() +
@@ -84,7 +88,6 @@ std::unique_ptr<CrawlCheckpoint> checkpoint_to_resume(const CrawlConfig& config)
     throw std::runtime_error("cannot resume " + dir.string() + ": canonical key hash " + m.key_hash +
                              " in the checkpoint, " + canonical_key_hash(config) + " now (a different bloomcrawl version?)");
   }
-  return checkpoint;
 }
 
 void setup_logging(const LoggingConfig& l) {
@@ -130,17 +133,20 @@ int run_crawl(const CrawlFlags& flags) {
   CrawlConfig config;
   if (!flags.config_file.empty()) {
     config = load_config(flags.config_file, LoadOptions{.require_seeds = flags.seeds.empty() && !flags.resume});
-  } else if (flags.resume && !flags.resume_dir.empty()) {
-    // No --config: the checkpointed crawl's own config, with the command line's overrides.
-    CrawlManifest m = read_crawl_manifest(flags.resume_dir);
-    config = parse_config(m.config.dump(), flags.resume_dir, LoadOptions{.require_seeds = false});
   }
-  apply_overrides(flags, config);
   std::unique_ptr<CrawlCheckpoint> resume;
   if (flags.resume) {
-    if (config.checkpoint.directory.empty()) throw std::runtime_error("--resume: give DIR or set checkpoint.directory in the config");
-    resume = checkpoint_to_resume(config);
-    if (config.seeds.urls.empty() && config.seeds.file.empty()) config.seeds.urls = resume->manifest.config["seeds"].value("urls", std::vector<std::string>{});
+    const std::string dir = !flags.resume_dir.empty() ? flags.resume_dir : config.checkpoint.directory;
+    if (dir.empty()) throw std::runtime_error("--resume: give DIR or set checkpoint.directory in the config");
+    if (!std::filesystem::is_directory(dir)) throw std::runtime_error("--resume " + dir + ": not a directory");
+    resume = std::make_unique<CrawlCheckpoint>(load_crawl_checkpoint(dir));
+    // No --config: the checkpointed crawl's own config, with the command line's overrides.
+    if (flags.config_file.empty()) config = checkpointed_config(resume->manifest, dir);
+  }
+  apply_overrides(flags, config);
+  if (resume) {
+    check_resumable(resume->manifest, config.checkpoint.directory, config);
+    if (all_seed_urls(config).empty()) config.seeds.urls = all_seed_urls(checkpointed_config(resume->manifest, config.checkpoint.directory));
   } else if (!config.checkpoint.directory.empty() && std::filesystem::exists(config.checkpoint.directory) &&
              !std::filesystem::is_empty(config.checkpoint.directory)) {
     throw std::runtime_error("checkpoint.directory " + config.checkpoint.directory +
