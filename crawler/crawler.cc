@@ -571,28 +571,36 @@ void Crawler::process_page(const Request& request, FetchResult& result) {
         stats_.links_nofollow.fetch_add(1, std::memory_order_relaxed);
         continue;
       }
-      CanonicalUrl c = canonicalize(link.href, base ? &*base : nullptr, settings_.canonicalize);
-      if (!c.ok()) {
-        switch (c.reason) {
-          case UrlDropReason::kUnsupportedScheme: stats_.links_unsupported_scheme.fetch_add(1); break;
-          case UrlDropReason::kTooLong: stats_.links_too_long.fetch_add(1); break;
-          default: stats_.links_invalid.fetch_add(1); break;
-        }
-        continue;
-      }
-      ScopeVerdict verdict = scope_.check(c.url, c.host);
-      if (verdict != ScopeVerdict::kInScope) {
-        stats_.links_out_of_scope.fetch_add(1, std::memory_order_relaxed);
-        stats_.add_drop(scope_verdict_name(verdict));
-        continue;
-      }
-      if (settings_.write_edges) edges.push_back(c.url);
-      candidates.push_back({std::move(c.url), std::move(c.host), link.kind});
+      std::optional<Candidate> c = candidate(link.href, base ? &*base : nullptr, link.kind);
+      if (!c) continue;
+      if (settings_.write_edges) edges.push_back(c->url);
+      candidates.push_back(std::move(*c));
     }
     rec.links_new = admit(candidates, rec.depth + 1, rec.url, 0);
     if (page_log_ && settings_.write_edges) page_log_->write_edges(rec.url, edges);
   }
   if (page_log_) page_log_->write_page(rec);
+}
+
+// A discovered href as a candidate for the seen filter, or nullopt (counted by reason) when it
+// is invalid, not http(s), too long or out of scope.
+std::optional<Crawler::Candidate> Crawler::candidate(std::string_view href, const Url* base, LinkKind kind) {
+  CanonicalUrl c = canonicalize(href, base, settings_.canonicalize);
+  if (!c.ok()) {
+    switch (c.reason) {
+      case UrlDropReason::kUnsupportedScheme: stats_.links_unsupported_scheme.fetch_add(1); break;
+      case UrlDropReason::kTooLong: stats_.links_too_long.fetch_add(1); break;
+      default: stats_.links_invalid.fetch_add(1); break;
+    }
+    return std::nullopt;
+  }
+  ScopeVerdict verdict = scope_.check(c.url, c.host);
+  if (verdict != ScopeVerdict::kInScope) {
+    stats_.links_out_of_scope.fetch_add(1, std::memory_order_relaxed);
+    stats_.add_drop(scope_verdict_name(verdict));
+    return std::nullopt;
+  }
+  return Candidate{std::move(c.url), std::move(c.host), kind, false};
 }
 
 void Crawler::admit_sitemaps(const std::vector<std::string>& urls, const Url* base, uint32_t depth,
@@ -628,18 +636,9 @@ void Crawler::process_sitemap(const Request& request, const FetchResult& result,
   std::vector<Candidate> candidates;
   stats_.links_discovered.fetch_add(sitemap.locs.size(), std::memory_order_relaxed);
   for (const std::string& loc : sitemap.locs) {
-    CanonicalUrl c = canonicalize(loc, base ? &*base : nullptr, settings_.canonicalize);
-    if (!c.ok()) {
-      stats_.links_invalid.fetch_add(1, std::memory_order_relaxed);
-      continue;
+    if (std::optional<Candidate> c = candidate(loc, base ? &*base : nullptr, LinkKind::kAnchor)) {
+      candidates.push_back(std::move(*c));
     }
-    ScopeVerdict verdict = scope_.check(c.url, c.host);
-    if (verdict != ScopeVerdict::kInScope) {
-      stats_.links_out_of_scope.fetch_add(1, std::memory_order_relaxed);
-      stats_.add_drop(scope_verdict_name(verdict));
-      continue;
-    }
-    candidates.push_back({std::move(c.url), std::move(c.host), LinkKind::kAnchor, false});
   }
   rec.links_new = admit(candidates, 0, rec.url, 0);
 }

@@ -147,6 +147,7 @@ class Crawler {
     LinkKind kind = LinkKind::kAnchor;
     bool sitemap = false;
   };
+  std::optional<Candidate> candidate(std::string_view href, const Url* base, LinkKind kind);
   void admit_sitemaps(const std::vector<std::string>& urls, const Url* base, uint32_t depth,
                       const std::string& parent);
   void process_sitemap(const Request& request, const FetchResult& result, PageRecord& record);
