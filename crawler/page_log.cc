@@ -34,7 +34,9 @@ void PageLog::write_page(const PageRecord& r) {
   std::string line = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   line.push_back('\n');
   std::lock_guard<std::mutex> lock(mu_);
-  pages_ << line;
+  // Written through at once: a page the journal records as done must be in pages.jsonl even
+  // after a kill -9 (one write per page is nothing next to its fetch).
+  pages_ << line << std::flush;
 }
 
 void PageLog::write_edges(const std::string& from, const std::vector<std::string>& to) {
