@@ -154,8 +154,11 @@ void check_batch_sizes(size_t keys, size_t outputs) {
 }
 }  // namespace
 
-void SeenFilter::insert_batch(std::span<const std::string_view> keys, std::span<InsertOutcome> outcomes) {
-  check_batch_sizes(keys.size(), outcomes.size());
+// Hashes a window of keys and prefetches their cache lines in every layer before probing any,
+// so the window's memory misses overlap.
+template <typename Probe>
+void SeenFilter::probe_batch(std::span<const std::string_view> keys, size_t outputs, Probe&& probe) const {
+  check_batch_sizes(keys.size(), outputs);
   KeyHash hashes[kBatchWindow];
   for (size_t start = 0; start < keys.size(); start += kBatchWindow) {
     const size_t n = std::min(kBatchWindow, keys.size() - start);
@@ -164,22 +167,16 @@ void SeenFilter::insert_batch(std::span<const std::string_view> keys, std::span<
       hashes[i] = hash_key(keys[start + i]);
       prefetch(hashes[i], layers);
     }
-    for (size_t i = 0; i < n; ++i) outcomes[start + i] = try_insert_hashed(hashes[i]);
+    for (size_t i = 0; i < n; ++i) probe(start + i, hashes[i]);
   }
 }
 
+void SeenFilter::insert_batch(std::span<const std::string_view> keys, std::span<InsertOutcome> outcomes) {
+  probe_batch(keys, outcomes.size(), [&](size_t i, const KeyHash& h) { outcomes[i] = try_insert_hashed(h); });
+}
+
 void SeenFilter::contains_batch(std::span<const std::string_view> keys, std::span<bool> found) const {
-  check_batch_sizes(keys.size(), found.size());
-  KeyHash hashes[kBatchWindow];
-  for (size_t start = 0; start < keys.size(); start += kBatchWindow) {
-    const size_t n = std::min(kBatchWindow, keys.size() - start);
-    const uint32_t layers = layer_count();
-    for (size_t i = 0; i < n; ++i) {
-      hashes[i] = hash_key(keys[start + i]);
-      prefetch(hashes[i], layers);
-    }
-    for (size_t i = 0; i < n; ++i) found[start + i] = contains_hashed(hashes[i]);
-  }
+  probe_batch(keys, found.size(), [&](size_t i, const KeyHash& h) { found[i] = contains_hashed(h); });
 }
 
 uint64_t SeenFilter::size() const {

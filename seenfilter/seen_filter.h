@@ -135,6 +135,8 @@ class SeenFilter {
   // Publishes a layer holding `keys` keys; the caller holds growth_mu_.
   LiveLayer* append_layer_locked(std::shared_ptr<seenfilter::LayerBits> bits, uint64_t keys);
   void prefetch(const KeyHash& hash, uint32_t layers) const;
+  template <typename Probe>
+  void probe_batch(std::span<const std::string_view> keys, size_t outputs, Probe&& probe) const;
 
   SeenFilterOptions options_;
   std::array<std::atomic<LiveLayer*>, kMaxLayers> layers_{};

@@ -121,15 +121,14 @@ class ResumeTest : public ::testing::Test {
     return nlohmann::json::parse(in);
   }
 
-  // Waits for the server to have answered `pages` page requests or the child to exit. The test
-  // web has no counter to wait on, so this polls the log; it is the event that is awaited, and
-  // the kill itself is synchronised on in-flight requests.
+  // Waits for the server to have received `pages` page requests, or for the child to exit
+  // first. The wait is on the server's request events; it wakes every 100 ms only to notice a
+  // child that finished its crawl before the kill point.
   bool wait_for_page_requests(const TestWeb& web, uint64_t pages) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
     while (std::chrono::steady_clock::now() < deadline) {
+      if (web.wait_for_page_requests(pages, std::chrono::milliseconds(100))) return true;
       if (child_exited()) return false;
-      if (web.summary().page_requests >= pages) return true;
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
     ADD_FAILURE() << "the crawl made no progress for 30 s";
     return false;

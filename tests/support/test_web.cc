@@ -227,4 +227,9 @@ bool TestWeb::wait_for_in_flight(uint32_t n, std::chrono::milliseconds timeout) 
   return hold_changed_.wait_for(lock, timeout, [&] { return log_.in_flight() >= n; });
 }
 
+bool TestWeb::wait_for_page_requests(uint64_t n, std::chrono::milliseconds timeout) const {
+  std::unique_lock lock(hold_mutex_);
+  return hold_changed_.wait_for(lock, timeout, [&] { return log_.summary().page_requests >= n; });
+}
+
 }  // namespace bloomcrawl::testweb

@@ -82,6 +82,8 @@ class TestWeb {
   void release_responses();
   // Waits until at least n requests are in flight (over all hosts); false on timeout.
   bool wait_for_in_flight(uint32_t n, std::chrono::milliseconds timeout) const;
+  // Waits until at least n page requests (robots.txt excluded) have arrived; false on timeout.
+  bool wait_for_page_requests(uint64_t n, std::chrono::milliseconds timeout) const;
 
  private:
   void bind_all();
