@@ -160,14 +160,15 @@ bool Frontier::empty_and_idle() const {
   return shared_->state.empty_and_idle();
 }
 
-std::string Frontier::snapshot_body() const {
+FrontierImage Frontier::capture() const {
   std::lock_guard lock(shared_->mutex);
-  return shared_->state.snapshot_body();
+  return shared_->state.capture();
 }
 
 std::string Frontier::snapshot() const {
-  std::string bytes = snapshot_body();
-  seal_frontier_snapshot(bytes);  // the checksum pass over every byte need not hold the lock
+  // Only the capture holds the lock; encoding and the checksum pass over every byte need not.
+  std::string bytes = capture().encode_body();
+  seal_frontier_snapshot(bytes);
   return bytes;
 }
 

@@ -27,6 +27,7 @@
 #include <string_view>
 #include <vector>
 
+#include "frontier/frontier_image.h"
 #include "frontier/frontier_types.h"
 
 namespace bloomcrawl {
@@ -99,9 +100,11 @@ class Frontier {
   // Checkpoint: queued URLs, in-flight leases as if released, per-host settings and page counts.
   // Politeness clocks (delays in progress, back-off, parks) are not kept: they restart at restore.
   std::string snapshot() const;
-  // snapshot() without its trailing checksum (seal_frontier_snapshot() in frontier_snapshot.h
-  // adds it): the part that holds the frontier's lock, for callers that pause others meanwhile.
-  std::string snapshot_body() const;
+  // What snapshot() writes, captured now under the lock in O(hosts + queue chunks) without
+  // copying URLs; encode it later, on any thread (FrontierImage::encode_body(), then
+  // seal_frontier_snapshot()), while the frontier goes on. For callers that pause others while
+  // they capture. The image shares what it reads, so it may outlive the frontier.
+  FrontierImage capture() const;
   // Throws std::runtime_error naming the byte offset and what was wrong for corrupted input.
   static Frontier restore(std::string_view bytes, FrontierOptions options);
 

@@ -25,13 +25,6 @@ constexpr std::array<uint32_t, 256> make_crc_table() {
 }
 constexpr std::array<uint32_t, 256> kCrcTable = make_crc_table();
 
-constexpr uint64_t kFlagHeld = 1;
-
-void append_bytes(std::string& out, std::string_view bytes) {
-  append_varint(out, bytes.size());
-  out.append(bytes);
-}
-
 // Reads the body, naming the field and the absolute byte offset of anything malformed.
 class SnapshotReader {
  public:
@@ -99,57 +92,8 @@ void seal_frontier_snapshot(std::string& body) {
 }
 
 std::string FrontierState::snapshot() const {
-  std::string out = snapshot_body();
+  std::string out = capture().encode_body();
   seal_frontier_snapshot(out);
-  return out;
-}
-
-std::string FrontierState::snapshot_body() const {
-  // In-flight leases are written ahead of their host's queue, as release() would put them.
-  std::map<uint32_t, std::vector<const InFlight*>> in_flight_by_host;
-  std::vector<std::pair<uint64_t, const InFlight*>> by_lease;
-  for (const auto& [lease_id, lease] : leases_) by_lease.emplace_back(lease_id, &lease);
-  std::sort(by_lease.begin(), by_lease.end(),
-            [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (const auto& [lease_id, lease] : by_lease) in_flight_by_host[lease->host].push_back(lease);
-
-  // Named groups in creation order, so that restore(snapshot()) snapshots to the same bytes.
-  std::vector<std::pair<uint32_t, std::string_view>> named(group_ids_.size());
-  std::transform(group_ids_.begin(), group_ids_.end(), named.begin(),
-                 [](const auto& entry) { return std::make_pair(entry.second, entry.first); });
-  std::sort(named.begin(), named.end());
-  std::vector<uint32_t> group_index(groups_.size(), 0);  // 0 = the host's own group
-  std::string out(kFrontierSnapshotMagic);
-  // Sized up front: growing a string of hundreds of MB by doubling copies it several times.
-  out.reserve(queued_bytes_ + 6 * queued_ + 64 * hosts_.size() + 64 * leases_.size() + 64);
-  append_varint(out, named.size());
-  for (size_t i = 0; i < named.size(); ++i) {
-    group_index[named[i].first] = static_cast<uint32_t>(i + 1);
-    append_bytes(out, named[i].second);
-  }
-
-  append_varint(out, hosts_.size());
-  for (uint32_t id = 0; id < hosts_.size(); ++id) {
-    const Host& host = hosts_[id];
-    const auto leased = in_flight_by_host.find(id);
-    const std::vector<const InFlight*> no_leases;
-    const auto& leases = leased == in_flight_by_host.end() ? no_leases : leased->second;
-    append_bytes(out, host.key);
-    append_varint(out, group_index[host.group]);
-    append_varint(out, host.held ? kFlagHeld : 0);
-    append_varint(out, host.delay_ms == kDefaultDelay ? 0 : uint64_t{host.delay_ms} + 1);
-    append_varint(out, host.concurrency);
-    append_varint(out, host.dispatched - leases.size());
-    append_varint(out, leases.size() + host.queue.size());
-    for (const InFlight* lease : leases) {
-      append_varint(out, lease->depth);
-      append_bytes(out, lease->url);
-    }
-    host.queue.for_each([&](std::string_view url, uint32_t depth) {
-      append_varint(out, depth);
-      append_bytes(out, url);
-    });
-  }
   return out;
 }
 
@@ -199,7 +143,7 @@ FrontierState FrontierState::restore(std::string_view bytes, FrontierOptions opt
     }
     const size_t flags_at = in.offset();
     const uint64_t flags = in.varint("host flags");
-    if ((flags & ~kFlagHeld) != 0) SnapshotReader::fail_at(flags_at, "unknown host flags " + std::to_string(flags));
+    if ((flags & ~kFrontierSnapshotHostHeld) != 0) SnapshotReader::fail_at(flags_at, "unknown host flags " + std::to_string(flags));
     const uint32_t delay = in.u32("host delay");
     const uint32_t concurrency = in.u32("host concurrency");
     const uint64_t dispatched = in.varint("host pages dispatched");
@@ -208,7 +152,7 @@ FrontierState FrontierState::restore(std::string_view bytes, FrontierOptions opt
     const uint32_t id = state.find_or_create_host(key, nullptr);
     if (group != 0) state.set_politeness_group(key, group_names[group - 1]);
     // A crawler that holds new hosts until robots.txt is known must re-learn it after a restart.
-    if ((flags & kFlagHeld) != 0 || options.hold_new_hosts) state.hold_host(key);
+    if ((flags & kFrontierSnapshotHostHeld) != 0 || options.hold_new_hosts) state.hold_host(key);
     if (delay != 0) state.hosts_[id].delay_ms = delay - 1;
     state.hosts_[id].concurrency = concurrency;
     state.hosts_[id].dispatched = dispatched;

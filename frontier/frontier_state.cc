@@ -52,7 +52,7 @@ uint32_t FrontierState::find_or_create_host(std::string_view host, bool* created
   if (hosts_.size() >= kNone - 1) throw std::length_error("Frontier: too many hosts (2^32 - 2)");
   const auto id = static_cast<uint32_t>(hosts_.size());
   Host& fresh = hosts_.emplace_back();
-  fresh.key = strings_.store(host);
+  fresh.key = strings_->store(host);
   fresh.group = new_group(/*named=*/false);
   fresh.held = options_.hold_new_hosts;
   held_hosts_ += fresh.held ? 1 : 0;
@@ -109,7 +109,7 @@ AdmitResult FrontierState::push(std::string_view host, std::string_view url, uin
 void FrontierState::enqueue(uint32_t host_id, std::string_view url, uint32_t depth) {
   Host& host = hosts_[host_id];
   if (!host.queue.has_reference_prefix()) {
-    host.queue.set_reference_prefix(strings_.store(url.substr(0, kReferencePrefixBytes)));
+    host.queue.set_reference_prefix(strings_->store(url.substr(0, kReferencePrefixBytes)));
   }
   host.queue.push_back(url, depth);
   ++queued_;
@@ -316,7 +316,7 @@ void FrontierState::set_politeness_group(std::string_view host, std::string_view
     target = it->second;
   } else {
     target = new_group(/*named=*/true);
-    group_ids_.emplace(strings_.store(group), target);
+    group_ids_.emplace(strings_->store(group), target);
   }
   Host& moving = hosts_[host_id];
   const uint32_t source = moving.group;
@@ -377,7 +377,7 @@ FrontierStats FrontierState::stats() const {
   stats.dropped = dropped_;
   // Container node sizes are estimated (libstdc++ hash nodes: next pointer, value, cached hash).
   constexpr size_t kHashNodeBytes = sizeof(void*) + sizeof(std::string_view) + 2 * sizeof(size_t);
-  size_t bytes = strings_.allocated_bytes() + ready_.allocated_bytes() + host_ids_.allocated_bytes() +
+  size_t bytes = strings_->allocated_bytes() + ready_.allocated_bytes() + host_ids_.allocated_bytes() +
                  hosts_.size() * sizeof(Host) + groups_.size() * sizeof(Group) +
                  group_ids_.size() * kHashNodeBytes + group_ids_.bucket_count() * sizeof(void*);
   for (const Host& host : hosts_) bytes += host.queue.allocated_bytes();

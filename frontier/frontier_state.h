@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "frontier/frontier_host_index.h"
+#include "frontier/frontier_image.h"
 #include "frontier/frontier_types.h"
 #include "frontier/host_queue.h"
 #include "frontier/politeness.h"
@@ -46,9 +48,9 @@ class FrontierState {
   bool empty_and_idle() const;
   bool page_limit_reached() const;
 
-  // frontier_snapshot.cc. The body is everything but the trailing checksum, which
-  // seal_frontier_snapshot() appends: a caller holding a lock can compute it after releasing.
-  std::string snapshot_body() const;
+  // frontier_image.cc: the snapshot's content now, encoded later (FrontierImage::encode_body()).
+  FrontierImage capture() const;
+  // frontier_snapshot.cc.
   std::string snapshot() const;
   static FrontierState restore(std::string_view bytes, FrontierOptions options);
 
@@ -99,7 +101,8 @@ class FrontierState {
   void requeue(const InFlight& returned);
 
   FrontierOptions options_;
-  UrlArena strings_;
+  // Shared with FrontierImages, which read host keys and prefixes after the lock is released.
+  std::shared_ptr<UrlArena> strings_ = std::make_shared<UrlArena>();
   // Deques, not vectors: no doubling slack and no copying when millions of hosts arrive.
   std::deque<Host> hosts_;
   HostIndex host_ids_;

@@ -18,10 +18,18 @@ uint32_t HostQueue::shared_prefix_length(std::string_view url) const {
   return static_cast<uint32_t>(shared);
 }
 
-void HostQueue::decode(const RecordFifo::Record& record, std::string* url) const {
+void HostQueue::decode(std::string_view reference, const RecordFifo::Record& record, std::string* url) {
   url->clear();
-  if (record.tag > 0) url->append(reference_.data(), record.tag);
+  if (record.tag > 0) url->append(reference.data(), record.tag);
   url->append(record.bytes);
+}
+
+void HostQueue::pin(PinnedRecords& records, std::vector<PinnedBucket>& buckets) const {
+  for (const DepthBucket& bucket : buckets_) {
+    const size_t first = records.spans();
+    bucket.urls.pin(records);
+    buckets.push_back({bucket.depth, first, records.spans()});
+  }
 }
 
 void HostQueue::push_back(std::string_view url, uint32_t depth) {
@@ -36,7 +44,7 @@ void HostQueue::push_front(std::string_view url, uint32_t depth) {
 
 uint32_t HostQueue::pop_front(std::string* url) {
   DepthBucket& bucket = buckets_.front();
-  decode(bucket.urls.front(), url);
+  decode(reference_, bucket.urls.front(), url);
   bucket.urls.pop_front();
   const uint32_t depth = bucket.depth;
   if (bucket.urls.empty()) buckets_.erase(buckets_.begin());

@@ -39,11 +39,22 @@ class HostQueue {
     std::string url;
     for (const DepthBucket& bucket : buckets_) {
       bucket.urls.for_each([&](const RecordFifo::Record& record) {
-        decode(record, &url);
+        decode(reference_, record, &url);
         visit(std::string_view(url), bucket.depth);
       });
     }
   }
+
+  // The queue as it is now, readable later on another thread (RecordFifo::pin): one entry per
+  // depth, in pop order, naming its span range in `records`. A record is a URL front-coded
+  // against reference_prefix() (tag = shared prefix length), which the owner keeps alive.
+  struct PinnedBucket {
+    uint32_t depth;
+    size_t first_span;
+    size_t last_span;
+  };
+  void pin(PinnedRecords& records, std::vector<PinnedBucket>& buckets) const;
+  std::string_view reference_prefix() const { return reference_; }
 
  private:
   struct DepthBucket {
@@ -53,7 +64,7 @@ class HostQueue {
 
   RecordFifo& bucket_for(uint32_t depth);
   uint32_t shared_prefix_length(std::string_view url) const;
-  void decode(const RecordFifo::Record& record, std::string* url) const;
+  static void decode(std::string_view reference, const RecordFifo::Record& record, std::string* url);
 
   std::vector<DepthBucket> buckets_;  // ascending depth, none empty
   std::string_view reference_;

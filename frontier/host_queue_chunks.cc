@@ -31,19 +31,47 @@ RecordFifo& RecordFifo::operator=(RecordFifo&& other) noexcept {
 RecordFifo::~RecordFifo() { clear(); }
 
 void RecordFifo::clear() {
-  while (head_ != nullptr) free_chunk(std::exchange(head_, head_->next));
+  while (head_ != nullptr) release_chunk(std::exchange(head_, head_->next));
   tail_ = nullptr;
   size_ = 0;
 }
 
 RecordFifo::Chunk* RecordFifo::allocate_chunk(uint32_t capacity) {
   void* memory = ::operator new(sizeof(Chunk) + capacity);
-  return new (memory) Chunk{nullptr, capacity, 0, 0};
+  return new (memory) Chunk{nullptr, capacity, 0, 0, 1};
 }
 
-void RecordFifo::free_chunk(Chunk* chunk) {
-  chunk->~Chunk();
-  ::operator delete(chunk);
+void RecordFifo::release_chunk(const Chunk* chunk) {
+  // acq_rel: the holder that frees the chunk sees every other holder's reads and writes done.
+  if (chunk->holders.load(std::memory_order_acquire) == 1 ||
+      const_cast<Chunk*>(chunk)->holders.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    chunk->~Chunk();
+    ::operator delete(const_cast<Chunk*>(chunk));
+  }
+}
+
+void RecordFifo::pin(PinnedRecords& out) const {
+  for (Chunk* chunk = head_; chunk != nullptr; chunk = chunk->next) {
+    if (chunk->begin == chunk->end) continue;
+    chunk->holders.fetch_add(1, std::memory_order_relaxed);
+    out.spans_.push_back({chunk, chunk->begin, chunk->end});
+  }
+}
+
+PinnedRecords& PinnedRecords::operator=(PinnedRecords&& other) noexcept {
+  if (this != &other) {
+    release_all();
+    spans_ = std::move(other.spans_);
+    other.spans_.clear();
+  }
+  return *this;
+}
+
+PinnedRecords::~PinnedRecords() { release_all(); }
+
+void PinnedRecords::release_all() {
+  for (const Span& span : spans_) RecordFifo::release_chunk(span.chunk);
+  spans_.clear();
 }
 
 size_t RecordFifo::encoded_size(uint32_t tag, std::string_view bytes) {
@@ -56,10 +84,10 @@ void RecordFifo::encode(char* dst, uint32_t tag, std::string_view bytes) {
   if (!bytes.empty()) std::memcpy(dst, bytes.data(), bytes.size());
 }
 
-RecordFifo::Decoded RecordFifo::decode(const Chunk* chunk, uint32_t offset) {
+RecordFifo::Decoded RecordFifo::decode(const Chunk* chunk, uint32_t offset, uint32_t end_offset) {
   // Records were written by encode(), so the varints are well formed and inside the chunk.
   const char* p = chunk->data() + offset;
-  const char* end = chunk->data() + chunk->end;
+  const char* end = chunk->data() + end_offset;
   uint64_t tag = 0;
   uint64_t length = 0;
   p = decode_varint(p, end, &tag);
@@ -82,7 +110,7 @@ void RecordFifo::make_room_at_tail(uint32_t needed) {
     Chunk* chunk = allocate_chunk(grown);
     std::memcpy(chunk->data(), tail_->data() + tail_->begin, live);
     chunk->end = live;
-    free_chunk(tail_);
+    release_chunk(tail_);
     head_ = tail_ = chunk;
     return;
   }
@@ -102,7 +130,8 @@ void RecordFifo::push_back(uint32_t tag, std::string_view bytes) {
 
 void RecordFifo::push_front(uint32_t tag, std::string_view bytes) {
   const size_t needed = encoded_size(tag, bytes);
-  if (head_ == nullptr || head_->begin < needed) {
+  // A pinned head's vacated bytes may still be read through the pin: not reused.
+  if (head_ == nullptr || head_->begin < needed || head_->holders.load(std::memory_order_acquire) > 1) {
     Chunk* chunk = allocate_chunk(static_cast<uint32_t>(needed));
     chunk->begin = chunk->end = static_cast<uint32_t>(needed);
     chunk->next = head_;
@@ -114,15 +143,15 @@ void RecordFifo::push_front(uint32_t tag, std::string_view bytes) {
   ++size_;
 }
 
-RecordFifo::Record RecordFifo::front() const { return decode(head_, head_->begin).record; }
+RecordFifo::Record RecordFifo::front() const { return decode(head_, head_->begin, head_->end).record; }
 
 void RecordFifo::pop_front() {
-  head_->begin = decode(head_, head_->begin).next_offset;
+  head_->begin = decode(head_, head_->begin, head_->end).next_offset;
   --size_;
   if (head_->begin == head_->end) {
     Chunk* drained = std::exchange(head_, head_->next);
     if (head_ == nullptr) tail_ = nullptr;
-    free_chunk(drained);
+    release_chunk(drained);
   }
 }
 

@@ -1,0 +1,111 @@
+// FrontierState::capture() and FrontierImage::encode_body(): see frontier_image.h; the byte
+// layout is docs/frontier.md, "Snapshot format".
+#include "frontier/frontier_image.h"
+
+#include <algorithm>
+#include <tuple>
+
+#include "frontier/frontier_snapshot.h"
+#include "frontier/frontier_state.h"
+#include "frontier/frontier_varint.h"
+
+namespace bloomcrawl {
+namespace {
+
+void append_bytes(std::string& out, std::string_view bytes) {
+  append_varint(out, bytes.size());
+  out.append(bytes);
+}
+
+}  // namespace
+
+FrontierImage FrontierState::capture() const {
+  FrontierImage image;
+  image.strings_ = strings_;
+  image.queued_urls_ = queued_;
+  image.queued_bytes_ = queued_bytes_;
+
+  // Named groups in creation order, so that restore(snapshot()) snapshots to the same bytes.
+  std::vector<std::pair<uint32_t, std::string_view>> named(group_ids_.size());
+  std::transform(group_ids_.begin(), group_ids_.end(), named.begin(),
+                 [](const auto& entry) { return std::make_pair(entry.second, entry.first); });
+  std::sort(named.begin(), named.end());
+  std::vector<uint32_t> group_index(groups_.size(), 0);  // 0 = the host's own group
+  image.group_names_.reserve(named.size());
+  for (size_t i = 0; i < named.size(); ++i) {
+    group_index[named[i].first] = static_cast<uint32_t>(i + 1);
+    image.group_names_.push_back(named[i].second);
+  }
+
+  // In-flight leases go ahead of their host's queue, in lease order, as release() would put them.
+  std::vector<std::tuple<uint32_t, uint64_t, const InFlight*>> by_host;
+  by_host.reserve(leases_.size());
+  for (const auto& [lease_id, lease] : leases_) by_host.emplace_back(lease.host, lease_id, &lease);
+  std::sort(by_host.begin(), by_host.end());
+  image.leases_.reserve(by_host.size());
+  for (const auto& entry : by_host) {
+    const InFlight& lease = *std::get<2>(entry);
+    image.leases_.push_back({lease.depth, lease.url});
+  }
+
+  image.hosts_.reserve(hosts_.size());
+  image.buckets_.reserve(hosts_.size());
+  auto next_lease = by_host.begin();
+  for (uint32_t id = 0; id < hosts_.size(); ++id) {
+    const Host& host = hosts_[id];
+    FrontierImage::HostEntry entry;
+    entry.key = host.key;
+    entry.reference = host.queue.reference_prefix();
+    entry.group_index = group_index[host.group];
+    entry.flags = host.held ? kFrontierSnapshotHostHeld : 0;
+    entry.delay_field = host.delay_ms == kDefaultDelay ? 0 : uint64_t{host.delay_ms} + 1;
+    entry.concurrency = host.concurrency;
+    entry.queued = host.queue.size();
+    entry.first_lease = static_cast<uint32_t>(next_lease - by_host.begin());
+    while (next_lease != by_host.end() && std::get<0>(*next_lease) == id) ++next_lease;
+    entry.last_lease = static_cast<uint32_t>(next_lease - by_host.begin());
+    entry.dispatched = host.dispatched - (entry.last_lease - entry.first_lease);
+    entry.first_bucket = static_cast<uint32_t>(image.buckets_.size());
+    host.queue.pin(image.records_, image.buckets_);
+    entry.last_bucket = static_cast<uint32_t>(image.buckets_.size());
+    image.hosts_.push_back(entry);
+  }
+  return image;
+}
+
+std::string FrontierImage::encode_body() const {
+  std::string out(kFrontierSnapshotMagic);
+  // Sized up front: growing a string of hundreds of MB by doubling copies it several times.
+  out.reserve(queued_bytes_ + 6 * queued_urls_ + 64 * hosts_.size() + 64 * leases_.size() + 64);
+  append_varint(out, group_names_.size());
+  for (std::string_view name : group_names_) append_bytes(out, name);
+
+  append_varint(out, hosts_.size());
+  for (const HostEntry& host : hosts_) {
+    append_bytes(out, host.key);
+    append_varint(out, host.group_index);
+    append_varint(out, host.flags);
+    append_varint(out, host.delay_field);
+    append_varint(out, host.concurrency);
+    append_varint(out, host.dispatched);
+    append_varint(out, host.last_lease - host.first_lease + host.queued);
+    for (uint32_t l = host.first_lease; l < host.last_lease; ++l) {
+      append_varint(out, leases_[l].depth);
+      append_bytes(out, leases_[l].url);
+    }
+    for (uint32_t b = host.first_bucket; b < host.last_bucket; ++b) {
+      const HostQueue::PinnedBucket& bucket = buckets_[b];
+      records_.for_each(bucket.first_span, bucket.last_span, [&](const RecordFifo::Record& record) {
+        // The URL is the reference prefix's first `tag` bytes and the stored suffix
+        // (HostQueue::decode), written straight out rather than assembled first.
+        append_varint(out, bucket.depth);
+        append_varint(out, record.tag + record.bytes.size());
+        out.append(host.reference.data(), record.tag);
+        out.append(record.bytes);
+      });
+    }
+  }
+  return out;
+}
+
+}  // namespace bloomcrawl
