@@ -27,14 +27,9 @@ size_t AuditSet::size() const {
   return hashes_.size();
 }
 
-std::vector<uint64_t> AuditSet::sorted() const {
-  std::vector<uint64_t> out;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    out.assign(hashes_.begin(), hashes_.end());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
+std::vector<uint64_t> AuditSet::hashes() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return std::vector<uint64_t>(hashes_.begin(), hashes_.end());
 }
 
 void AuditSet::insert_all(const std::vector<uint64_t>& hashes) {

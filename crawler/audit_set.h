@@ -21,8 +21,8 @@ class AuditSet {
   // True if the hash was not in the set.
   bool insert(uint64_t hash);
   size_t size() const;
-  // Sorted, for a checkpoint file.
-  std::vector<uint64_t> sorted() const;
+  // Every hash, in no order (a checkpoint copies them in its pause and sorts them after).
+  std::vector<uint64_t> hashes() const;
   void insert_all(const std::vector<uint64_t>& hashes);
 
  private:

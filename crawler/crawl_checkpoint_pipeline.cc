@@ -2,6 +2,8 @@
 // journals, cutting a generation in a brief pause and writing it off the critical path, and the
 // journal records the pipeline writes as it goes. Why each piece is needed:
 // docs/checkpoint-format.md, "Crawl checkpoint" and "Resume".
+#include <algorithm>
+
 #include <spdlog/spdlog.h>
 
 #include "crawler/crawler.h"
@@ -189,14 +191,13 @@ void Crawler::maybe_checkpoint() {
   }
 }
 
-CrawlCheckpoint Crawler::cut_checkpoint(std::unique_ptr<JournalWriter>& journal) {
-  CrawlCheckpoint cp;
+FrontierImage Crawler::cut_checkpoint(CrawlCheckpoint& cp, std::unique_ptr<JournalWriter>& journal) {
   CrawlManifest& m = cp.manifest;
+  FrontierImage frontier;
   double pause_ms = 0;
   gate_.cut([&] {
     const auto start = std::chrono::steady_clock::now();
-    cp.filter = filter_.snapshot();
-    cp.frontier = frontier_.snapshot_body();  // sealed after the pause
+    frontier = frontier_.capture();  // encoded after the pause
     {
       std::lock_guard<std::mutex> lock(outstanding_mu_);
       for (const auto& [id, o] : outstanding_) {
@@ -211,21 +212,35 @@ CrawlCheckpoint Crawler::cut_checkpoint(std::unique_ptr<JournalWriter>& journal)
                   {"audit_false_positives", audit_false_positives_.load()}};
     if (audit_) {
       cp.audit_enabled = true;
-      cp.audit = audit_->sorted();
+      cp.audit = audit_->hashes();  // sorted after the pause
     }
     m.pages_done = stats_.pages_fetched.load();
     journal_.swap(journal);
     pause_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   });
-  seal_frontier_snapshot(cp.frontier);
   m.generation = generation_;
   m.key_hash = settings_.checkpoint.key_hash;
   m.config = settings_.checkpoint.config;
-  m.queued = frontier_.stats().queued;  // approximate (after the cut); for inspect only
+  m.queued = frontier.queued_urls();
   std::lock_guard<std::mutex> lock(checkpoint_stats_mu_);
   checkpoint_stats_.last_pause_ms = pause_ms;
   checkpoint_stats_.max_pause_ms = std::max(checkpoint_stats_.max_pause_ms, pause_ms);
-  return cp;
+  return frontier;
+}
+
+void Crawler::finish_checkpoint(CrawlCheckpoint& cp, const FrontierImage& frontier, JournalWriter& journal) {
+  // The filter is copied while the crawl goes on, so the copy holds every key admitted before the
+  // cut and perhaps some admitted after it. Those are in `journal` (the one the cut opened), and
+  // a resume replays their admitted records, queueing them whether or not the filter knew them.
+  // For that to hold after a power loss too, those records must be on disk before this
+  // generation is committed: wait until every pass that may have inserted into the copy has
+  // appended its records (a pass inserts, then journals), then sync.
+  cp.filter = filter_.snapshot();
+  gate_.cut([] {});
+  journal.sync();
+  cp.frontier = frontier.encode_body();
+  seal_frontier_snapshot(cp.frontier);
+  std::sort(cp.audit.begin(), cp.audit.end());
 }
 
 void Crawler::take_checkpoint(bool wait) {
@@ -243,14 +258,19 @@ void Crawler::take_checkpoint(bool wait) {
   }
   // pages.jsonl is buffered: flushed with each generation, a kill loses only its last lines.
   if (page_log_) page_log_->flush();
-  auto checkpoint = std::make_shared<CrawlCheckpoint>(cut_checkpoint(next));
+  auto checkpoint = std::make_shared<CrawlCheckpoint>();
+  auto frontier = std::make_shared<FrontierImage>(cut_checkpoint(*checkpoint, next));
   std::shared_ptr<JournalWriter> previous = std::move(next);  // the journal the cut closed
+  // The journal the cut opened: replaced only by the next cut, which joins this writer first.
+  JournalWriter* current = journal_.get();
   last_checkpoint_ = std::chrono::steady_clock::now();
   pages_at_last_checkpoint_ = checkpoint->manifest.pages_done;
   checkpoint_writing_ = true;
-  auto write = [this, checkpoint, previous]() mutable {
+  auto write = [this, checkpoint, frontier, previous, current]() mutable {
     previous.reset();  // synced and closed
     try {
+      finish_checkpoint(*checkpoint, *frontier, *current);
+      frontier.reset();  // unpins the frontier's queue chunks
       CrawlSaveResult r = save_crawl_checkpoint(*checkpoint, settings_.checkpoint.directory, settings_.checkpoint.keep);
       std::lock_guard<std::mutex> lock(checkpoint_stats_mu_);
       ++checkpoint_stats_.taken;

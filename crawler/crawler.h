@@ -171,7 +171,10 @@ class Crawler {
   void resume_from_checkpoint();
   void maybe_checkpoint();
   void take_checkpoint(bool wait);
-  CrawlCheckpoint cut_checkpoint(std::unique_ptr<JournalWriter>& journal);
+  // The pause: fills what must be exact at the cut, swaps in `journal`, returns the frontier's image.
+  FrontierImage cut_checkpoint(CrawlCheckpoint& cp, std::unique_ptr<JournalWriter>& journal);
+  // After the pause, on the writer thread: the filter copy and the frontier's bytes.
+  void finish_checkpoint(CrawlCheckpoint& cp, const FrontierImage& frontier, JournalWriter& journal);
   void journal(const JournalBatch& batch);
   // A page handed to the fetcher / fetched / processed; called inside a gate_ pass.
   void on_page_dispatched(uint64_t id, const FrontierUrl& entry, std::string_view url);

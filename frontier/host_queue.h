@@ -54,6 +54,12 @@ class HostQueue {
     size_t last_span;
   };
   void pin(PinnedRecords& records, std::vector<PinnedBucket>& buckets) const;
+  // Cache hints for a caller about to pin many queues: the bucket array, then (once that is
+  // cached) the head chunks. Issued a few hosts ahead, the misses overlap instead of queueing.
+  void prefetch_buckets() const { __builtin_prefetch(buckets_.data()); }
+  void prefetch_chunks() const {
+    for (const DepthBucket& bucket : buckets_) bucket.urls.prefetch_head();
+  }
   std::string_view reference_prefix() const { return reference_; }
 
  private:

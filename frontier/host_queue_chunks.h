@@ -40,6 +40,7 @@ class RecordFifo {
   void clear();
 
   bool empty() const { return head_ == nullptr; }
+  void prefetch_head() const { __builtin_prefetch(head_); }
   uint32_t size() const { return size_; }
   size_t allocated_bytes() const;
 

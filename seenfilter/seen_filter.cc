@@ -235,7 +235,9 @@ FilterSnapshot SeenFilter::snapshot() const {
     if (completed >= capacity) {
       snap.layers.push_back({l.bits, capacity});
     } else {
-      snap.layers.push_back({l.bits->copy(), completed});
+      std::shared_ptr<const LayerBits> bits = l.bits->copy();
+      const uint64_t after = std::min(l.completed.load(std::memory_order_acquire), capacity);
+      snap.layers.push_back({std::move(bits), after});
     }
   }
   return snap;

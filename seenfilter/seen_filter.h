@@ -117,7 +117,9 @@ class SeenFilter {
   // compute_fill scans every bit (O(bytes)); leave it off for frequent progress reports.
   SeenFilterStats stats(bool compute_fill = true) const;
 
-  // Does not block inserters; contains every key whose insert returned before the call.
+  // Does not block inserters; contains every key whose insert returned before the call, and
+  // may contain some inserted during it. A layer's key count is read after its copy, so it is
+  // never below the keys whose bits the copy holds (a restored layer never overfills).
   FilterSnapshot snapshot() const;
 
  private:
