@@ -62,7 +62,6 @@ SeenFilter::LiveLayer* SeenFilter::append_layer_locked(std::shared_ptr<LayerBits
   auto live = std::make_unique<LiveLayer>();
   live->bits = std::move(bits);
   live->reserved.store(keys);
-  live->completed.store(keys);
   const uint32_t index = layer_count_.load(std::memory_order_relaxed);
   bytes_ += live->bits->geometry().bytes();
   LiveLayer* raw = live.get();
@@ -89,6 +88,10 @@ SeenFilter::LiveLayer* SeenFilter::next_layer(uint32_t index) {
     return refuse("layer " + std::to_string(next) + " cannot reach its FPR share " +
                   std::to_string(seenfilter::layer_fpr_share(options_, next)) + " within 128 bits per key");
   }
+  // Inserters that reserved the last slots of layer `index` may still be setting their bits,
+  // each holding its stripe; the next layer is published only once they are done
+  // (try_insert_hashed() relies on it). Later reservations in layer `index` all fail.
+  stripes_.sweep();
   if (bytes_ + g.bytes() > options_.memory_limit_bytes) {
     return refuse("memory limit reached: layer " + std::to_string(next) + " needs " + std::to_string(g.bytes()) +
                   " bytes on top of " + std::to_string(bytes_) + ", limit is " +
@@ -102,27 +105,38 @@ SeenFilter::LiveLayer* SeenFilter::next_layer(uint32_t index) {
   }
 }
 
+namespace {
+// The stripe an insert takes: one per block of the active layer (stripe_locks.h).
+uint64_t insert_stripe(uint64_t block, uint32_t layer_index) { return (block << 7) | layer_index; }
+static_assert(SeenFilter::kMaxLayers <= 128);
+}  // namespace
+
 InsertOutcome SeenFilter::try_insert_hashed(const KeyHash& hash) {
-  seenfilter::StripeLocks::Guard guard(stripes_, hash.high >> 32);
-  const uint32_t count = layer_count();
-  // Newest first: it holds the most keys, so a present key is most likely found there.
-  for (uint32_t i = count; i-- > 0;) {
-    const LayerBits& bits = *layer(i)->bits;
-    if (bits.test(seenfilter::block_probe(hash, bits.geometry()))) return InsertOutcome::kSeen;
-  }
-  // Absent, and stays absent while we hold the stripe: no other thread can insert this key, and
-  // a layer appended meanwhile cannot hold it either.
-  LiveLayer* active = layer(count - 1);
   for (;;) {
+    const uint32_t count = layer_count();
+    LiveLayer* active = layer(count - 1);
     const LayerGeometry& g = active->bits->geometry();
-    if (active->reserved.load(std::memory_order_relaxed) < g.capacity &&
-        active->reserved.fetch_add(1, std::memory_order_relaxed) < g.capacity) {
-      active->bits->set(seenfilter::block_probe(hash, g));
-      active->completed.fetch_add(1, std::memory_order_release);
-      return InsertOutcome::kNew;
+    const seenfilter::BlockProbe probe = seenfilter::block_probe(hash, g);
+    {
+      seenfilter::StripeLocks::Guard guard(stripes_, insert_stripe(probe.block, g.index));
+      // Every inserter of this key that saw `count` layers holds this stripe now. One that saw
+      // more layers may not, but a layer is published only once the one before it is full with
+      // all its bits set (next_layer()), so it has seen our insert or we cannot reserve a slot.
+      if (layer_count() != count) continue;
+      // Newest first: it holds the most keys, so a present key is most likely found there.
+      if (active->bits->test(probe)) return InsertOutcome::kSeen;
+      for (uint32_t i = count - 1; i-- > 0;) {
+        const LayerBits& bits = *layer(i)->bits;
+        if (bits.test(seenfilter::block_probe(hash, bits.geometry()))) return InsertOutcome::kSeen;
+      }
+      if (active->reserved.load(std::memory_order_relaxed) < g.capacity &&
+          active->reserved.fetch_add(1, std::memory_order_relaxed) < g.capacity) {
+        active->bits->set_exclusive(probe);
+        return InsertOutcome::kNew;
+      }
     }
-    active = next_layer(g.index);
-    if (active == nullptr) return InsertOutcome::kFull;
+    // The active layer is full: grow (not holding a stripe, which next_layer() may wait on).
+    if (next_layer(g.index) == nullptr) return InsertOutcome::kFull;
   }
 }
 
@@ -134,10 +148,12 @@ bool SeenFilter::contains_hashed(const KeyHash& hash) const {
   return false;
 }
 
-void SeenFilter::prefetch(const KeyHash& hash, uint32_t layers) const {
+void SeenFilter::prefetch(const KeyHash& hash, uint32_t layers, bool for_insert) const {
   for (uint32_t i = 0; i < layers; ++i) {
     const LayerBits& bits = *layer(i)->bits;
-    bits.prefetch(seenfilter::block_index(hash, bits.geometry()));
+    const uint64_t block = seenfilter::block_index(hash, bits.geometry());
+    bits.prefetch(block);
+    if (for_insert && i + 1 == layers) stripes_.prefetch(insert_stripe(block, i));
   }
 }
 
@@ -157,7 +173,8 @@ void check_batch_sizes(size_t keys, size_t outputs) {
 // Hashes a window of keys and prefetches their cache lines in every layer before probing any,
 // so the window's memory misses overlap.
 template <typename Probe>
-void SeenFilter::probe_batch(std::span<const std::string_view> keys, size_t outputs, Probe&& probe) const {
+void SeenFilter::probe_batch(std::span<const std::string_view> keys, size_t outputs, bool for_insert,
+                             Probe&& probe) const {
   check_batch_sizes(keys.size(), outputs);
   KeyHash hashes[kBatchWindow];
   for (size_t start = 0; start < keys.size(); start += kBatchWindow) {
@@ -165,25 +182,27 @@ void SeenFilter::probe_batch(std::span<const std::string_view> keys, size_t outp
     const uint32_t layers = layer_count();
     for (size_t i = 0; i < n; ++i) {
       hashes[i] = hash_key(keys[start + i]);
-      prefetch(hashes[i], layers);
+      prefetch(hashes[i], layers, for_insert);
     }
     for (size_t i = 0; i < n; ++i) probe(start + i, hashes[i]);
   }
 }
 
 void SeenFilter::insert_batch(std::span<const std::string_view> keys, std::span<InsertOutcome> outcomes) {
-  probe_batch(keys, outcomes.size(), [&](size_t i, const KeyHash& h) { outcomes[i] = try_insert_hashed(h); });
+  probe_batch(keys, outcomes.size(), /*for_insert=*/true,
+              [&](size_t i, const KeyHash& h) { outcomes[i] = try_insert_hashed(h); });
 }
 
 void SeenFilter::contains_batch(std::span<const std::string_view> keys, std::span<bool> found) const {
-  probe_batch(keys, found.size(), [&](size_t i, const KeyHash& h) { found[i] = contains_hashed(h); });
+  probe_batch(keys, found.size(), /*for_insert=*/false,
+              [&](size_t i, const KeyHash& h) { found[i] = contains_hashed(h); });
 }
 
 uint64_t SeenFilter::size() const {
   uint64_t keys = 0;
   for (uint32_t i = 0, n = layer_count(); i < n; ++i) {
     const LiveLayer& l = *layer(i);
-    keys += std::min(l.completed.load(std::memory_order_relaxed), l.bits->geometry().capacity);
+    keys += l.keys();
   }
   return keys;
 }
@@ -202,7 +221,7 @@ SeenFilterStats SeenFilter::stats(bool compute_fill) const {
     LayerStats s;
     s.index = g.index;
     s.capacity = g.capacity;
-    s.keys = std::min(l.completed.load(std::memory_order_acquire), g.capacity);
+    s.keys = l.keys();
     s.bytes = g.bytes();
     s.probes = g.probes;
     s.bits_per_key = g.bits_per_key();
@@ -231,13 +250,17 @@ FilterSnapshot SeenFilter::snapshot() const {
   for (uint32_t i = 0; i < n; ++i) {
     const LiveLayer& l = *layer(i);
     const uint64_t capacity = l.bits->geometry().capacity;
-    const uint64_t completed = l.completed.load(std::memory_order_acquire);
-    if (completed >= capacity) {
+    const bool last = i + 1 == n;
+    if (last && l.keys() >= capacity) {
+      // Full, with no layer after it yet: once the inserts that reserved its last slots are done
+      // (they hold stripes), it is never written again and can be shared like a sealed one.
+      stripes_.sweep();
+    }
+    if (!last || l.keys() >= capacity) {
       snap.layers.push_back({l.bits, capacity});
     } else {
       std::shared_ptr<const LayerBits> bits = l.bits->copy();
-      const uint64_t after = std::min(l.completed.load(std::memory_order_acquire), capacity);
-      snap.layers.push_back({std::move(bits), after});
+      snap.layers.push_back({std::move(bits), l.keys()});  // counted after the copy: never too few
     }
   }
   return snap;

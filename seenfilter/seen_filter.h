@@ -123,11 +123,12 @@ class SeenFilter {
   FilterSnapshot snapshot() const;
 
  private:
-  // A layer is sealed once `completed` reaches capacity: all its bits are written for good.
+  // A layer is sealed (its bits written for good) once a later layer exists: next_layer()
+  // publishes one only after every insert that reserved a slot here has set its bits.
   struct LiveLayer {
-    std::shared_ptr<seenfilter::LayerBits> bits;  // read by every probe: kept off the counters' line
+    std::shared_ptr<seenfilter::LayerBits> bits;  // read by every probe: kept off the counter's line
     alignas(64) std::atomic<uint64_t> reserved{0};  // slots handed out (may overshoot capacity)
-    std::atomic<uint64_t> completed{0};             // slots whose bits are fully set
+    uint64_t keys() const { return std::min(reserved.load(std::memory_order_acquire), bits->geometry().capacity); }
   };
 
   uint32_t layer_count() const { return layer_count_.load(std::memory_order_acquire); }
@@ -136,9 +137,11 @@ class SeenFilter {
   LiveLayer* next_layer(uint32_t index);
   // Publishes a layer holding `keys` keys; the caller holds growth_mu_.
   LiveLayer* append_layer_locked(std::shared_ptr<seenfilter::LayerBits> bits, uint64_t keys);
-  void prefetch(const KeyHash& hash, uint32_t layers) const;
+  // The key's block in each of the first `layers` layers, and with `for_insert` the stripe an
+  // insert into the last of them takes.
+  void prefetch(const KeyHash& hash, uint32_t layers, bool for_insert) const;
   template <typename Probe>
-  void probe_batch(std::span<const std::string_view> keys, size_t outputs, Probe&& probe) const;
+  void probe_batch(std::span<const std::string_view> keys, size_t outputs, bool for_insert, Probe&& probe) const;
 
   SeenFilterOptions options_;
   std::array<std::atomic<LiveLayer*>, kMaxLayers> layers_{};
