@@ -72,9 +72,9 @@ FrontierImage FrontierState::capture() const {
     while (next_lease != by_host.end() && std::get<0>(*next_lease) == id) ++next_lease;
     entry.last_lease = static_cast<uint32_t>(next_lease - by_host.begin());
     entry.dispatched = host.dispatched - (entry.last_lease - entry.first_lease);
-    entry.first_bucket = static_cast<uint32_t>(image.buckets_.size());
+    entry.first_bucket = image.buckets_.size();
     host.queue.pin(image.records_, image.buckets_);
-    entry.last_bucket = static_cast<uint32_t>(image.buckets_.size());
+    entry.last_bucket = image.buckets_.size();
     image.hosts_.push_back(entry);
   }
   return image;
@@ -100,7 +100,7 @@ std::string FrontierImage::encode_body() const {
       append_varint(out, leases_[l].depth);
       append_bytes(out, leases_[l].url);
     }
-    for (uint32_t b = host.first_bucket; b < host.last_bucket; ++b) {
+    for (uint64_t b = host.first_bucket; b < host.last_bucket; ++b) {
       const HostQueue::PinnedBucket& bucket = buckets_[b];
       records_.for_each(bucket.first_span, bucket.last_span, [&](const RecordFifo::Record& record) {
         // The URL is the reference prefix's first `tag` bytes and the stored suffix
