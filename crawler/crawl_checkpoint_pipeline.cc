@@ -93,7 +93,7 @@ void Crawler::resume_from_checkpoint() {
   }
   spdlog::info("resumed from {} generation {}: {} pages done, {} queued, {} journal records replayed, "
                "{} pages completed since, {} in flight at the stop",
-               dir.string(), m.generation, stats_.pages_fetched.load(), frontier_.stats().queued, replay.records,
+               dir.string(), m.generation, stats_.pages_fetched.load(), frontier_.stats(false).queued, replay.records,
                replayed_done_.size(), crash_outstanding_.size());
 }
 

@@ -202,7 +202,7 @@ nlohmann::json Crawler::run() {
   if (settings_.progress) print_progress(true);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   nlohmann::json out = report(seconds);
-  const bool page_limit = frontier_.stats().refused(AdmitResult::kPageLimit) > 0;
+  const bool page_limit = frontier_.stats(false).refused(AdmitResult::kPageLimit) > 0;
   out["crawl"]["stopped_by"] = stopped ? "signal" : page_limit ? "page_limit" : "done";
   return out;
 }
@@ -683,12 +683,15 @@ void Crawler::print_progress(bool final_line) {
   if (!isatty(STDERR_FILENO)) return;
   double secs = std::chrono::duration<double>(now - started_).count();
   uint64_t pages = stats_.pages_fetched.load();
-  FrontierStats f = frontier_.stats();
-  SeenFilterStats fs = filter_.stats();
-  std::fprintf(stderr, "\r\033[K%llu pages %.1f/s | in flight %zu | queued %llu hosts %llu | filter %llu keys %zu layers %.1f MB | dups avoided %llu%s",
+  // Twice a second on the scheduler thread: nothing here may scan the filter's bits or every host.
+  FrontierStats f = frontier_.stats(/*compute_memory=*/false);
+  SeenFilterStats fs = filter_.stats(/*compute_fill=*/false);
+  uint64_t capacity = 0;
+  for (const auto& l : fs.layers) capacity += l.capacity;
+  std::fprintf(stderr, "\r\033[K%llu pages %.1f/s | in flight %zu | queued %llu hosts %llu | filter %llu keys %.1f%% full %zu layers %.1f MB | dups avoided %llu%s",
                (unsigned long long)pages, secs > 0 ? double(pages) / secs : 0.0, fetcher_ ? fetcher_->in_flight() : 0,
-               (unsigned long long)f.queued, (unsigned long long)f.hosts, (unsigned long long)fs.keys, fs.layers.size(),
-               double(fs.bytes) / (1 << 20), (unsigned long long)(stats_.links_duplicate.load() + stats_.redirects_deduplicated.load()),
+               (unsigned long long)f.queued, (unsigned long long)f.hosts, (unsigned long long)fs.keys,
+               capacity > 0 ? 100.0 * double(fs.keys) / double(capacity) : 0.0, fs.layers.size(), double(fs.bytes) / (1 << 20), (unsigned long long)(stats_.links_duplicate.load() + stats_.redirects_deduplicated.load()),
                final_line ? "\n" : "");
   std::fflush(stderr);
 }
@@ -710,7 +713,7 @@ nlohmann::json Crawler::report(double seconds) const {
                         {"bits_per_key", fs.bits_per_key},
                         {"estimated_fpr", fs.estimated_fpr},
                         {"estimated_false_positives", fs.estimated_false_positives}};
-  FrontierStats f = frontier_.stats();
+  FrontierStats f = frontier_.stats(false);
   out["frontier"] = {{"queued", f.queued}, {"hosts", f.hosts}, {"dispatched", f.dispatched}};
   out["duplicates_avoided"]["pages_refetched_after_crash"] = refetched_after_crash_.load();
   if (audit_) {

@@ -150,9 +150,9 @@ bool Frontier::closed() const {
   return shared_->closed;
 }
 
-FrontierStats Frontier::stats() const {
+FrontierStats Frontier::stats(bool compute_memory) const {
   std::lock_guard lock(shared_->mutex);
-  return shared_->state.stats();
+  return shared_->state.stats(compute_memory);
 }
 
 bool Frontier::empty_and_idle() const {

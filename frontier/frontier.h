@@ -93,7 +93,9 @@ class Frontier {
   void close();
   bool closed() const;
 
-  FrontierStats stats() const;
+  // compute_memory walks every host to sum queue memory (bytes_used; O(hosts) under the lock):
+  // leave it off for frequent progress reports.
+  FrontierStats stats(bool compute_memory = true) const;
   // Nothing queued (or the page limit reached) and nothing in flight: the crawl is done.
   bool empty_and_idle() const;
 

@@ -357,7 +357,7 @@ bool FrontierState::empty_and_idle() const {
   return leases_.empty() && (queued_ == 0 || page_limit_reached());
 }
 
-FrontierStats FrontierState::stats() const {
+FrontierStats FrontierState::stats(bool compute_memory) const {
   FrontierStats stats;
   stats.queued = queued_;
   stats.queued_url_bytes = queued_bytes_;
@@ -375,6 +375,7 @@ FrontierStats FrontierState::stats() const {
   stats.admissions = admissions_;
   stats.dropped_over_limit = dropped_over_limit_;
   stats.dropped = dropped_;
+  if (!compute_memory) return stats;
   // Container node sizes are estimated (libstdc++ hash nodes: next pointer, value, cached hash).
   constexpr size_t kHashNodeBytes = sizeof(void*) + sizeof(std::string_view) + 2 * sizeof(size_t);
   size_t bytes = strings_->allocated_bytes() + ready_.allocated_bytes() + host_ids_.allocated_bytes() +

@@ -44,7 +44,7 @@ class FrontierState {
   bool is_known_host(std::string_view host) const;
   std::vector<std::string> held_hosts() const;
 
-  FrontierStats stats() const;
+  FrontierStats stats(bool compute_memory) const;
   bool empty_and_idle() const;
   bool page_limit_reached() const;
 

@@ -78,7 +78,8 @@ struct FrontierStats {
   // URLs dropped from queues at dispatch because a page limit was lowered by a restore.
   uint64_t dropped_over_limit = 0;
   uint64_t dropped = 0;           // leases given up with drop() (never fetched)
-  uint64_t bytes_used = 0;        // heap bytes held by the frontier's own structures (estimate)
+  uint64_t bytes_used = 0;        // heap bytes held by the frontier's own structures (estimate;
+                                  // 0 from stats(false))
 
   uint64_t refused(AdmitResult reason) const { return admissions[static_cast<size_t>(reason)]; }
 };
