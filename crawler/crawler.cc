@@ -691,7 +691,9 @@ void Crawler::print_progress(bool final_line) {
   std::fprintf(stderr, "\r\033[K%llu pages %.1f/s | in flight %zu | queued %llu hosts %llu | filter %llu keys %.1f%% full %zu layers %.1f MB | dups avoided %llu%s",
                (unsigned long long)pages, secs > 0 ? double(pages) / secs : 0.0, fetcher_ ? fetcher_->in_flight() : 0,
                (unsigned long long)f.queued, (unsigned long long)f.hosts, (unsigned long long)fs.keys,
-               capacity > 0 ? 100.0 * double(fs.keys) / double(capacity) : 0.0, fs.layers.size(), double(fs.bytes) / (1 << 20), (unsigned long long)(stats_.links_duplicate.load() + stats_.redirects_deduplicated.load()),
+               capacity > 0 ? 100.0 * double(fs.keys) / double(capacity) : 0.0, fs.layers.size(),
+               double(fs.bytes) / (1 << 20),
+               (unsigned long long)(stats_.links_duplicate.load() + stats_.redirects_deduplicated.load()),
                final_line ? "\n" : "");
   std::fflush(stderr);
 }

@@ -123,7 +123,7 @@ InsertOutcome SeenFilter::try_insert_hashed(const KeyHash& hash) {
       // more layers may not, but a layer is published only once the one before it is full with
       // all its bits set (next_layer()), so it has seen our insert or we cannot reserve a slot.
       if (layer_count() != count) continue;
-      // Newest first: it holds the most keys, so a present key is most likely found there.
+      // As contains_hashed(), newest first, but reusing the active layer's probe from above.
       if (active->bits->test(probe)) return InsertOutcome::kSeen;
       for (uint32_t i = count - 1; i-- > 0;) {
         const LayerBits& bits = *layer(i)->bits;
@@ -251,12 +251,11 @@ FilterSnapshot SeenFilter::snapshot() const {
     const LiveLayer& l = *layer(i);
     const uint64_t capacity = l.bits->geometry().capacity;
     const bool last = i + 1 == n;
-    if (last && l.keys() >= capacity) {
-      // Full, with no layer after it yet: once the inserts that reserved its last slots are done
-      // (they hold stripes), it is never written again and can be shared like a sealed one.
-      stripes_.sweep();
-    }
-    if (!last || l.keys() >= capacity) {
+    const bool full = l.keys() >= capacity;
+    // Full, with no layer after it yet: once the inserts that reserved its last slots are done
+    // (they hold stripes), it is never written again and can be shared like a sealed one.
+    if (last && full) stripes_.sweep();
+    if (!last || full) {
       snap.layers.push_back({l.bits, capacity});
     } else {
       std::shared_ptr<const LayerBits> bits = l.bits->copy();
