@@ -75,12 +75,6 @@ struct BlockProbe {
   uint32_t probes = 0;
 
   uint32_t bit(uint32_t i) const { return static_cast<uint32_t>((bit_selector * kBitMultipliers[i]) >> 55); }
-  // The bits to set in each of the block's 8 words.
-  std::array<uint64_t, kBlockWords> masks() const {
-    std::array<uint64_t, kBlockWords> masks{};
-    for (uint32_t i = 0; i < probes; ++i) masks[bit(i) >> 6] |= uint64_t{1} << (bit(i) & 63);
-    return masks;
-  }
 };
 
 inline BlockProbe block_probe(const KeyHash& hash, const LayerGeometry& layer) {
