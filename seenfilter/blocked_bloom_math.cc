@@ -3,9 +3,68 @@
 #include <math.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <mutex>
+#include <stdexcept>
+#include <vector>
 
 namespace bloomcrawl::seenfilter {
+
+namespace {
+
+// For each probe count k, hit[j] = E[(S/512)^k] where S is the number of set bits of a block
+// holding j keys (j*k independent uniform bit choices): the chance that a query's k bits are all
+// set. Computed from the exact distribution of S (balls into 512 bins), extended on demand.
+// Using the mean fill instead, (E[S]/512)^k, underestimates it (Jensen): by 0.9% at k = 6, 2.2%
+// at k = 9, 5.5% at k = 14, and layers sized with it measured that much above their share.
+class BlockHitTable {
+ public:
+  double hit(uint32_t keys, uint32_t probes) {
+    if (probes > kMaxProbes) throw std::invalid_argument("blocked_fpr: more than 32 probes");
+    std::lock_guard lock(mu_);
+    Series& t = series_[probes];
+    if (t.hit.empty()) {
+      t.occupancy.assign(kBlockBits + 1, 0.0);
+      t.occupancy[0] = 1.0;
+      t.power.resize(kBlockBits + 1);
+      for (uint32_t s = 0; s <= kBlockBits; ++s) {
+        t.power[s] = std::pow(static_cast<double>(s) / kBlockBits, static_cast<double>(probes));
+      }
+    }
+    while (t.hit.size() <= keys) {
+      double e = 0.0;
+      for (uint32_t s = 0; s <= kBlockBits; ++s) e += t.occupancy[s] * t.power[s];
+      t.hit.push_back(e);
+      for (uint32_t i = 0; i < probes; ++i) add_one_bit(t.occupancy);
+    }
+    return t.hit[keys];
+  }
+
+ private:
+  struct Series {
+    std::vector<double> occupancy;  // P(S = s) for the next key count to tabulate
+    std::vector<double> power;      // (s/512)^k
+    std::vector<double> hit;
+  };
+  // One more uniform bit choice: it lands on a set bit with chance s/512.
+  static void add_one_bit(std::vector<double>& p) {
+    for (uint32_t s = kBlockBits; s > 0; --s) {
+      p[s] = p[s] * (static_cast<double>(s) / kBlockBits) + p[s - 1] * (static_cast<double>(kBlockBits - s + 1) / kBlockBits);
+    }
+    p[0] = 0.0;
+  }
+
+  std::mutex mu_;
+  std::array<Series, kMaxProbes + 1> series_;
+};
+
+BlockHitTable& block_hits() {
+  static BlockHitTable table;
+  return table;
+}
+
+}  // namespace
 
 double blocked_fpr(double keys_per_block, uint32_t probes) {
   if (keys_per_block <= 0.0) return 0.0;
@@ -16,15 +75,13 @@ double blocked_fpr(double keys_per_block, uint32_t probes) {
   const auto first = static_cast<uint64_t>(std::max(0.0, std::floor(lambda - spread)));
   const auto last = static_cast<uint64_t>(std::ceil(lambda + spread));
   const double log_lambda = std::log(lambda);
-  const double log_bit_clear_per_probe = std::log1p(-1.0 / kBlockBits);
+  BlockHitTable& hits = block_hits();
   double fpr = 0.0;
   for (uint64_t j = first; j <= last; ++j) {
     const double jd = static_cast<double>(j);
     int sign;  // lgamma_r: std::lgamma writes the global signgam, a data race between threads
     const double pmf = std::exp(-lambda + jd * log_lambda - ::lgamma_r(jd + 1.0, &sign));
-    // Probability one probe hits a set bit in a block holding j other keys.
-    const double bit_set = -std::expm1(static_cast<double>(probes) * jd * log_bit_clear_per_probe);
-    fpr += pmf * std::pow(bit_set, probes);
+    fpr += pmf * hits.hit(static_cast<uint32_t>(j), probes);
   }
   return std::min(fpr, 1.0);
 }
@@ -47,7 +104,7 @@ LayerGeometry size_layer(uint32_t index, uint64_t capacity, double target_fpr) {
   const double cap = static_cast<double>(capacity);
   const auto fits = [&](uint64_t blocks) {
     const double load = cap / static_cast<double>(blocks);
-    return blocked_fpr(load, best_probes(load)) <= target_fpr;
+    return blocked_fpr(load, best_probes(load)) <= kSizingHeadroom * target_fpr;
   };
   // The FPR falls as blocks grow, so binary-search the block count.
   const auto max_blocks = static_cast<uint64_t>(std::ceil(cap * kMaxBitsPerKey / kBlockBits));
