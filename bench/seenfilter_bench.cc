@@ -328,12 +328,8 @@ void register_all() {
       }
       // Right-sized with the library's default tightening ratio (0.9): layer 0 gets 10% of the budget.
       add_seen("seen_right", keys, fpr, seen_options(keys, fpr, 0.9));
-      // Right-sized and declared one-layer: almost the whole budget to layer 0 (it cannot usefully
-      // grow: layer 1's share would be tiny). 99% and 95% of the budget.
-      if (fpr == 1e-2) {
-        add_seen("seen_right_r0.01", keys, fpr, seen_options(keys, fpr, 0.01));
-        add_seen("seen_right_r0.05", keys, fpr, seen_options(keys, fpr, 0.05));
-      }
+      // Right-sized and declared one-layer (tightening ratio 0): the whole budget to layer 0.
+      if (fpr == 1e-2) add_seen("seen_one_layer", keys, fpr, seen_options(keys, fpr, 0.0));
       // Grown through its layers with the crawler's config defaults: 1M first layer, growth 2, r 0.8.
       add_seen("seen_grown", keys, fpr, seen_options(kGrownInitialCapacity, fpr, 0.8));
     }

@@ -102,7 +102,7 @@ void describe(V& v, S& c) {
   v.field("initial_capacity", c.initial_capacity, IntRange{1000});
   v.field("target_fpr", c.target_fpr, RealRange{0, 0.5, true, true});
   v.field("growth_factor", c.growth_factor, RealRange{1.5, 16});
-  v.field("tightening_ratio", c.tightening_ratio, RealRange{0, 1, true, true});
+  v.field("tightening_ratio", c.tightening_ratio, RealRange{0, 1, false, true});
   v.field("memory_limit_mb", c.memory_limit_mb, kNonNegative);
 }
 

@@ -40,7 +40,7 @@ struct CrawlStats {
   Counter links_duplicate{0};      // dropped by the seen filter: duplicate fetches avoided
   Counter links_new{0};            // new to the filter
   Counter links_refused{0};        // new, but the frontier refused them (limits)
-  Counter filter_full{0};          // the filter hit its memory limit
+  Counter filter_full{0};          // the filter was full (memory limit, or one layer at capacity)
 
   // Redirects, followed by the crawler so each target goes through the seen filter.
   Counter redirects{0};

@@ -249,7 +249,7 @@ uint32_t Crawler::admit(std::vector<Candidate>& candidates, uint32_t depth, cons
         continue;
       case InsertOutcome::kFull:
         if (stats_.filter_full.fetch_add(1) == 0) {
-          spdlog::warn("seen filter reached its memory limit: new URLs are dropped from now on");
+          spdlog::warn("seen filter is full ({}): new URLs are dropped from now on", filter_.full_reason());
         }
         continue;
       case InsertOutcome::kNew:

@@ -25,8 +25,8 @@ void SeenFilterOptions::validate() const {
   if (!(growth_factor >= 1.0 && growth_factor <= 64.0)) {
     reject("growth_factor", growth_factor, "is outside [1, 64]");
   }
-  if (!(tightening_ratio > 0.0 && tightening_ratio < 1.0)) {
-    reject("tightening_ratio", tightening_ratio, "is outside (0, 1)");
+  if (!(tightening_ratio >= 0.0 && tightening_ratio < 1.0)) {
+    reject("tightening_ratio", tightening_ratio, "is outside [0, 1)");
   }
   const seenfilter::LayerGeometry first = seenfilter::plan_layer(*this, 0);
   if (first.blocks == 0) {

@@ -1,7 +1,8 @@
 // The layer plan of a scalable filter: layer i holds ceil(initial_capacity * growth_factor^i)
 // keys at an FPR share of target_fpr * (1 - r) * r^i (r = tightening_ratio). The shares sum to
 // less than target_fpr, so the union bound keeps the compounded FPR under the target for any
-// number of layers.
+// number of layers. r = 0 is the limit case: layer 0 gets the whole target and later layers a
+// share of 0, so the filter is one right-sized layer that never grows.
 #pragma once
 
 #include <cstdint>

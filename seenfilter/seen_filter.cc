@@ -83,6 +83,10 @@ SeenFilter::LiveLayer* SeenFilter::next_layer(uint32_t index) {
     return nullptr;
   };
   if (next >= kMaxLayers) return refuse("the filter reached its maximum of " + std::to_string(kMaxLayers) + " layers");
+  if (options_.tightening_ratio == 0.0) {
+    return refuse("the filter is one layer (tightening_ratio 0) and it holds its capacity of " +
+                  std::to_string(layer(index)->bits->geometry().capacity) + " keys");
+  }
   const LayerGeometry g = seenfilter::plan_layer(options_, next);
   if (g.blocks == 0) {
     return refuse("layer " + std::to_string(next) + " cannot reach its FPR share " +

@@ -41,7 +41,9 @@ struct SeenFilterOptions {
   uint64_t initial_capacity = uint64_t{1} << 20;     // keys in the first layer
   double target_fpr = 1e-6;                          // compounded over all layers
   double growth_factor = 2.0;                        // capacity ratio of successive layers, >= 1
-  double tightening_ratio = 0.9;                     // FPR ratio of successive layers, in (0, 1)
+  // FPR ratio of successive layers, in [0, 1). 0 declares a right-sized filter: one layer of
+  // initial_capacity keys with the whole target_fpr, no growth (inserts past it report kFull).
+  double tightening_ratio = 0.9;
   uint64_t memory_limit_bytes = uint64_t{1} << 30;   // bit arrays of all layers together
 
   // Throws std::invalid_argument naming the offending option and its value.

@@ -29,6 +29,7 @@ struct DedupArgs {
   std::string state_dir;
   uint64_t capacity = SeenFilterOptions{}.initial_capacity;
   double fpr = 1e-6;
+  double tightening = SeenFilterOptions{}.tightening_ratio;
   std::optional<uint64_t> memory_limit;
   bool stats = false;
 };
@@ -76,6 +77,7 @@ std::unique_ptr<SeenFilter> open_filter(const DedupArgs& args) {
   SeenFilterOptions options;
   options.initial_capacity = args.capacity;
   options.target_fpr = args.fpr;
+  options.tightening_ratio = args.tightening;
   if (args.memory_limit) options.memory_limit_bytes = *args.memory_limit;
   return std::make_unique<SeenFilter>(options);
 }
@@ -187,6 +189,9 @@ RunFn setup_dedup(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   app.add_option("--fpr", args->fpr, "target false-positive rate (new filters only)")->capture_default_str();
+  app.add_option("--tightening", args->tightening,
+                 "FPR ratio of successive layers; 0 = one right-sized layer of --capacity keys (new filters only)")
+      ->capture_default_str();
   app.add_option("--memory-limit", args->memory_limit, "bound on filter memory, e.g. 512M, 4G")
       ->transform(CLI::AsSizeValue(false));
   app.add_flag("--stats", args->stats, "print a JSON summary on stderr");

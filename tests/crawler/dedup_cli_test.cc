@@ -164,5 +164,16 @@ TEST_F(DedupCli, FullFilterStillPrintsNewLinesAndWarns) {
   EXPECT_EQ(r.out.substr(0, url_lines(0, 1500).size()), url_lines(0, 1500));
 }
 
+TEST_F(DedupCli, TighteningZeroMakesOneRightSizedLayer) {
+  const RunResult r = run("dedup --capacity 1000 --fpr 0.01 --tightening 0 --stats", url_lines(0, 1500));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("tightening_ratio 0"), std::string::npos) << r.err;
+  const nlohmann::json s = stats_json(r.err.substr(r.err.find('{')));
+  EXPECT_EQ(s["layers"].get<int>(), 1);
+  EXPECT_EQ(s["new"].get<int>(), 1000);
+  EXPECT_LE(s["bits_per_key"].get<double>(), 10.5);  // the whole 1% goes to its only layer
+  EXPECT_EQ(s["unrecorded_full"].get<int>() + s["new"].get<int>() + s["duplicates"].get<int>(), 1500);
+}
+
 }  // namespace
 }  // namespace bloomcrawl

@@ -31,6 +31,22 @@ double measured_fpr(const SeenFilter& filter, uint64_t queries, uint32_t absent_
   return static_cast<double>(hits) / static_cast<double>(queries);
 }
 
+struct InsertCounts {
+  uint64_t fresh = 0;
+  uint64_t full = 0;
+};
+
+// Inserts url_key(0 .. n-1) one by one and counts the kNew and kFull outcomes.
+InsertCounts insert_keys(SeenFilter& filter, uint64_t n) {
+  InsertCounts counts;
+  for (uint64_t i = 0; i < n; ++i) {
+    const InsertOutcome r = filter.try_insert(url_key(i));
+    counts.fresh += r == InsertOutcome::kNew ? 1 : 0;
+    counts.full += r == InsertOutcome::kFull ? 1 : 0;
+  }
+  return counts;
+}
+
 TEST(SeenFilter, InsertReportsNewThenSeen) {
   SeenFilter filter(small_options(1000, 1e-6));
   EXPECT_FALSE(filter.contains("https://example.com/"));
@@ -90,7 +106,10 @@ TEST(SeenFilter, LayersGrowGeometrically) {
   EXPECT_EQ(s.layers[2].capacity, 4000u);
   EXPECT_TRUE(s.layers[0].sealed);
   EXPECT_LT(s.layers[1].target_fpr, s.layers[0].target_fpr);
-  EXPECT_GT(s.layers[1].bits_per_key, s.layers[0].bits_per_key);  // tighter share costs bits
+  // A tighter share costs bits (layers 0 and 1 may round to the same block count: a block is
+  // 0.5 bits/key at 1000 keys).
+  EXPECT_GE(s.layers[1].bits_per_key, s.layers[0].bits_per_key);
+  EXPECT_GT(s.layers[2].bits_per_key, s.layers[0].bits_per_key);
   for (const LayerStats& l : s.layers) {
     EXPECT_GT(l.fill, 0.0);
     EXPECT_LT(l.fill, 0.7);
@@ -120,15 +139,9 @@ TEST(SeenFilter, MemoryLimitRefusesGrowthButKeepsAnswering) {
   const uint64_t first_layer_bytes = SeenFilter(o).stats().bytes;
   o.memory_limit_bytes = first_layer_bytes * 2;  // room for layer 0 but not layers 0 + 1 (2x size)
   SeenFilter filter(o);
-  uint64_t inserted = 0;
-  uint64_t full = 0;
-  for (uint64_t i = 0; i < 3000; ++i) {
-    const InsertOutcome r = filter.try_insert(url_key(i));
-    inserted += r == InsertOutcome::kNew ? 1 : 0;
-    full += r == InsertOutcome::kFull ? 1 : 0;
-  }
-  EXPECT_EQ(inserted, 1000u);
-  EXPECT_GE(full, 1900u);
+  const InsertCounts counts = insert_keys(filter, 3000);
+  EXPECT_EQ(counts.fresh, 1000u);
+  EXPECT_GE(counts.full, 1900u);
   EXPECT_TRUE(filter.full());
   EXPECT_NE(filter.full_reason().find("memory_limit_bytes"), std::string::npos) << filter.full_reason();
   EXPECT_EQ(filter.stats().layers.size(), 1u);
@@ -137,6 +150,30 @@ TEST(SeenFilter, MemoryLimitRefusesGrowthButKeepsAnswering) {
     EXPECT_TRUE(filter.contains(url_key(i)));
     EXPECT_EQ(filter.try_insert(url_key(i)), InsertOutcome::kSeen);
   }
+}
+
+TEST(SeenFilter, TighteningZeroIsOneRightSizedLayerThatNeverGrows) {
+  SeenFilterOptions o = small_options(20000, 0.01);
+  o.tightening_ratio = 0.0;
+  SeenFilter filter(o);
+  const SeenFilterStats empty = filter.stats();
+  ASSERT_EQ(empty.layers.size(), 1u);
+  EXPECT_EQ(empty.layers[0].target_fpr, 0.01);  // the whole budget, not (1 - r) of it
+  EXPECT_LE(empty.layers[0].bits_per_key, 10.5);
+  const InsertCounts counts = insert_keys(filter, 30000);
+  EXPECT_EQ(counts.fresh, 20000u);
+  EXPECT_GE(counts.full, 9000u);  // the rest, less the keys falsely reported kSeen (~1%)
+  EXPECT_TRUE(filter.full());
+  EXPECT_NE(filter.full_reason().find("tightening_ratio 0"), std::string::npos) << filter.full_reason();
+  EXPECT_EQ(filter.stats().layers.size(), 1u);
+  EXPECT_LE(measured_fpr(filter, 100000, 7), 0.0115);  // its share is the target itself
+  // A filter restored from it is still one layer, still full.
+  SeenFilter restored(filter.snapshot());
+  uint64_t absent = 1'000'000;
+  while (restored.contains(url_key(absent))) ++absent;  // skip the ~1% false positives
+  EXPECT_EQ(restored.try_insert(url_key(absent)), InsertOutcome::kFull);
+  EXPECT_EQ(restored.stats().layers.size(), 1u);
+  EXPECT_TRUE(restored.contains(url_key(19999)));
 }
 
 TEST(SeenFilter, ImpossibleOptionsNameTheOptionAndValue) {
@@ -163,6 +200,8 @@ TEST(SeenFilter, ImpossibleOptionsNameTheOptionAndValue) {
   o = {};
   o.tightening_ratio = 1.0;
   EXPECT_NE(message(o).find("tightening_ratio = 1"), std::string::npos) << message(o);
+  o.tightening_ratio = -0.25;
+  EXPECT_NE(message(o).find("tightening_ratio = -0.25 is outside [0, 1)"), std::string::npos) << message(o);
   o = {};
   o.memory_limit_bytes = 100;
   EXPECT_NE(message(o).find("memory_limit_bytes = 100"), std::string::npos) << message(o);
