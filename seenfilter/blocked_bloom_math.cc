@@ -20,10 +20,30 @@ namespace {
 // at k = 9, 5.5% at k = 14, and layers sized with it measured that much above their share.
 class BlockHitTable {
  public:
-  double hit(uint32_t keys, uint32_t probes) {
+  // sum_j Pois(j; lambda) * hit[j] over j in [first, last], under one lock.
+  double poisson_mixture(double lambda, uint64_t first, uint64_t last, uint32_t probes) {
     if (probes > kMaxProbes) throw std::invalid_argument("blocked_fpr: more than 32 probes");
     std::lock_guard lock(mu_);
-    Series& t = series_[probes];
+    const std::vector<double>& hit = extended(series_[probes], last, probes);
+    const double log_lambda = std::log(lambda);
+    double sum = 0.0;
+    for (uint64_t j = first; j <= last; ++j) {
+      const double jd = static_cast<double>(j);
+      int sign;  // lgamma_r: std::lgamma writes the global signgam, a data race between threads
+      sum += std::exp(-lambda + jd * log_lambda - ::lgamma_r(jd + 1.0, &sign)) * hit[j];
+    }
+    return sum;
+  }
+
+ private:
+  struct Series {
+    std::vector<double> occupancy;  // P(S = s) for the next key count to tabulate
+    std::vector<double> power;      // (s/512)^k
+    std::vector<double> hit;
+  };
+
+  // The series for k = probes, tabulated through `keys` keys.
+  static const std::vector<double>& extended(Series& t, uint64_t keys, uint32_t probes) {
     if (t.hit.empty()) {
       t.occupancy.assign(kBlockBits + 1, 0.0);
       t.occupancy[0] = 1.0;
@@ -38,15 +58,9 @@ class BlockHitTable {
       t.hit.push_back(e);
       for (uint32_t i = 0; i < probes; ++i) add_one_bit(t.occupancy);
     }
-    return t.hit[keys];
+    return t.hit;
   }
 
- private:
-  struct Series {
-    std::vector<double> occupancy;  // P(S = s) for the next key count to tabulate
-    std::vector<double> power;      // (s/512)^k
-    std::vector<double> hit;
-  };
   // One more uniform bit choice: it lands on a set bit with chance s/512.
   static void add_one_bit(std::vector<double>& p) {
     for (uint32_t s = kBlockBits; s > 0; --s) {
@@ -74,15 +88,7 @@ double blocked_fpr(double keys_per_block, uint32_t probes) {
   const double spread = 14.0 * std::sqrt(lambda) + 16.0;  // Poisson tail past 14 sigma is < 1e-40
   const auto first = static_cast<uint64_t>(std::max(0.0, std::floor(lambda - spread)));
   const auto last = static_cast<uint64_t>(std::ceil(lambda + spread));
-  const double log_lambda = std::log(lambda);
-  BlockHitTable& hits = block_hits();
-  double fpr = 0.0;
-  for (uint64_t j = first; j <= last; ++j) {
-    const double jd = static_cast<double>(j);
-    int sign;  // lgamma_r: std::lgamma writes the global signgam, a data race between threads
-    const double pmf = std::exp(-lambda + jd * log_lambda - ::lgamma_r(jd + 1.0, &sign));
-    fpr += pmf * hits.hit(static_cast<uint32_t>(j), probes);
-  }
+  const double fpr = block_hits().poisson_mixture(lambda, first, last, probes);
   return std::min(fpr, 1.0);
 }
 

@@ -7,18 +7,16 @@
 // cannot be shown to be a duplicate, and counted; a warning says so once.
 #include <unistd.h>
 
-#include <cerrno>
 #include <chrono>
-#include <cstring>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "crawler/cli/command.h"
+#include "crawler/line_stream.h"
 #include "seenfilter/checkpoint.h"
 #include "seenfilter/seen_filter.h"
 
@@ -41,32 +39,6 @@ struct DedupCounts {
   uint64_t unrecorded = 0;  // printed, but the full filter could not remember them
 };
 
-class OutputBuffer {
- public:
-  ~OutputBuffer() { flush(); }
-  void append_line(std::string_view line) {
-    buffer_.append(line);
-    buffer_.push_back('\n');
-    if (buffer_.size() >= kFlushBytes) flush();
-  }
-  void flush() {
-    const char* p = buffer_.data();
-    size_t left = buffer_.size();
-    while (left > 0) {
-      const ssize_t n = ::write(STDOUT_FILENO, p, left);
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) throw std::runtime_error(std::string("dedup: writing stdout failed: ") + std::strerror(errno));
-      p += n;
-      left -= static_cast<size_t>(n);
-    }
-    buffer_.clear();
-  }
-
- private:
-  static constexpr size_t kFlushBytes = size_t{1} << 20;
-  std::string buffer_;
-};
-
 std::unique_ptr<SeenFilter> open_filter(const DedupArgs& args) {
   if (!args.state_dir.empty() && checkpoint_exists(args.state_dir)) {
     // The saved parameters win (the bits were laid out with them); only the limit may change.
@@ -82,7 +54,7 @@ std::unique_ptr<SeenFilter> open_filter(const DedupArgs& args) {
   return std::make_unique<SeenFilter>(options);
 }
 
-void dedup_lines(SeenFilter& filter, std::span<const std::string_view> lines, DedupCounts& counts, OutputBuffer& out) {
+void dedup_lines(SeenFilter& filter, std::span<const std::string_view> lines, DedupCounts& counts, StdoutLines& out) {
   static thread_local std::vector<InsertOutcome> outcomes;
   outcomes.resize(lines.size());
   filter.insert_batch(lines, outcomes);
@@ -126,38 +98,14 @@ class TerminalProgress {
   std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };
 
-// Reads stdin in big chunks and hands complete lines to dedup_lines; a final line without a
-// newline counts as a line.
 void dedup_stdin(SeenFilter& filter, DedupCounts& counts) {
   TerminalProgress progress;
-  OutputBuffer out;
-  std::vector<char> buffer(size_t{1} << 20);
-  size_t filled = 0;
-  std::vector<std::string_view> lines;
-  for (bool eof = false; !eof;) {
-    if (filled == buffer.size()) buffer.resize(buffer.size() * 2);  // a line longer than the buffer
-    const ssize_t n = ::read(STDIN_FILENO, buffer.data() + filled, buffer.size() - filled);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw std::runtime_error(std::string("dedup: reading stdin failed: ") + std::strerror(errno));
-    eof = n == 0;
-    filled += static_cast<size_t>(n);
-    lines.clear();
-    size_t start = 0;
-    for (size_t i = 0; i < filled; ++i) {
-      if (buffer[i] == '\n') {
-        lines.emplace_back(buffer.data() + start, i - start);
-        start = i + 1;
-      }
-    }
-    if (eof && start < filled) {
-      lines.emplace_back(buffer.data() + start, filled - start);
-      start = filled;
-    }
+  StdoutLines out("dedup");
+  read_stdin_lines("dedup", [&](std::span<const std::string_view> lines) {
     dedup_lines(filter, lines, counts, out);
     progress.update(counts);
-    std::memmove(buffer.data(), buffer.data() + start, filled - start);
-    filled -= start;
-  }
+  });
+  out.flush();
 }
 
 void print_stats(const SeenFilter& filter, const DedupCounts& counts, const std::string& manifest) {
