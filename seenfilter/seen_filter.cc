@@ -161,6 +161,16 @@ void SeenFilter::prefetch(const KeyHash& hash, uint32_t layers, bool for_insert)
   }
 }
 
+// A single call has no other keys to overlap its misses with, but one key's lines in different
+// layers are independent: prefetching them all first takes their misses together rather than one
+// layer after another. One layer gains nothing (its probe is the first load anyway).
+KeyHash SeenFilter::hash_and_prefetch(std::string_view key, bool for_insert) const {
+  const KeyHash hash = hash_key(key);
+  const uint32_t layers = layer_count();
+  if (layers > 1) prefetch(hash, layers, for_insert);
+  return hash;
+}
+
 namespace {
 // Keys hashed and prefetched ahead of probing: enough to cover memory latency with a page's
 // worth of links, small enough that the prefetched lines are still in L1 when probed.

@@ -98,10 +98,10 @@ class SeenFilter {
   SeenFilter& operator=(const SeenFilter&) = delete;
   ~SeenFilter();
 
-  InsertOutcome try_insert(std::string_view key) { return try_insert_hashed(hash_key(key)); }
+  InsertOutcome try_insert(std::string_view key) { return try_insert_hashed(hash_and_prefetch(key, true)); }
   // True iff the key was not in the filter before (outcome == kNew).
   bool insert(std::string_view key) { return try_insert(key) == InsertOutcome::kNew; }
-  bool contains(std::string_view key) const { return contains_hashed(hash_key(key)); }
+  bool contains(std::string_view key) const { return contains_hashed(hash_and_prefetch(key, false)); }
 
   // A page of links at once: hashes all keys, prefetches their cache lines, then probes.
   // Keys are inserted in order, so a repeat later in the same batch gets kSeen.
@@ -142,6 +142,7 @@ class SeenFilter {
   // The key's block in each of the first `layers` layers, and with `for_insert` the stripe an
   // insert into the last of them takes.
   void prefetch(const KeyHash& hash, uint32_t layers, bool for_insert) const;
+  KeyHash hash_and_prefetch(std::string_view key, bool for_insert) const;
   template <typename Probe>
   void probe_batch(std::span<const std::string_view> keys, size_t outputs, bool for_insert, Probe&& probe) const;
 
