@@ -4,29 +4,35 @@
 
 #include <cstdlib>
 
-#include "crawler/url_idna_fallback.h"
+#include "crawler/url_idna_uts46.h"
 
 namespace bloomcrawl::url_internal {
 namespace {
 
+// libidn2's non-transitional UTS #46 lookup of one label: IDN2_OK and its ASCII form, or the error.
+int idn2_lookup_label(std::string_view label, std::string* ascii) {
+  std::string input(label);
+  uint8_t* result = nullptr;
+  int rc = idn2_lookup_u8(reinterpret_cast<const uint8_t*>(input.c_str()), &result,
+                          IDN2_NONTRANSITIONAL | IDN2_NFC_INPUT);
+  if (rc == IDN2_OK) {
+    if (ascii) *ascii = reinterpret_cast<const char*>(result);
+    idn2_free(result);
+  }
+  return rc;
+}
+
 bool needs_idna(std::string_view label) { return has_alabel_prefix(label) || !is_ascii(label); }
 
-// Runs libidn2 on one label (which after mapping may itself contain dots, e.g. U+3002), with
-// the fallbacks for what UTS #46 allows and libidn2 does not.
+// Runs libidn2 on one label (which after mapping may itself contain dots, e.g. U+3002). What
+// libidn2's IDNA2008 rules reject, UTS #46 itself (ICU) decides: see url_idna_uts46.h.
 bool label_to_ascii(std::string_view label, std::string& out, std::string* error) {
   std::string ascii;
-  int rc = idn2_lookup_label(label, &ascii);
-  if (rc == IDN2_OK) {
+  if (idn2_lookup_label(label, &ascii) == IDN2_OK) {
     out += ascii;
     return true;
   }
-  size_t before = out.size();
-  if (symbol_label_to_ascii(label, out)) return true;
-  out.resize(before);
-  if (hyphenated_label_to_ascii(label, out)) return true;
-  out.resize(before);
-  if (error) *error = std::string("IDNA error in host label: ") + idn2_strerror(rc);
-  return false;
+  return uts46_to_ascii(label, out, error);
 }
 
 }  // namespace
@@ -51,18 +57,6 @@ bool domain_to_ascii(std::string_view domain, std::string& out, std::string* err
     start = dot + 1;
   }
   return true;
-}
-
-int idn2_lookup_label(std::string_view label, std::string* ascii) {
-  std::string input(label);
-  uint8_t* result = nullptr;
-  int rc = idn2_lookup_u8(reinterpret_cast<const uint8_t*>(input.c_str()), &result,
-                          IDN2_NONTRANSITIONAL | IDN2_NFC_INPUT);
-  if (rc == IDN2_OK) {
-    if (ascii) *ascii = reinterpret_cast<const char*>(result);
-    idn2_free(result);
-  }
-  return rc;
 }
 
 }  // namespace bloomcrawl::url_internal

@@ -245,13 +245,44 @@ TEST(UrlParser, IdnaSymbolsThatUts46AllowsButIdna2008Rejects) {
       {"http://\xf0\x9f\x92\xa9.123/", "", nullptr},            // ends in a number
       {"http://\xe2\x98\x83\xe2\x80\x8d/", "", nullptr},      // ZWJ still fails
       {"http://xn--n3h-/", "", nullptr},
+      // UTS #46 "valid" beyond the emoji blocks: General Punctuation, Latin-1 symbols.
+      {"http://\xe2\x80\xa0/", "", "http://xn--lvg/"},                    // U+2020 dagger
+      {"http://\xe2\x80\xbd/", "", "http://xn--fwg/"},                    // U+203D interrobang
+      {"http://\xc2\xa9.example/", "", "http://xn--gba.example/"},         // U+00A9
+      {"http://xn--lvg/", "", "http://xn--lvg/"},
+      {"http://\xef\xbf\xbd/", "", nullptr},                              // U+FFFD is disallowed
   });
+}
+
+TEST(UrlParser, IdnaLabelLengthIsNotCheckedForUrls) {
+  // VerifyDnsLength=false: a 63-code-point label whose A-label has 71 octets (Punycode computed
+  // independently with Python's codec), and a host of over 253 octets, are still hosts.
+  const std::string label = "x0123456789012345678901234567890123456789012345678901234567890";
+  std::optional<Url> url = parse_url("http://" + label + "\xe2\x80\xa0/");
+  ASSERT_TRUE(url);
+  EXPECT_EQ(url->href(), "http://xn--" + label + "-uo03b/");
+  url = parse_url("http://" + std::string(300, 'a') + ".\xc3\xbc/");
+  ASSERT_TRUE(url);
+  EXPECT_EQ(url->href(), "http://" + std::string(300, 'a') + ".xn--tda/");
+}
+
+TEST(UrlParser, IdnaErrorsSayWhatIsWrong) {
+  auto error_of = [](std::string_view input) {
+    std::string error;
+    EXPECT_FALSE(parse_url(input, nullptr, &error)) << input;
+    return error;
+  };
+  EXPECT_NE(error_of("http://\xef\xbf\xbd/").find("disallowed character"), std::string::npos);
+  EXPECT_NE(error_of("http://xn--\xc3\xbc/").find("Punycode"), std::string::npos);
+  EXPECT_NE(error_of("http://\xe2\x98\x83\xe2\x80\x8d/").find("joiner"), std::string::npos);
 }
 
 TEST(UrlParser, IdnaHyphensAllowedWithCheckHyphensFalse) {
   check_all({
       {"http://-\xc3\xbc.de/", "", "http://xn----eha.de/"},
       {"http://\xc3\xbc-.de/", "", "http://xn----dha.de/"},
+      {"http://a\xe2\x80\xa0--/", "", "http://xn--a---kp0a/"},  // with a symbol libidn2 rejects too
+      {"http://-\xe2\x80\xa0/", "", "http://xn----xhn/"},
       {"http://a\xc3\xbc--b.de/", "", "http://xn--a--b-0ra.de/"},
       {"http://\xef\xbc\xa7\xef\xbd\x8f-.de/", "", "http://go-.de/"},
       {"http://-x-.de/", "", "http://-x-.de/"},
