@@ -2,6 +2,7 @@
 
 #include <idn2.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "crawler/url_idna_uts46.h"
@@ -27,12 +28,25 @@ bool needs_idna(std::string_view label) { return has_alabel_prefix(label) || !is
 // Runs libidn2 on one label (which after mapping may itself contain dots, e.g. U+3002). What
 // libidn2's IDNA2008 rules reject, UTS #46 itself (ICU) decides: see url_idna_uts46.h.
 bool label_to_ascii(std::string_view label, std::string& out, std::string* error) {
+  std::string input(label);
+  map_capital_sharp_s(input);
+  const size_t start = out.size();
   std::string ascii;
-  if (idn2_lookup_label(label, &ascii) == IDN2_OK) {
+  if (idn2_lookup_label(input, &ascii) == IDN2_OK) {
     out += ascii;
-    return true;
+  } else if (!uts46_to_ascii(input, out, error)) {
+    return false;
   }
-  return uts46_to_ascii(label, out, error);
+  // The result may be several labels (the mapping can produce dots); each is checked.
+  for (size_t at = start; at <= out.size();) {
+    const size_t dot = std::min(out.find('.', at), out.size());
+    if (decodes_to_alabel_prefix(std::string_view(out).substr(at, dot - at))) {
+      if (error) *error = "IDNA error in host: label '" + out.substr(at, dot - at) + "' decodes to one starting with xn--";
+      return false;
+    }
+    at = dot + 1;
+  }
+  return true;
 }
 
 }  // namespace

@@ -2,17 +2,20 @@
 
 #include <unicode/uidna.h>
 
+#include <algorithm>
 #include <climits>
 
 namespace bloomcrawl::url_internal {
 namespace {
 
+constexpr uint32_t kWhatwgFlags = UIDNA_CHECK_BIDI | UIDNA_CHECK_CONTEXTJ | UIDNA_NONTRANSITIONAL_TO_ASCII |
+                                  UIDNA_NONTRANSITIONAL_TO_UNICODE;
+
 // ICU's UTS46 object is immutable once opened and documented as safe to share between threads.
 const UIDNA* uts46() {
   static const UIDNA* const idna = [] {
     UErrorCode status = U_ZERO_ERROR;
-    UIDNA* opened =
-        uidna_openUTS46(UIDNA_CHECK_BIDI | UIDNA_CHECK_CONTEXTJ | UIDNA_NONTRANSITIONAL_TO_ASCII, &status);
+    UIDNA* opened = uidna_openUTS46(kWhatwgFlags, &status);
     return U_SUCCESS(status) ? opened : nullptr;
   }();
   return idna;
@@ -73,6 +76,24 @@ bool uts46_to_ascii(std::string_view domain, std::string& out, std::string* erro
     out.resize(before + static_cast<size_t>(length));
     return true;
   }
+}
+
+void map_capital_sharp_s(std::string& label) {
+  static constexpr std::string_view kCapital = "\xe1\xba\x9e", kSmall = "\xc3\x9f";
+  for (size_t at = label.find(kCapital); at != std::string::npos; at = label.find(kCapital, at)) {
+    label.replace(at, kCapital.size(), kSmall);
+  }
+}
+
+bool decodes_to_alabel_prefix(std::string_view alabel) {
+  const UIDNA* idna = uts46();
+  if (idna == nullptr || !has_alabel_prefix(alabel) || alabel.size() > 1024) return false;
+  char decoded[4096];  // a label's decoding is at most 4 UTF-8 bytes per input byte
+  UIDNAInfo info = UIDNA_INFO_INITIALIZER;
+  UErrorCode status = U_ZERO_ERROR;
+  const int32_t length = uidna_labelToUnicodeUTF8(idna, alabel.data(), static_cast<int32_t>(alabel.size()), decoded,
+                                                  sizeof decoded, &info, &status);
+  return U_SUCCESS(status) && has_alabel_prefix(std::string_view(decoded, static_cast<size_t>(std::max(length, 0))));
 }
 
 bool has_alabel_prefix(std::string_view label) {

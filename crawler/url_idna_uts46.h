@@ -16,6 +16,13 @@ namespace bloomcrawl::url_internal {
 // to `out` and returns true, or returns false with *error (if non-null) naming the failures.
 bool uts46_to_ascii(std::string_view domain, std::string& out, std::string* error);
 
+// Two rules UTS #46 gained in Unicode 15.1, after Debian 12's ICU 72 and libidn2 2.3.3 (Unicode
+// 15.0): U+1E9E (capital sharp s) maps to U+00DF instead of "ss", and with CheckHyphens=false a
+// label must not begin with "xn--" once decoded (validity criterion V4: "xn--xn--a--gua").
+// The mapping goes before the lookup, the check after it on each resulting A-label.
+void map_capital_sharp_s(std::string& label);
+bool decodes_to_alabel_prefix(std::string_view alabel);
+
 bool has_alabel_prefix(std::string_view label);  // "xn--", ASCII case-insensitive
 bool is_ascii(std::string_view text);
 

@@ -254,6 +254,18 @@ TEST(UrlParser, IdnaSymbolsThatUts46AllowsButIdna2008Rejects) {
   });
 }
 
+TEST(UrlParser, IdnaFollowsUts46OfUnicode15Point1) {
+  check_all({
+      // U+1E9E now maps to U+00DF (non-transitional keeps it): "fa\u00df" is xn--fa-hia.
+      {"https://FA\xe1\xba\x9e.de/x", "", "https://xn--fa-hia.de/x"},
+      {"https://\xe1\xba\x9e/", "", "https://xn--zca/"},
+      // V4: with CheckHyphens=false a label must not start with "xn--" once decoded.
+      {"https://xn--xn--a--gua.pt/x", "", nullptr},
+      {"https://xn--mnchen-3ya.xn--xn--a--gua/", "", nullptr},
+      {"https://xn--a--wia.pt/x", "", "https://xn--a--wia.pt/x"},  // decodes to "a-\u00e4": fine
+  });
+}
+
 TEST(UrlParser, IdnaLabelLengthIsNotCheckedForUrls) {
   // VerifyDnsLength=false: a 63-code-point label whose A-label has 71 octets (Punycode computed
   // independently with Python's codec), and a host of over 253 octets, are still hosts.
