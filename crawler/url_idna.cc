@@ -29,7 +29,7 @@ bool needs_idna(std::string_view label) { return has_alabel_prefix(label) || !is
 // libidn2's IDNA2008 rules reject, UTS #46 itself (ICU) decides: see url_idna_uts46.h.
 bool label_to_ascii(std::string_view label, std::string& out, std::string* error) {
   std::string input(label);
-  map_capital_sharp_s(input);
+  map_post_unicode_15_0(input);
   const size_t start = out.size();
   std::string ascii;
   if (idn2_lookup_label(input, &ascii) == IDN2_OK) {

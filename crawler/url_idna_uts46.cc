@@ -78,11 +78,74 @@ bool uts46_to_ascii(std::string_view domain, std::string& out, std::string* erro
   }
 }
 
-void map_capital_sharp_s(std::string& label) {
-  static constexpr std::string_view kCapital = "\xe1\xba\x9e", kSmall = "\xc3\x9f";
-  for (size_t at = label.find(kCapital); at != std::string::npos; at = label.find(kCapital, at)) {
-    label.replace(at, kCapital.size(), kSmall);
+namespace {
+
+// Code point -> replacement, 0 = ignored (deleted). Sorted by code point.
+constexpr std::pair<char32_t, char32_t> kMappingChangesAfter15_0[] = {
+    {0x04C0, 0x04CF}, {0x10A0, 0x2D00}, {0x10A1, 0x2D01}, {0x10A2, 0x2D02}, {0x10A3, 0x2D03}, {0x10A4, 0x2D04},
+    {0x10A5, 0x2D05}, {0x10A6, 0x2D06}, {0x10A7, 0x2D07}, {0x10A8, 0x2D08}, {0x10A9, 0x2D09}, {0x10AA, 0x2D0A},
+    {0x10AB, 0x2D0B}, {0x10AC, 0x2D0C}, {0x10AD, 0x2D0D}, {0x10AE, 0x2D0E}, {0x10AF, 0x2D0F}, {0x10B0, 0x2D10},
+    {0x10B1, 0x2D11}, {0x10B2, 0x2D12}, {0x10B3, 0x2D13}, {0x10B4, 0x2D14}, {0x10B5, 0x2D15}, {0x10B6, 0x2D16},
+    {0x10B7, 0x2D17}, {0x10B8, 0x2D18}, {0x10B9, 0x2D19}, {0x10BA, 0x2D1A}, {0x10BB, 0x2D1B}, {0x10BC, 0x2D1C},
+    {0x10BD, 0x2D1D}, {0x10BE, 0x2D1E}, {0x10BF, 0x2D1F}, {0x10C0, 0x2D20}, {0x10C1, 0x2D21}, {0x10C2, 0x2D22},
+    {0x10C3, 0x2D23}, {0x10C4, 0x2D24}, {0x10C5, 0x2D25}, {0x115F, 0},      {0x1160, 0},      {0x17B4, 0},
+    {0x17B5, 0},      {0x180E, 0},      {0x1E9E, 0x00DF}, {0x2061, 0},      {0x2062, 0},      {0x2063, 0},
+    {0x206A, 0},      {0x206B, 0},      {0x206C, 0},      {0x206D, 0},      {0x206E, 0},      {0x206F, 0},
+    {0x2132, 0x214E}, {0x2183, 0x2184}, {0x3164, 0},      {0xFFA0, 0},      {0x1D173, 0},     {0x1D174, 0},
+    {0x1D175, 0},     {0x1D176, 0},     {0x1D177, 0},     {0x1D178, 0},     {0x1D179, 0},     {0x1D17A, 0},
+    {0x2F868, 0x36FC}, {0x2F874, 0x5F53}, {0x2F91F, 0x243AB}, {0x2F95F, 0x7AEE}, {0x2F9BF, 0x45D7},
+};
+
+// One UTF-8 sequence at `at` (its length, and the code point), or length 0 if it is not valid.
+size_t decode_one(std::string_view text, size_t at, char32_t& cp) {
+  const auto byte = [&](size_t i) { return static_cast<unsigned char>(text[i]); };
+  const unsigned char lead = byte(at);
+  const size_t length = lead < 0xC2 ? 0 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : lead < 0xF5 ? 4 : 0;
+  if (length == 0 || at + length > text.size()) return 0;
+  cp = lead & (0xFF >> (length + 1));
+  for (size_t i = 1; i < length; ++i) {
+    if ((byte(at + i) & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (byte(at + i) & 0x3F);
   }
+  return cp >= (length == 3 ? 0x800u : length == 4 ? 0x10000u : 0x80u) && cp <= 0x10FFFF ? length : 0;
+}
+
+void append_utf8(char32_t cp, std::string& out) {
+  if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+  }
+  out += static_cast<char>(0x80 | (cp & 0x3F));
+}
+
+}  // namespace
+
+void map_post_unicode_15_0(std::string& label) {
+  if (is_ascii(label)) return;
+  std::string mapped;
+  mapped.reserve(label.size());
+  for (size_t at = 0; at < label.size();) {
+    char32_t cp = 0;
+    const size_t length = static_cast<unsigned char>(label[at]) < 0x80 ? 0 : decode_one(label, at, cp);
+    const auto* change = length == 0 ? std::end(kMappingChangesAfter15_0)
+                                     : std::lower_bound(std::begin(kMappingChangesAfter15_0),
+                                                        std::end(kMappingChangesAfter15_0), std::pair{cp, char32_t{0}});
+    if (change != std::end(kMappingChangesAfter15_0) && change->first == cp) {
+      if (change->second != 0) append_utf8(change->second, mapped);
+      at += length;
+    } else {
+      const size_t copy = length == 0 ? 1 : length;  // ASCII, or invalid bytes left for IDNA to reject
+      mapped.append(label, at, copy);
+      at += copy;
+    }
+  }
+  label = std::move(mapped);
 }
 
 bool decodes_to_alabel_prefix(std::string_view alabel) {

@@ -16,11 +16,15 @@ namespace bloomcrawl::url_internal {
 // to `out` and returns true, or returns false with *error (if non-null) naming the failures.
 bool uts46_to_ascii(std::string_view domain, std::string& out, std::string* error);
 
-// Two rules UTS #46 gained in Unicode 15.1, after Debian 12's ICU 72 and libidn2 2.3.3 (Unicode
-// 15.0): U+1E9E (capital sharp s) maps to U+00DF instead of "ss", and with CheckHyphens=false a
-// label must not begin with "xn--" once decoded (validity criterion V4: "xn--xn--a--gua").
-// The mapping goes before the lookup, the check after it on each resulting A-label.
-void map_capital_sharp_s(std::string& label);
+// UTS #46 changed after Unicode 15.0, the version of Debian 12's ICU 72 and libidn2 2.3.3, and
+// WPT's IdnaTestV2 (Unicode 16) tests the changes. map_post_unicode_15_0() applies, before the
+// lookup, the mapping-table entries that changed: U+1E9E maps to U+00DF instead of "ss"; Georgian
+// capitals U+10A0-10C5, U+04C0, U+2132, U+2183 and five CJK compatibility ideographs went from
+// disallowed to mapped; Hangul fillers, Khmer U+17B4/17B5, U+180E, U+2061-2063, U+206A-206F and
+// U+1D173-1D17A from disallowed to ignored. Every target is valid in both libraries. After the
+// lookup, decodes_to_alabel_prefix() is validity criterion V4 (15.1): with CheckHyphens=false a
+// label must not begin with "xn--" once decoded ("xn--xn--a--gua").
+void map_post_unicode_15_0(std::string& label);
 bool decodes_to_alabel_prefix(std::string_view alabel);
 
 bool has_alabel_prefix(std::string_view label);  // "xn--", ASCII case-insensitive

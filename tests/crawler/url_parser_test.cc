@@ -263,6 +263,14 @@ TEST(UrlParser, IdnaFollowsUts46OfUnicode15Point1) {
       {"https://xn--xn--a--gua.pt/x", "", nullptr},
       {"https://xn--mnchen-3ya.xn--xn--a--gua/", "", nullptr},
       {"https://xn--a--wia.pt/x", "", "https://xn--a--wia.pt/x"},  // decodes to "a-\u00e4": fine
+      // Disallowed in 15.0, mapped since: Georgian capital U+10BA -> U+2D1A ("xn--ilj"), U+2132 ->
+      // U+214E. The old unmapped form, written as an A-label, stays invalid.
+      {"https://\xe1\x82\xba.\xcf\x82/", "", "https://xn--ilj.xn--3xa/"},
+      {"https://\xe1\x83\x85/", "", "https://xn--tlj/"},  // U+10C5, the last of the range
+      {"https://xn--ynd.xn--4xa/", "", nullptr},
+      // Disallowed in 15.0, ignored since: Hangul filler U+115F, U+2061, musical U+1D173.
+      {"https://\xda\xb9.\xe1\xa1\xb3\xe1\x85\x9f/", "", "https://xn--skb.xn--g9e/"},
+      {"https://a\xe2\x81\xa1" "b\xf0\x9d\x85\xb3.de/", "", "https://ab.de/"},
   });
 }
 
