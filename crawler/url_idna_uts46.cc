@@ -51,7 +51,7 @@ std::string describe(uint32_t errors) {
 
 bool uts46_to_ascii(std::string_view domain, std::string& out, std::string* error) {
   const UIDNA* idna = uts46();
-  if (idna == nullptr || domain.size() > INT_MAX / 4) {
+  if (idna == nullptr || domain.size() > INT_MAX / 8) {  // the capacity below stays an int32_t
     if (error) *error = idna == nullptr ? "IDNA unavailable (ICU could not open UTS #46)" : "host too long for IDNA";
     return false;
   }
