@@ -3,8 +3,9 @@
   crawl_analyze.py measure --name N --truth FILE --log ACCESS_LOG --time TIME_V [--wrk WRK_OUT] --out JSON
       One tool's row: pages/s, CPU per 1,000 pages, peak RSS (from /usr/bin/time -v), distinct pages
       fetched against the ground truth and duplicate fetches (from nginx's access log).
-  crawl_analyze.py report --rows JSON... --setup MARKDOWN [--notes MARKDOWN] --out MARKDOWN
-      bench/results/crawl.md: the machine, the setup, the table and the targets.
+  crawl_analyze.py report --rows JSON... --setup MARKDOWN [--notes MARKDOWN] [--parse JSON] --out MARKDOWN
+      bench/results/crawl.md: the machine, the setup, the table and the targets; with --parse
+      (links_bench on the site's pages), the pages/s that parsing alone allows these cores.
 
 A duplicate fetch is a request whose canonical URL was requested before by the same tool. The
 canonical form is RFC 3986 6.2.2 normalization of the request URI exactly as sent ($request_uri):
@@ -181,6 +182,19 @@ def verdict(ok):
     return "**pass**" if ok else "**FAIL**"
 
 
+def parse_ceiling(parse, cores, wrk_pages_per_s):
+    """What parsing alone allows: links_bench's bare Gumbo parse of the site's own pages."""
+    bench = next(b for b in parse["benchmarks"] if b["name"].startswith("BM_GumboBareParse"))
+    per_core = bench["items_per_second"]
+    ceiling = per_core * int(cores) if str(cores).isdigit() else per_core
+    return ("Parsing alone bounds this: Gumbo, the crawler's HTML parser, parses %d of this site's "
+            "pages at %.0f pages/s per core (`links_bench`, bare parse without error recording, CPU "
+            "time, this run), so %s cores parse at most %.0f pages/s = %.0f%% of wrk's rate, before any "
+            "fetching, serving by nginx on the same cores, or link handling; 70%% of wrk needs %.0f "
+            "pages/s." % (bench["corpus_pages"], per_core, cores, ceiling, 100 * ceiling / wrk_pages_per_s,
+                          0.7 * wrk_pages_per_s))
+
+
 def report(args):
     rows = [json.load(open(p)) for p in args.rows]
     by_name = {r["name"]: r for r in rows}
@@ -237,6 +251,8 @@ def report(args):
     if bc and wrk and wrk["pages_per_s"]:
         ratio = bc["pages_per_s"] / wrk["pages_per_s"]
         lines.append("- At least 70%% of wrk's pages/s on the same server: %.0f vs %.0f = %.0f%%: %s" % (bc["pages_per_s"], wrk["pages_per_s"], 100 * ratio, verdict(ratio >= 0.7)))
+        if args.parse:
+            lines.append("  " + parse_ceiling(json.load(open(args.parse)), m["cores"], wrk["pages_per_s"]))
     if bc and scrapy and scrapy["cpu_s_per_1000_pages"]:
         ratio = bc["cpu_s_per_1000_pages"] / scrapy["cpu_s_per_1000_pages"]
         lines.append("- CPU per page at most a fifth of Scrapy's: %.3f vs %.3f CPU s / 1,000 pages = %.2f of Scrapy's: %s" % (bc["cpu_s_per_1000_pages"], scrapy["cpu_s_per_1000_pages"], ratio, verdict(ratio <= 0.2)))
@@ -273,6 +289,7 @@ def main():
     r.add_argument("--rows", nargs="+", required=True)
     r.add_argument("--setup", required=True, help="markdown: how the run was set up, with its commands")
     r.add_argument("--notes", help="markdown appended at the end (diagnosis, profile)")
+    r.add_argument("--parse", help="links_bench JSON: the bare parse of a sample of the site's pages")
     r.add_argument("--out", required=True)
     args = parser.parse_args()
     measure(args) if args.command == "measure" else report(args)

@@ -2,7 +2,8 @@
 # Crawl benchmark: bloomcrawl, `wget --recursive` and Scrapy each crawl the same generated static
 # site (at least 50,000 pages on three loopback hosts) served by nginx, and wrk measures what that
 # nginx serves on the same pages. Every figure about what was fetched comes from nginx's access log,
-# not from the tools; CPU and peak RSS from /usr/bin/time -v. Writes bench/results/crawl.md.
+# not from the tools; CPU and peak RSS from /usr/bin/time -v. It also times Gumbo's parse of the
+# site's own pages (bench/links_bench), the rate parsing alone allows. Writes bench/results/crawl.md.
 #
 #   bench/crawl_bench.sh [--pages-per-host N] [--port P] [--wrk-seconds S] [--scrapy-seconds S]
 #                        [--no-profile] [--notes FILE] [--out FILE] [--keep]
@@ -70,7 +71,7 @@ py=/usr/bin/python3
 
 log "building Release"
 cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DBLOOMCRAWL_BENCH=ON >/dev/null
-cmake --build build/release --target bloomcrawl bloomcrawl-testweb
+cmake --build build/release --target bloomcrawl bloomcrawl-testweb links_bench
 bloomcrawl="$repo/build/release/bloomcrawl"
 testweb="$repo/build/release/tests/bloomcrawl-testweb"
 
@@ -290,6 +291,13 @@ profile_bloomcrawl() {
     done
   } >"$work/profile.md"
 }
+# What parsing alone allows on these cores: Gumbo's bare parse (the crawler's parser, as links_bench
+# times it) of every 20th page of the site, CPU time. No crawl can fetch and parse faster.
+log "timing the parse of the site's pages (links_bench)"
+find "$work/site" -name '*.html' | sort | awk 'NR % 20 == 0' >"$work/parse-pages.txt"
+LINKS_BENCH_PAGES="$work/parse-pages.txt" "$repo/build/release/bench/links_bench" \
+  --benchmark_filter='^BM_GumboBareParseNoErrors$' --benchmark_min_time=2 --benchmark_format=json >"$work/parse.json"
+
 notes_parts=()
 if [ "$profile" = 1 ]; then
   if command -v perf >/dev/null && perf record -o /dev/null -- true >/dev/null 2>&1; then
@@ -307,6 +315,6 @@ if [ ${#notes_parts[@]} -gt 0 ]; then
 fi
 mkdir -p "$(dirname "$out")"
 "$py" "$repo/bench/crawl_analyze.py" report --rows "$work"/rows/{wrk,bloomcrawl,scrapy,wget}.json \
-  --setup "$work/setup.md" --out "$out" "${notes[@]}"
+  --setup "$work/setup.md" --parse "$work/parse.json" --out "$out" "${notes[@]}"
 log "wrote $out"
 cat "$out"

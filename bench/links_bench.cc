@@ -5,11 +5,18 @@
 //
 //   ./build/bench/links_bench --benchmark_min_time=2
 //
+// LINKS_BENCH_PAGES=FILE replaces the generated corpus with the HTML files FILE lists, one path a
+// line: bench/crawl_bench.sh times the parse of its own site's pages this way.
+//
 // Rates are items_per_second (pages/s) and bytes_per_second, computed from CPU time.
 #include <benchmark/benchmark.h>
 
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <optional>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -134,8 +141,36 @@ struct Corpus {
   size_t total_bytes = 0;
 };
 
+// The pages named in `list_path` (one path a line). Exits with a message naming the file that
+// cannot be read: a benchmark over a silently smaller corpus would report the wrong rate.
+Corpus read_corpus(const char* list_path) {
+  Corpus read;
+  std::ifstream list(list_path);
+  if (!list) {
+    std::fprintf(stderr, "links_bench: cannot read the page list %s\n", list_path);
+    std::exit(2);
+  }
+  for (std::string path; std::getline(list, path);) {
+    if (path.empty()) continue;
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream bytes;
+    if (!in || !(bytes << in.rdbuf())) {
+      std::fprintf(stderr, "links_bench: cannot read page %s (listed in %s)\n", path.c_str(), list_path);
+      std::exit(2);
+    }
+    read.pages.push_back(std::move(bytes).str());
+    read.total_bytes += read.pages.back().size();
+  }
+  if (read.pages.empty()) {
+    std::fprintf(stderr, "links_bench: the page list %s names no pages\n", list_path);
+    std::exit(2);
+  }
+  return read;
+}
+
 const Corpus& corpus() {
   static const Corpus c = [] {
+    if (const char* list = std::getenv("LINKS_BENCH_PAGES")) return read_corpus(list);
     Corpus built;
     PageWriter writer(20240601);
     std::mt19937 sizes(99);
@@ -157,6 +192,7 @@ void run_over_corpus(benchmark::State& state, PerPage per_page) {
   }
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * c.pages.size()));
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * c.total_bytes));
+  state.counters["corpus_pages"] = static_cast<double>(c.pages.size());
 }
 
 // The baseline the target is stated against: gumbo_parse() + gumbo_destroy_output().
