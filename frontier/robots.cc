@@ -21,6 +21,16 @@ std::string_view product_token(std::string_view user_agent) {
   return user_agent.substr(0, n);
 }
 
+// Our own agent as robots.txt groups are matched against it. A plain token ("FooBot") is used as
+// given; a User-Agent header whose first product has a version ("FooBot/2.1 (+https://...)")
+// gives its token. Anything else ("Foo Bar", "123bot", "") is compared whole, as the reference
+// compares every agent, so "Foo Bar" names no group (a "User-agent: Foo Bar" line means "Foo").
+std::string_view own_agent(std::string_view user_agent) {
+  const std::string_view token = product_token(user_agent);
+  const bool versioned = !token.empty() && token.size() < user_agent.size() && user_agent[token.size()] == '/';
+  return versioned ? token : user_agent;
+}
+
 bool equals_ignore_case(std::string_view a, std::string_view b) {
   return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
     auto lower = [](char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; };
@@ -65,10 +75,7 @@ struct RobotsRules::Best {
 
 RobotsRules RobotsRules::parse(std::string_view robots_txt, std::string_view user_agent) {
   RobotsRules rules;
-  // A UA without a token ("123bot", "") is compared as a whole, as the reference compares any
-  // agent: such an agent never names a group, except that "" names groups whose token is empty.
-  std::string_view agent = product_token(user_agent);
-  if (agent.empty()) agent = user_agent;
+  const std::string_view agent = own_agent(user_agent);
 
   // The reference's group state machine: consecutive User-agent lines form one group; a rule
   // inside a group that concerns us ends the run, so the next User-agent line starts a new group.

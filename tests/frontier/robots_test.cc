@@ -95,12 +95,11 @@ TEST(RobotsReference, UserAgentValueIsCaseInsensitive) {
 TEST(RobotsReference, UserAgentValueCountsUpToFirstNonTokenCharacter) {
   const std::string robots = "User-Agent: *\nDisallow: /\nUser-Agent: Foo Bar\nAllow: /x/\nDisallow: /\n";
   EXPECT_TRUE(allowed(robots, "Foo", "http://foo.bar/x/y"));
-  // Deliberate difference: the reference compares the crawler's agent as given, so "Foo Bar"
-  // names no group there and "*" disallows. We accept a full User-Agent string and match by its
-  // product token "Foo" (RFC 9309 section 2.2.1), so the "Foo" group allows. For agents that are
-  // plain tokens, as crawlers pass them, both agree.
-  EXPECT_TRUE(allowed(robots, "Foo Bar", "http://foo.bar/x/y"));
+  // As the reference: our agent "Foo Bar" is compared whole, names no group, and "*" disallows.
+  EXPECT_FALSE(allowed(robots, "Foo Bar", "http://foo.bar/x/y"));
+  // Beyond it: a full User-Agent header whose first product has a version matches by its token.
   EXPECT_TRUE(allowed(robots, "Foo/2.1 (+http://foo.bar/bot)", "http://foo.bar/x/y"));
+  EXPECT_FALSE(allowed(robots, "Foo 2.1", "http://foo.bar/x/y"));
   // A line value's token stops at the first character outside [a-zA-Z_-].
   EXPECT_FALSE(allowed("User-agent: FooBot/2.1\nDisallow: /\n", "FooBot", "/x"));
   EXPECT_FALSE(allowed("User-agent: foobot*\nDisallow: /\n", "FooBot", "/x"));
