@@ -11,10 +11,9 @@ namespace bloomcrawl::url_internal {
 namespace {
 
 // libidn2's non-transitional UTS #46 lookup of one label: IDN2_OK and its ASCII form, or the error.
-int idn2_lookup_label(std::string_view label, std::string* ascii) {
-  std::string input(label);
+int idn2_lookup_label(const std::string& label, std::string* ascii) {
   uint8_t* result = nullptr;
-  int rc = idn2_lookup_u8(reinterpret_cast<const uint8_t*>(input.c_str()), &result,
+  int rc = idn2_lookup_u8(reinterpret_cast<const uint8_t*>(label.c_str()), &result,
                           IDN2_NONTRANSITIONAL | IDN2_NFC_INPUT);
   if (rc == IDN2_OK) {
     if (ascii) *ascii = reinterpret_cast<const char*>(result);

@@ -1,7 +1,8 @@
 // Domain to ASCII (WHATWG "domain to ASCII" with beStrict=false): UTS #46 non-transitional
 // processing through libidn2, with ICU's UTS #46 deciding the labels libidn2's IDNA2008 rules
-// reject (url_idna_uts46.h); CheckHyphens=false, no STD3 rules, no DNS length checks. ASCII labels that are not A-labels ("xn--") are only lowercased, as the spec
-// allows; A-labels are checked (valid Punycode decoding to a valid U-label) and kept.
+// reject (url_idna_uts46.h); CheckHyphens=false, no STD3 rules, no DNS length checks. ASCII
+// labels that are not A-labels ("xn--") are only lowercased, as the spec allows; A-labels are
+// checked (valid Punycode decoding to a valid U-label) and kept.
 #pragma once
 
 #include <string>
