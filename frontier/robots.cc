@@ -105,6 +105,7 @@ RobotsRules RobotsRules::parse(std::string_view robots_txt, std::string_view use
         rule.line = d.line;
         rule.pattern = normalize_robots_pattern(d.value);
         if (rule.allow) rule.index_pattern = index_alternative(rule.pattern);
+        if (!rule.allow) rule.decoded = decode_unreserved_escapes(rule.pattern);
         rule.value = std::string(d.value);
         // A group naming both "*" and us is ours only.
         (in_agent_group ? rules.agent_rules_ : rules.global_rules_).push_back(std::move(rule));
@@ -137,12 +138,20 @@ RobotsRules RobotsRules::disallow_all() {
   return rules;
 }
 
-RobotsRules::Best RobotsRules::best_match(const std::vector<Rule>& rules, std::string_view path) const {
+// A Disallow also matches when the path and the pattern agree once unreserved escapes are
+// decoded on both sides: the crawler's canonical URLs decode them ("/%7Ealice/" is fetched as
+// "/~alice/"), and RFC 9309 2.2.2 compares decoded text, so "Disallow: /%7Ealice/" must stop it.
+// Allow rules match exactly as the reference's do (a decoded Allow could permit a URL the
+// reference disallows); so the difference only ever disallows more.
+RobotsRules::Best RobotsRules::best_match(const std::vector<Rule>& rules, std::string_view path,
+                                          std::string_view decoded_path) const {
   Best best;
   std::vector<std::size_t> scratch;
   for (const Rule& rule : rules) {
     int priority = -1;
-    if (robots_pattern_matches(path, rule.pattern, scratch)) {
+    const bool decoding_matters = !rule.allow && (decoded_path != path || rule.decoded != rule.pattern);
+    if (robots_pattern_matches(path, rule.pattern, scratch) ||
+        (decoding_matters && robots_pattern_matches(decoded_path, rule.decoded, scratch))) {
       priority = static_cast<int>(rule.pattern.size());
     } else if (!rule.index_pattern.empty() && robots_pattern_matches(path, rule.index_pattern, scratch)) {
       priority = static_cast<int>(rule.index_pattern.size());
@@ -168,7 +177,8 @@ RobotsDecision RobotsRules::check(std::string_view url_or_path) const {
   path.resize(std::min(path.size(), path.find('\0')));  // the reference matches a C string
   // Our own group decides whenever it exists, even when none of its rules match; an empty
   // pattern (priority 0) never disallows.
-  const Best best = best_match(has_group_for_agent_ ? agent_rules_ : global_rules_, path);
+  const std::string decoded_path = decode_unreserved_escapes(path);
+  const Best best = best_match(has_group_for_agent_ ? agent_rules_ : global_rules_, path, decoded_path);
   const bool disallowed = best.disallow_priority > 0 && best.disallow_priority > best.allow_priority;
   // The reported rule is the higher-priority match, Allow on a tie: with "Disallow:" alone it is
   // that empty Disallow, which is what allowed the URL.

@@ -54,12 +54,13 @@ class RobotsRules {
     bool allow = false;
     int line = 0;
     std::string pattern;        // normalized, see normalize_robots_pattern
+    std::string decoded;        // Disallow only: pattern with unreserved escapes decoded; else empty
     std::string index_pattern;  // for "Allow: /d/index.html": "/d/$"; else empty
     std::string value;          // as written, for reporting
   };
   struct Best;  // best Allow and Disallow match among a rule list
 
-  Best best_match(const std::vector<Rule>& rules, std::string_view path) const;
+  Best best_match(const std::vector<Rule>& rules, std::string_view path, std::string_view decoded_path) const;
   static RobotsDecision decision_from(bool allowed, const Rule* rule);
 
   std::vector<Rule> agent_rules_;   // groups naming our agent

@@ -130,4 +130,25 @@ std::string normalize_robots_pattern(std::string_view pattern) {
   return out;
 }
 
+std::string decode_unreserved_escapes(std::string_view text) {
+  auto hex_value = [](char c) { return c <= '9' ? c - '0' : to_upper_ascii(c) - 'A' + 10; };
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i + 2 < text.size() && is_hex_digit(text[i + 1]) && is_hex_digit(text[i + 2])) {
+      const char decoded = static_cast<char>(hex_value(text[i + 1]) * 16 + hex_value(text[i + 2]));
+      const bool unreserved = (decoded >= 'a' && decoded <= 'z') || (decoded >= 'A' && decoded <= 'Z') ||
+                              (decoded >= '0' && decoded <= '9') || decoded == '-' || decoded == '.' ||
+                              decoded == '_' || decoded == '~';
+      if (unreserved) {
+        out += decoded;
+        i += 2;
+        continue;
+      }
+    }
+    out += text[i];
+  }
+  return out;
+}
+
 }  // namespace bloomcrawl

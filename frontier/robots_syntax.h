@@ -39,4 +39,9 @@ void for_each_robots_directive(std::string_view body,
 // percent-encoded and the hex digits of existing %XX escapes are upper-cased. Nothing is decoded.
 std::string normalize_robots_pattern(std::string_view pattern);
 
+// `text` with each %XX escape of an unreserved character (RFC 3986: letters, digits, "-", ".",
+// "_", "~") decoded, as URL normalization (RFC 3986 6.2.2.2) and the crawler's canonical URLs do
+// ("/%7Ealice" -> "/~alice"); other escapes and octets are kept.
+std::string decode_unreserved_escapes(std::string_view text);
+
 }  // namespace bloomcrawl

@@ -305,6 +305,26 @@ TEST(RobotsReference, ByteOrderMarkAndLineEndings) {
   EXPECT_TRUE(allowed("\xEF\x11\xBFUser-agent: FooBot\nDisallow: /x\n", "FooBot", "/x"));  // broken BOM
 }
 
+// RFC 9309 2.2.2 compares decoded text; the crawler's canonical URLs decode unreserved escapes
+// ("/%7Ealice/" is fetched as "/~alice/"). So a Disallow matches in decoded form too, while an
+// Allow stays exact as in the reference: the difference may only ever disallow more.
+TEST(RobotsRfc9309, DisallowMatchesUnreservedEscapesDecoded) {
+  const std::string escaped_rule = "User-agent: *\nDisallow: /%7Ealice/\n";
+  EXPECT_FALSE(allowed(escaped_rule, "bloomcrawl", "http://h/~alice/home.html"));
+  EXPECT_FALSE(allowed(escaped_rule, "bloomcrawl", "http://h/%7ealice/home.html"));
+  EXPECT_TRUE(allowed(escaped_rule, "bloomcrawl", "http://h/~bob/home.html"));
+  const std::string literal_rule = "User-agent: *\nDisallow: /~bob/\n";
+  EXPECT_FALSE(allowed(literal_rule, "bloomcrawl", "http://h/%7Ebob/x"));
+  EXPECT_FALSE(allowed(literal_rule, "bloomcrawl", "http://h/~bob/x"));
+  // Reserved escapes stay escapes: "%2F" is not "/".
+  EXPECT_TRUE(allowed("User-agent: *\nDisallow: /a%2Fb\n", "bloomcrawl", "http://h/a/b"));
+  EXPECT_FALSE(allowed("User-agent: *\nDisallow: /a%2fb\n", "bloomcrawl", "http://h/a%2Fb"));
+  // An Allow is not decoded (the reference's own case, in Encoding above, still holds).
+  const std::string escaped_allow = "User-agent: *\nDisallow: /\nAllow: /%7Ecarol/\n";
+  EXPECT_FALSE(allowed(escaped_allow, "bloomcrawl", "http://h/~carol/x"));
+  EXPECT_TRUE(allowed(escaped_allow, "bloomcrawl", "http://h/%7Ecarol/x"));
+}
+
 // RFC 9309 section 5.1 (simple example) and 2.2.1 group merging.
 TEST(RobotsRfc9309, Examples) {
   const std::string robots =
