@@ -73,6 +73,7 @@ struct CanonicalizationConfig {
 struct BackoffConfig {
   bool on_429_503 = true;            // back off a host on 429/503, honouring Retry-After
   int max_retry_after_s = 3600;      // longer Retry-After values are capped to this
+  int max_retries = 2;               // times a URL answered 429/503 is fetched again
   int error_budget = 10;             // consecutive failures before the host is parked
   int park_s = 600;                  // how long a parked host rests
   bool operator==(const BackoffConfig&) const = default;

@@ -60,6 +60,7 @@ template <class V, SectionOf<BackoffConfig> S>
 void describe(V& v, S& c) {
   v.field("on_429_503", c.on_429_503, NoRule{});
   v.field("max_retry_after_s", c.max_retry_after_s, kNonNegative);
+  v.field("max_retries", c.max_retries, kNonNegative);
   v.field("error_budget", c.error_budget, kPositive);
   v.field("park_s", c.park_s, kNonNegative);
 }

@@ -39,6 +39,7 @@ void CrawlStats::add_saved(const nlohmann::json& saved) {
       {"/fetches/robots_fetches", &CrawlStats::robots_fetches},
       {"/fetches/robots_disallowed", &CrawlStats::robots_disallowed},
       {"/fetches/requeued_at_stop", &CrawlStats::pages_requeued},
+      {"/fetches/retried_after_backoff", &CrawlStats::pages_retried},
       {"/fetches/sitemaps_fetched", &CrawlStats::sitemaps_fetched},
       {"/fetches/sitemap_urls", &CrawlStats::sitemap_urls},
       {"/links/discovered", &CrawlStats::links_discovered},

@@ -97,7 +97,9 @@ CrawlerSettings settings_from_config(const CrawlConfig& c) {
   s.write_edges = c.output.edges;
   s.write_warc = c.output.warc.enabled;
   s.warc_max_file_bytes = c.output.warc.max_file_mb << 20;
-  s.backoff_on_429_503 = c.politeness.backoff.on_429_503;
+  s.backoff.on_429_503 = c.politeness.backoff.on_429_503;
+  s.backoff.max_retry_after = seconds(c.politeness.backoff.max_retry_after_s);
+  s.backoff.max_retries = uint32_t(c.politeness.backoff.max_retries);
   s.group_by_ip = c.politeness.group_by_ip;
   return s;
 }

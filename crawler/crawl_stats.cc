@@ -62,6 +62,7 @@ nlohmann::json CrawlStats::to_json() const {
         {"robots_fetches", v(robots_fetches)},
         {"robots_disallowed", v(robots_disallowed)},
         {"requeued_at_stop", v(pages_requeued)},
+        {"retried_after_backoff", v(pages_retried)},
         {"sitemaps_fetched", v(sitemaps_fetched)},
         {"sitemap_urls", v(sitemap_urls)}}},
       {"links",

@@ -27,6 +27,7 @@ struct CrawlStats {
   Counter robots_fetches{0};
   Counter robots_disallowed{0};  // URLs not fetched because robots.txt disallows them
   Counter pages_requeued{0};     // in flight at a stop, put back
+  Counter pages_retried{0};      // 429/503 responses whose URL was queued again (not in pages_fetched)
   Counter sitemaps_fetched{0};
   Counter sitemap_urls{0};       // <loc>s read from sitemaps (each then counted as a link)
 

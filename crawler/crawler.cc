@@ -9,6 +9,7 @@
 #include <curl/curl.h>
 #include <spdlog/spdlog.h>
 
+#include "crawler/host_outcome.h"
 #include "crawler/journal_records.h"
 #include "crawler/queued_url.h"
 #include "crawler/sitemap.h"
@@ -32,25 +33,6 @@ std::string origin_of(std::string_view url) {
   if (scheme_end == std::string_view::npos) return std::string(url);
   size_t path = url.find_first_of("/?", scheme_end + 3);
   return std::string(url.substr(0, path));
-}
-
-// Retry-After is either delay-seconds or an HTTP-date (RFC 9110 10.2.3).
-std::optional<Clock::time_point> parse_retry_after(const std::string& value, Clock::time_point now) {
-  if (value.empty()) return std::nullopt;
-  if (std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-    return now + std::chrono::seconds(std::stoll(value.substr(0, 9)));
-  }
-  time_t date = curl_getdate(value.c_str(), nullptr);
-  if (date < 0) return std::nullopt;
-  auto wall = std::chrono::system_clock::from_time_t(date);
-  return now + std::chrono::duration_cast<Clock::duration>(wall - std::chrono::system_clock::now());
-}
-
-HostOutcome host_outcome(const FetchResult& r, Clock::time_point now, bool backoff) {
-  if (r.outcome != FetchOutcome::kOk) return HostOutcome::error();
-  if (backoff && (r.status == 429 || r.status == 503)) return HostOutcome::backoff(parse_retry_after(r.retry_after, now));
-  if (r.status >= 500) return HostOutcome::error();
-  return HostOutcome::ok();
 }
 
 // Bodies of other accepted types (fetch.accepted_content_types) are kept for the WARC only.
@@ -412,7 +394,20 @@ void Crawler::on_fetch_complete(FetchResult&& result) {
     // after parsing.
     const Clock::time_point now = Clock::now();
     CheckpointGate::Pass pass(gate_);
-    frontier_.complete(request.lease, now, host_outcome(result, now, settings_.backoff_on_429_503));
+    const HostOutcome outcome = host_outcome(result, now, settings_.backoff);
+    if (take_backoff_retry(request.lease.entry.url, outcome)) {
+      // 429/503: the host backs off and the URL waits at the head of its queue for the retry;
+      // this response is not the page's record (the final attempt's is).
+      frontier_.retry(request.lease, now, outcome);
+      stats_.pages_retried.fetch_add(1, std::memory_order_relaxed);
+      {
+        std::lock_guard<std::mutex> lock(outstanding_mu_);
+        outstanding_.erase(result.id);
+      }
+      work_done();
+      return;
+    }
+    frontier_.complete(request.lease, now, outcome);
     on_page_fetched(result.id);
     if (settings_.group_by_ip && !result.remote_ip.empty()) group_by_address(request.lease.entry.host, result.remote_ip);
   }
@@ -422,6 +417,21 @@ void Crawler::on_fetch_complete(FetchResult&& result) {
     scheduler_wake_ = true;
   }
   work_cv_.notify_all();
+}
+
+bool Crawler::take_backoff_retry(const std::string& url, const HostOutcome& outcome) {
+  std::lock_guard<std::mutex> lock(backoff_retries_mu_);
+  if (outcome.kind != HostOutcome::Kind::kBackoff) {
+    if (!backoff_retries_.empty()) backoff_retries_.erase(url);  // a URL that was retried is done
+    return false;
+  }
+  uint32_t& retries = backoff_retries_[url];
+  if (retries >= settings_.backoff.max_retries) {
+    backoff_retries_.erase(url);
+    return false;
+  }
+  ++retries;
+  return true;
 }
 
 void Crawler::work_done() {

@@ -37,6 +37,7 @@
 #include "crawler/crawl_checkpoint_gate.h"
 #include "crawler/crawl_stats.h"
 #include "crawler/fetcher.h"
+#include "crawler/host_outcome.h"
 #include "crawler/journal.h"
 #include "crawler/links.h"
 #include "crawler/page_log.h"
@@ -84,7 +85,7 @@ struct CrawlerSettings {
   bool write_edges = false;
   bool write_warc = false;                   // OUTPUT/warc/*.warc.gz (docs/warc.md)
   uint64_t warc_max_file_bytes = 1000ull << 20;
-  bool backoff_on_429_503 = true;
+  BackoffSettings backoff;                   // 429/503: host back-off and URL retries
   bool group_by_ip = false;                  // hosts on one IP address share one politeness clock
   bool progress = false;  // a live progress line on stderr
   CrawlCheckpointSettings checkpoint;
@@ -155,6 +156,9 @@ class Crawler {
                  uint32_t hops);
   bool robots_allows(const std::string& host, std::string_view url, Clock::time_point now,
                      bool* need_fetch, std::string* rule);
+  // True when this 429/503 response should be fetched again: counts the URL's retries, at most
+  // settings_.backoff.max_retries; any other outcome forgets the URL's count.
+  bool take_backoff_retry(const std::string& url, const HostOutcome& outcome);
   void work_done();
   bool finished() const;
   void print_progress(bool final_line);
@@ -209,6 +213,8 @@ class Crawler {
   std::unordered_map<uint64_t, Request> requests_;
   std::atomic<uint64_t> pending_{0};
   std::vector<std::pair<Clock::time_point, Request>> robots_retries_;  // under requests_mu_
+  std::mutex backoff_retries_mu_;
+  std::unordered_map<std::string, uint32_t> backoff_retries_;  // URL -> re-fetches after 429/503
 
   std::mutex work_mu_;
   std::condition_variable work_cv_;  // scheduler: something changed; workers: new completions
