@@ -140,11 +140,12 @@ nlohmann::json Crawler::run() {
   const size_t max_in_flight = size_t(settings_.fetch.threads) * settings_.fetch.transfers_per_thread;
   while (!stop_requested_.load()) {
     Clock::time_point now = Clock::now();
-    start_due_robots_retries(now);
+    start_due_robots_fetches(now);
     dispatch(now, max_in_flight);
     if (finished()) break;
     Clock::time_point wake = now + std::chrono::milliseconds(250);
     if (auto ready = frontier_.next_ready_time()) wake = std::min(wake, std::max(*ready, now));
+    if (auto robots = next_robots_fetch_time()) wake = std::min(wake, std::max(*robots, now));
     std::unique_lock<std::mutex> lock(work_mu_);
     work_cv_.wait_until(lock, wake, [&] { return scheduler_wake_ || stop_requested_.load(); });
     scheduler_wake_ = false;
@@ -156,11 +157,12 @@ nlohmann::json Crawler::run() {
   // Cancelled transfers come back through on_fetch_complete and are put back in the frontier.
   fetcher_->stop();
   {
-    // Robots retries waiting for their time will not be submitted now: they are no longer pending.
+    // robots.txt requests waiting for their time (retries, redirect hops) will not be submitted
+    // now: they are no longer pending.
     std::vector<std::pair<Clock::time_point, Request>> dropped;
     {
       std::lock_guard<std::mutex> lock(requests_mu_);
-      dropped.swap(robots_retries_);
+      dropped.swap(robots_waiting_);
     }
     for (size_t i = 0; i < dropped.size(); ++i) work_done();
   }
@@ -303,19 +305,36 @@ void Crawler::start_robots_fetch(const std::string& host, const std::string& ori
   fetcher_->submit(std::move(fr));
 }
 
-void Crawler::start_due_robots_retries(Clock::time_point now) {
+void Crawler::start_due_robots_fetches(Clock::time_point now) {
   std::vector<Request> due;
   {
     std::lock_guard<std::mutex> lock(requests_mu_);
-    auto it = std::partition(robots_retries_.begin(), robots_retries_.end(),
+    auto it = std::partition(robots_waiting_.begin(), robots_waiting_.end(),
                              [&](const auto& r) { return r.first > now; });
-    for (auto d = it; d != robots_retries_.end(); ++d) due.push_back(std::move(d->second));
-    robots_retries_.erase(it, robots_retries_.end());
+    for (auto d = it; d != robots_waiting_.end(); ++d) due.push_back(std::move(d->second));
+    robots_waiting_.erase(it, robots_waiting_.end());
   }
   for (Request& r : due) {
-    start_robots_fetch(r.host, r.origin, r.origin + "/robots.txt", 0, r.attempt);
+    start_robots_fetch(r.host, r.origin, r.robots_url, r.hops, r.attempt);
     work_done();  // the retry was pending work until now
   }
+}
+
+void Crawler::schedule_robots_fetch(Request request, Clock::time_point due, Clock::time_point now) {
+  if (due <= now) {
+    start_robots_fetch(request.host, request.origin, request.robots_url, request.hops, request.attempt);
+    return;
+  }
+  pending_.fetch_add(1);  // until start_due_robots_fetches() submits it
+  std::lock_guard<std::mutex> lock(requests_mu_);
+  robots_waiting_.emplace_back(due, std::move(request));
+}
+
+std::optional<Clock::time_point> Crawler::next_robots_fetch_time() {
+  std::lock_guard<std::mutex> lock(requests_mu_);
+  std::optional<Clock::time_point> next;
+  for (const auto& [due, request] : robots_waiting_) next = next ? std::min(*next, due) : due;
+  return next;
 }
 
 void Crawler::dispatch(Clock::time_point now, size_t max_in_flight) {
@@ -480,7 +499,11 @@ void Crawler::process_robots(const Request& request, const FetchResult& result) 
     std::optional<Url> base = parse_url(request.robots_url);
     std::optional<Url> target = base ? parse_url(result.location, &*base) : std::nullopt;
     if (target && (target->scheme == "http" || target->scheme == "https")) {
-      start_robots_fetch(request.host, request.origin, target->href(), request.hops + 1, request.attempt);
+      // Each hop is a request like any other: it waits the politeness delay after the answer.
+      Request hop = request;
+      hop.robots_url = target->href();
+      hop.hops = request.hops + 1;
+      schedule_robots_fetch(std::move(hop), now + settings_.frontier.default_delay, now);
       return;
     }
   }
@@ -498,9 +521,9 @@ void Crawler::process_robots(const Request& request, const FetchResult& result) 
                  (1 << request.attempt);
     Request retry = request;
     retry.attempt = request.attempt + 1;
-    pending_.fetch_add(1);  // until start_due_robots_retries() submits it
-    std::lock_guard<std::mutex> lock(requests_mu_);
-    robots_retries_.emplace_back(now + pause, std::move(retry));
+    retry.robots_url = request.origin + "/robots.txt";  // from the start, not the failed hop
+    retry.hops = 0;
+    schedule_robots_fetch(std::move(retry), now + pause, now);
     return;
   }
   if (got_response) {

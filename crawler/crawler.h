@@ -133,7 +133,11 @@ class Crawler {
   void dispatch(Clock::time_point now, size_t max_in_flight);
   void start_robots_fetch(const std::string& host, const std::string& origin, std::string url,
                           uint32_t hops, uint32_t attempt);
-  void start_due_robots_retries(Clock::time_point now);
+  void start_due_robots_fetches(Clock::time_point now);
+  // A robots.txt request (a retry or a redirect hop) to start at `due`: now if due, else queued
+  // for start_due_robots_fetches(); next_robots_fetch_time() is when the scheduler must wake.
+  void schedule_robots_fetch(Request request, Clock::time_point due, Clock::time_point now);
+  std::optional<Clock::time_point> next_robots_fetch_time();
   void on_fetch_complete(FetchResult&& result);
   void parse_worker();
   void process_page(const Request& request, FetchResult& result);
@@ -212,7 +216,7 @@ class Crawler {
   std::mutex requests_mu_;
   std::unordered_map<uint64_t, Request> requests_;
   std::atomic<uint64_t> pending_{0};
-  std::vector<std::pair<Clock::time_point, Request>> robots_retries_;  // under requests_mu_
+  std::vector<std::pair<Clock::time_point, Request>> robots_waiting_;  // due time; under requests_mu_
   std::mutex backoff_retries_mu_;
   std::unordered_map<std::string, uint32_t> backoff_retries_;  // URL -> re-fetches after 429/503
 

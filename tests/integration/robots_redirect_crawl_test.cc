@@ -1,0 +1,73 @@
+// robots.txt behind redirects in a crawl: each hop is fetched, its rules apply, and each hop waits
+// the host's politeness delay after the previous answer (server-side times), as pages do.
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <mutex>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "config/config.h"
+#include "crawler/crawl_settings.h"
+#include "crawler/crawler.h"
+#include "tests/support/fetch_loopback_server.h"
+
+namespace bloomcrawl {
+namespace {
+
+namespace fs = std::filesystem;
+using SteadyTime = std::chrono::steady_clock::time_point;
+
+TEST(RobotsRedirectCrawl, HopsWaitThePolitenessDelayAndTheirRulesApply) {
+  testing::LoopbackHttpServer site;
+  std::mutex mu;
+  std::vector<std::pair<std::string, SteadyTime>> requests;  // path, arrival
+  site.server().set_logger([&](const httplib::Request& req, const httplib::Response&) {
+    std::lock_guard lock(mu);
+    requests.emplace_back(req.path, std::chrono::steady_clock::now());
+  });
+  site.server().Get("/robots.txt", [](const httplib::Request&, httplib::Response& res) {
+    res.set_redirect("/moved/robots.txt", 301);
+  });
+  site.server().Get("/moved/robots.txt", [](const httplib::Request&, httplib::Response& res) {
+    res.set_redirect("/final-robots.txt", 302);
+  });
+  site.server().Get("/final-robots.txt", [](const httplib::Request&, httplib::Response& res) {
+    res.set_content("User-agent: *\nDisallow: /private\n", "text/plain");
+  });
+  site.server().Get("/", [](const httplib::Request&, httplib::Response& res) {
+    res.set_content("<a href='/public'>p</a><a href='/private'>x</a>", "text/html");
+  });
+  site.server().Get("/public", [](const httplib::Request&, httplib::Response& res) { res.set_content("ok", "text/html"); });
+  site.server().Get("/private", [](const httplib::Request&, httplib::Response& res) { res.set_content("no", "text/html"); });
+  site.start();
+
+  const fs::path out = fs::temp_directory_path() / ("robots_redirect_" + std::to_string(getpid()));
+  fs::remove_all(out);
+  CrawlConfig c;
+  c.seeds.urls = {site.url("/")};
+  c.scope.allowed_hosts = {"127.0.0.1"};
+  c.politeness.delay_ms = 150;
+  c.fetch.allowed_ranges = {"127.0.0.0/8"};
+  c.output.directory = out.string();
+  const nlohmann::json report = Crawler(settings_from_config(c)).run();
+  site.stop();
+  fs::remove_all(out);
+
+  EXPECT_EQ(report["crawl"]["stopped_by"], "done");
+  std::vector<std::string> paths;
+  for (const auto& [path, at] : requests) paths.push_back(path);
+  EXPECT_EQ(paths, (std::vector<std::string>{"/robots.txt", "/moved/robots.txt", "/final-robots.txt", "/", "/public"}));
+  // The server logs a request when it answers, after the client sent it: consecutive arrivals
+  // are at least the delay apart only if the crawler waited it after each answer.
+  for (size_t i = 1; i < requests.size(); ++i) {
+    EXPECT_GE(requests[i].second - requests[i - 1].second, std::chrono::milliseconds(150))
+        << requests[i - 1].first << " -> " << requests[i].first;
+  }
+}
+
+}  // namespace
+}  // namespace bloomcrawl
