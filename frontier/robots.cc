@@ -150,9 +150,10 @@ RobotsRules::Best RobotsRules::best_match(const std::vector<Rule>& rules, std::s
   for (const Rule& rule : rules) {
     int priority = -1;
     const bool decoding_matters = !rule.allow && (decoded_path != path || rule.decoded != rule.pattern);
-    if (robots_pattern_matches(path, rule.pattern, scratch) ||
-        (decoding_matters && robots_pattern_matches(decoded_path, rule.decoded, scratch))) {
+    if (robots_pattern_matches(path, rule.pattern, scratch)) {
       priority = static_cast<int>(rule.pattern.size());
+    } else if (decoding_matters && robots_pattern_matches(decoded_path, rule.decoded, scratch)) {
+      priority = static_cast<int>(rule.decoded.size());  // its length as RFC 9309 compares it
     } else if (!rule.index_pattern.empty() && robots_pattern_matches(path, rule.index_pattern, scratch)) {
       priority = static_cast<int>(rule.index_pattern.size());
     }

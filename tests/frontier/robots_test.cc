@@ -319,6 +319,10 @@ TEST(RobotsRfc9309, DisallowMatchesUnreservedEscapesDecoded) {
   // Reserved escapes stay escapes: "%2F" is not "/".
   EXPECT_TRUE(allowed("User-agent: *\nDisallow: /a%2Fb\n", "bloomcrawl", "http://h/a/b"));
   EXPECT_FALSE(allowed("User-agent: *\nDisallow: /a%2fb\n", "bloomcrawl", "http://h/a%2Fb"));
+  // A decoded match ranks by its decoded length: "/~a" (3) loses to "Allow: /~ab" (4).
+  const std::string ranked = "User-agent: *\nDisallow: /%7Ea\nAllow: /~ab\n";
+  EXPECT_TRUE(allowed(ranked, "bloomcrawl", "http://h/~abc"));
+  EXPECT_FALSE(allowed(ranked, "bloomcrawl", "http://h/~ax"));
   // An Allow is not decoded (the reference's own case, in Encoding above, still holds).
   const std::string escaped_allow = "User-agent: *\nDisallow: /\nAllow: /%7Ecarol/\n";
   EXPECT_FALSE(allowed(escaped_allow, "bloomcrawl", "http://h/~carol/x"));
