@@ -316,7 +316,7 @@ void Crawler::start_due_robots_fetches(Clock::time_point now) {
   }
   for (Request& r : due) {
     start_robots_fetch(r.host, r.origin, r.robots_url, r.hops, r.attempt);
-    work_done();  // the retry was pending work until now
+    work_done();  // it was pending work while it waited
   }
 }
 
