@@ -129,6 +129,11 @@ void Crawler::on_page_fetched(uint64_t id) {
   if (it != outstanding_.end()) it->second.fetched = true;
 }
 
+void Crawler::on_page_requeued(uint64_t id) {
+  std::lock_guard<std::mutex> lock(outstanding_mu_);
+  outstanding_.erase(id);
+}
+
 void Crawler::on_page_processed(uint64_t id, const FetchResult& result) {
   if (!journal_) return;
   std::string url;

@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include <curl/curl.h>
 #include <spdlog/spdlog.h>
 
 #include "crawler/host_outcome.h"
@@ -402,8 +401,7 @@ void Crawler::on_fetch_complete(FetchResult&& result) {
       CheckpointGate::Pass pass(gate_);
       frontier_.release(request.lease);
       stats_.pages_requeued.fetch_add(1, std::memory_order_relaxed);
-      std::lock_guard<std::mutex> lock(outstanding_mu_);
-      outstanding_.erase(result.id);
+      on_page_requeued(result.id);
     }
     work_done();
     return;
@@ -419,10 +417,7 @@ void Crawler::on_fetch_complete(FetchResult&& result) {
       // this response is not the page's record (the final attempt's is).
       frontier_.retry(request.lease, now, outcome);
       stats_.pages_retried.fetch_add(1, std::memory_order_relaxed);
-      {
-        std::lock_guard<std::mutex> lock(outstanding_mu_);
-        outstanding_.erase(result.id);
-      }
+      on_page_requeued(result.id);
       work_done();
       return;
     }

@@ -187,6 +187,8 @@ class Crawler {
   // A page handed to the fetcher / fetched / processed; called inside a gate_ pass.
   void on_page_dispatched(uint64_t id, const FrontierUrl& entry, std::string_view url);
   void on_page_fetched(uint64_t id);
+  // The request ended without a record and its URL is back in the frontier (a stop, a retry).
+  void on_page_requeued(uint64_t id);
   void on_page_processed(uint64_t id, const FetchResult& result);
   // Skips a page the journal says was completed before a crash; true if skipped.
   bool skip_replayed(const Lease& lease, std::string_view url);

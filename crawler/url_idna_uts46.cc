@@ -1,6 +1,7 @@
 #include "crawler/url_idna_uts46.h"
 
 #include <unicode/uidna.h>
+#include <unicode/utf8.h>
 
 #include <algorithm>
 #include <climits>
@@ -96,53 +97,29 @@ constexpr std::pair<char32_t, char32_t> kMappingChangesAfter15_0[] = {
     {0x2F868, 0x36FC}, {0x2F874, 0x5F53}, {0x2F91F, 0x243AB}, {0x2F95F, 0x7AEE}, {0x2F9BF, 0x45D7},
 };
 
-// One UTF-8 sequence at `at` (its length, and the code point), or length 0 if it is not valid.
-size_t decode_one(std::string_view text, size_t at, char32_t& cp) {
-  const auto byte = [&](size_t i) { return static_cast<unsigned char>(text[i]); };
-  const unsigned char lead = byte(at);
-  const size_t length = lead < 0xC2 ? 0 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : lead < 0xF5 ? 4 : 0;
-  if (length == 0 || at + length > text.size()) return 0;
-  cp = lead & (0xFF >> (length + 1));
-  for (size_t i = 1; i < length; ++i) {
-    if ((byte(at + i) & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (byte(at + i) & 0x3F);
-  }
-  return cp >= (length == 3 ? 0x800u : length == 4 ? 0x10000u : 0x80u) && cp <= 0x10FFFF ? length : 0;
-}
-
-void append_utf8(char32_t cp, std::string& out) {
-  if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-  }
-  out += static_cast<char>(0x80 | (cp & 0x3F));
-}
-
 }  // namespace
 
 void map_post_unicode_15_0(std::string& label) {
-  if (is_ascii(label)) return;
+  if (is_ascii(label) || label.size() > INT_MAX / 8) return;  // too long a host fails in IDNA anyway
   std::string mapped;
   mapped.reserve(label.size());
-  for (size_t at = 0; at < label.size();) {
-    char32_t cp = 0;
-    const size_t length = static_cast<unsigned char>(label[at]) < 0x80 ? 0 : decode_one(label, at, cp);
-    const auto* change = length == 0 ? std::end(kMappingChangesAfter15_0)
-                                     : std::lower_bound(std::begin(kMappingChangesAfter15_0),
-                                                        std::end(kMappingChangesAfter15_0), std::pair{cp, char32_t{0}});
-    if (change != std::end(kMappingChangesAfter15_0) && change->first == cp) {
-      if (change->second != 0) append_utf8(change->second, mapped);
-      at += length;
-    } else {
-      const size_t copy = length == 0 ? 1 : length;  // ASCII, or invalid bytes left for IDNA to reject
-      mapped.append(label, at, copy);
-      at += copy;
+  const auto* bytes = reinterpret_cast<const uint8_t*>(label.data());
+  const auto length = static_cast<int32_t>(label.size());
+  for (int32_t at = 0; at < length;) {
+    const int32_t start = at;
+    UChar32 cp;
+    U8_NEXT(bytes, at, length, cp);  // cp < 0: invalid bytes, copied for IDNA to reject
+    const auto* end = std::end(kMappingChangesAfter15_0);
+    const auto* change = cp < 0 ? end
+                                : std::lower_bound(std::begin(kMappingChangesAfter15_0), end,
+                                                   std::pair{static_cast<char32_t>(cp), char32_t{0}});
+    if (change == end || change->first != static_cast<char32_t>(cp)) {
+      mapped.append(label, static_cast<size_t>(start), static_cast<size_t>(at - start));
+    } else if (change->second != 0) {
+      char utf8[U8_MAX_LENGTH];
+      int32_t written = 0;
+      U8_APPEND_UNSAFE(utf8, written, change->second);
+      mapped.append(utf8, static_cast<size_t>(written));
     }
   }
   label = std::move(mapped);

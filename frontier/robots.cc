@@ -105,7 +105,10 @@ RobotsRules RobotsRules::parse(std::string_view robots_txt, std::string_view use
         rule.line = d.line;
         rule.pattern = normalize_robots_pattern(d.value);
         if (rule.allow) rule.index_pattern = index_alternative(rule.pattern);
-        if (!rule.allow) rule.decoded = decode_unreserved_escapes(rule.pattern);
+        if (!rule.allow) {
+          std::string decoded = decode_unreserved_escapes(rule.pattern);
+          if (decoded != rule.pattern) rule.decoded = std::move(decoded);
+        }
         rule.value = std::string(d.value);
         // A group naming both "*" and us is ours only.
         (in_agent_group ? rules.agent_rules_ : rules.global_rules_).push_back(std::move(rule));
@@ -147,13 +150,15 @@ RobotsRules::Best RobotsRules::best_match(const std::vector<Rule>& rules, std::s
                                           std::string_view decoded_path) const {
   Best best;
   std::vector<std::size_t> scratch;
+  const bool path_has_escapes = decoded_path.size() != path.size();
   for (const Rule& rule : rules) {
     int priority = -1;
-    const bool decoding_matters = !rule.allow && (decoded_path != path || rule.decoded != rule.pattern);
+    const std::string& decoded = rule.decoded.empty() ? rule.pattern : rule.decoded;
     if (robots_pattern_matches(path, rule.pattern, scratch)) {
       priority = static_cast<int>(rule.pattern.size());
-    } else if (decoding_matters && robots_pattern_matches(decoded_path, rule.decoded, scratch)) {
-      priority = static_cast<int>(rule.decoded.size());  // its length as RFC 9309 compares it
+    } else if (!rule.allow && (path_has_escapes || !rule.decoded.empty()) &&
+               robots_pattern_matches(decoded_path, decoded, scratch)) {
+      priority = static_cast<int>(decoded.size());  // its length as RFC 9309 compares it
     } else if (!rule.index_pattern.empty() && robots_pattern_matches(path, rule.index_pattern, scratch)) {
       priority = static_cast<int>(rule.index_pattern.size());
     }
@@ -178,7 +183,10 @@ RobotsDecision RobotsRules::check(std::string_view url_or_path) const {
   path.resize(std::min(path.size(), path.find('\0')));  // the reference matches a C string
   // Our own group decides whenever it exists, even when none of its rules match; an empty
   // pattern (priority 0) never disallows.
-  const std::string decoded_path = decode_unreserved_escapes(path);
+  // Most paths have no escapes: then the decoded path is the path itself, not a copy.
+  const std::string decoded_storage =
+      path.find('%') == std::string::npos ? std::string() : decode_unreserved_escapes(path);
+  const std::string_view decoded_path = decoded_storage.empty() ? std::string_view(path) : decoded_storage;
   const Best best = best_match(has_group_for_agent_ ? agent_rules_ : global_rules_, path, decoded_path);
   const bool disallowed = best.disallow_priority > 0 && best.disallow_priority > best.allow_priority;
   // The reported rule is the higher-priority match, Allow on a tie: with "Disallow:" alone it is

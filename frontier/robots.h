@@ -54,7 +54,7 @@ class RobotsRules {
     bool allow = false;
     int line = 0;
     std::string pattern;        // normalized, see normalize_robots_pattern
-    std::string decoded;        // Disallow only: pattern with unreserved escapes decoded; else empty
+    std::string decoded;        // Disallow only: pattern with unreserved escapes decoded, if that differs
     std::string index_pattern;  // for "Allow: /d/index.html": "/d/$"; else empty
     std::string value;          // as written, for reporting
   };
