@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "crawler/canonical.h"
+#include "crawler/url/canonical.h"
 
 namespace {
 

@@ -1,6 +1,6 @@
 // `bloomcrawl dedup` done with libbloom, the baseline for bench/run_seenfilter_bench.sh: prints
 // each stdin line whose libbloom bloom_add reports it new, in order, with the same I/O as
-// crawler/cli/cmd_dedup.cc (crawler/line_stream.h). libbloom cannot grow, so the caller sizes it
+// crawler/cli/cmd_dedup.cc (crawler/cli/line_stream.h). libbloom cannot grow, so the caller sizes it
 // up front.
 // (Named *_bench.cc so bench/CMakeLists.txt's glob builds it; it has its own main.)
 //
@@ -11,7 +11,7 @@
 #include <cstdlib>
 #include <exception>
 
-#include "crawler/line_stream.h"
+#include "crawler/cli/line_stream.h"
 
 int main(int argc, char** argv) {
   if (argc != 3) {

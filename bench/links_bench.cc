@@ -22,10 +22,10 @@
 
 #include <gumbo.h>
 
-#include "crawler/canonical.h"
-#include "crawler/links.h"
-#include "crawler/links_depth_guard.h"
-#include "crawler/url.h"
+#include "crawler/url/canonical.h"
+#include "crawler/extract/links.h"
+#include "crawler/extract/links_depth_guard.h"
+#include "crawler/url/url.h"
 
 namespace {
 

@@ -19,9 +19,9 @@
 #include "config/config.h"
 #include "config/key_hash.h"
 #include "crawler/cli/command.h"
-#include "crawler/crawl_settings.h"
-#include "crawler/crawl_summary.h"
-#include "crawler/crawler.h"
+#include "crawler/pipeline/crawl_settings.h"
+#include "crawler/output/crawl_summary.h"
+#include "crawler/pipeline/crawler.h"
 
 namespace bloomcrawl::cli {
 namespace {

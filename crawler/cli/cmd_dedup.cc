@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "crawler/cli/command.h"
-#include "crawler/line_stream.h"
+#include "crawler/cli/line_stream.h"
 #include "seenfilter/checkpoint.h"
 #include "seenfilter/seen_filter.h"
 

@@ -3,7 +3,7 @@
 // the file and the problem (nonzero exit).
 //
 // Each kind of checkpoint is a view: recognizes(dir) and describe(dir): a crawl checkpoint
-// (crawler/crawl_checkpoint.h, its filter in DIR/filter) or a bare seen-filter checkpoint.
+// (crawler/persist/crawl_checkpoint.h, its filter in DIR/filter) or a bare seen-filter checkpoint.
 #include <cstdio>
 #include <filesystem>
 #include <functional>
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "crawler/cli/command.h"
-#include "crawler/crawl_checkpoint.h"
+#include "crawler/persist/crawl_checkpoint.h"
 #include "seenfilter/checkpoint.h"
 
 namespace bloomcrawl::cli {

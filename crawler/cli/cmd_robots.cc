@@ -15,7 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "crawler/cli/command.h"
-#include "frontier/robots.h"
+#include "crawler/robots/robots.h"
 
 namespace bloomcrawl::cli {
 namespace {

@@ -4,7 +4,7 @@
 // --href (parser only, for conformance checks), or "ERROR<TAB>category: detail" where category
 // is a UrlDropReason name (invalid, unsupported_scheme, too_long).
 //
-// With --links FILE.html --base URL it instead extracts the page's links (crawler/links.h),
+// With --links FILE.html --base URL it instead extracts the page's links (crawler/extract/links.h),
 // resolves them against the page's <base href> (itself resolved against URL) or URL, and prints
 // "KIND<TAB>CANONICAL_URL[<TAB>nofollow]" per link, or "KIND<TAB>ERROR<TAB>category: detail<TAB>HREF".
 #include <fstream>
@@ -14,10 +14,10 @@
 #include <optional>
 #include <string>
 
-#include "crawler/canonical.h"
+#include "crawler/url/canonical.h"
 #include "crawler/cli/command.h"
-#include "crawler/links.h"
-#include "crawler/url.h"
+#include "crawler/extract/links.h"
+#include "crawler/url/url.h"
 
 namespace bloomcrawl::cli {
 namespace {

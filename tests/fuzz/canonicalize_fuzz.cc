@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "crawler/canonical.h"
-#include "crawler/url.h"
+#include "crawler/url/canonical.h"
+#include "crawler/url/url.h"
 
 namespace {
 

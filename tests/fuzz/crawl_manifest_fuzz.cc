@@ -1,4 +1,4 @@
-// Fuzzes the crawl manifest reader (crawler/crawl_checkpoint.h): any bytes must decode to a
+// Fuzzes the crawl manifest reader (crawler/persist/crawl_checkpoint.h): any bytes must decode to a
 // manifest that encodes back to an equal one, or raise a CheckpointError. Each input is tried
 // raw (the framing) and as a body framed with a valid length and checksum (the JSON fields,
 // which the checksum would otherwise keep the fuzzer from reaching).
@@ -10,8 +10,8 @@
 
 #include <xxhash.h>
 
-#include "crawler/crawl_checkpoint.h"
-#include "crawler/crawl_checkpoint_bytes.h"
+#include "crawler/persist/crawl_checkpoint.h"
+#include "crawler/persist/crawl_checkpoint_bytes.h"
 #include "seenfilter/checkpoint_format.h"
 
 namespace {

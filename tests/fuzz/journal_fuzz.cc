@@ -1,4 +1,4 @@
-// Fuzzes the crawl journal reader and its replay (crawler/journal.h, journal_replay.h): any bytes
+// Fuzzes the crawl journal reader and its replay (crawler/persist/journal.h, journal_replay.h): any bytes
 // must give records, a described torn tail, or a CheckpointError - never a crash or a hang. Each
 // input is tried raw (framing, torn tails) and cut into well-framed records (type byte, length
 // byte, payload), so the payload decoders are reached past the checksums.
@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "crawler/journal.h"
-#include "crawler/journal_replay.h"
+#include "crawler/persist/journal.h"
+#include "crawler/persist/journal_replay.h"
 #include "seenfilter/checkpoint_format.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

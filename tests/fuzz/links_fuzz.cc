@@ -5,8 +5,9 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "crawler/links.h"
-#include "crawler/links_depth_guard.h"
+#include "crawler/extract/links.h"
+#include "crawler/extract/links_depth_guard.h"
+#include "crawler/extract/robots_meta.h"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "frontier/robots.h"
+#include "crawler/robots/robots.h"
 
 namespace {
 

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "crawler/sitemap.h"
+#include "crawler/extract/sitemap.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view body(reinterpret_cast<const char*>(data), size);

@@ -5,7 +5,7 @@
 #include <map>
 #include <string>
 
-#include "crawler/fetcher.h"
+#include "crawler/fetch/fetcher.h"
 #include "tests/support/fetch_test_support.h"
 #include "tests/support/hostile_server.h"
 

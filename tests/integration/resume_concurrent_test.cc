@@ -11,8 +11,8 @@
 
 #include "config/config.h"
 #include "config/key_hash.h"
-#include "crawler/crawl_settings.h"
-#include "crawler/crawler.h"
+#include "crawler/pipeline/crawl_settings.h"
+#include "crawler/pipeline/crawler.h"
 #include "tests/support/test_web.h"
 
 // Debian's cpp-httplib is a prebuilt shared library without TSan instrumentation.

@@ -24,8 +24,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "crawler/crawl_checkpoint.h"
-#include "crawler/journal_replay.h"
+#include "crawler/persist/crawl_checkpoint.h"
+#include "crawler/persist/journal_replay.h"
 #include "tests/support/test_web.h"
 
 extern char** environ;

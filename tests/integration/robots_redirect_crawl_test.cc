@@ -11,8 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "config/config.h"
-#include "crawler/crawl_settings.h"
-#include "crawler/crawler.h"
+#include "crawler/pipeline/crawl_settings.h"
+#include "crawler/pipeline/crawler.h"
 #include "tests/support/fetch_loopback_server.h"
 
 namespace bloomcrawl {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "crawler/fetcher.h"
+#include "crawler/fetch/fetcher.h"
 
 namespace bloomcrawl {
 

@@ -1,0 +1,102 @@
+#include "crawler/fetch/fetcher.h"
+
+#include <curl/curl.h>
+
+#include <functional>
+#include <mutex>
+#include <stdexcept>
+
+#include "crawler/fetch/fetch_content_type.h"
+#include "crawler/fetch/fetch_worker.h"
+
+namespace bloomcrawl {
+namespace {
+
+void validate(const FetchOptions& options) {
+  auto require = [](bool ok, const char* what) {
+    if (!ok) throw std::invalid_argument(std::string("FetchOptions.") + what);
+  };
+  require(options.threads >= 1, "threads must be at least 1");
+  require(options.transfers_per_thread >= 1, "transfers_per_thread must be at least 1");
+  require(options.max_host_connections >= 1, "max_host_connections must be at least 1");
+  require(options.connect_timeout.count() > 0, "connect_timeout must be positive");
+  require(options.idle_timeout.count() > 0, "idle_timeout must be positive");
+  require(options.total_timeout.count() > 0, "total_timeout must be positive");
+  require(options.max_body_bytes > 0, "max_body_bytes must be positive");
+  require(options.max_decoded_bytes > 0, "max_decoded_bytes must be positive");
+  require(options.max_header_bytes > 0, "max_header_bytes must be positive");
+}
+
+// The host part of `url`, so that one host's requests land on one worker and share its
+// connections. An unparsable URL maps to "" and fails in libcurl with a clear error.
+std::string host_of(const std::string& url) {
+  std::string host;
+  CURLU* parsed = curl_url();
+  if (parsed == nullptr) return host;
+  char* part = nullptr;
+  if (curl_url_set(parsed, CURLUPART_URL, url.c_str(), 0) == CURLUE_OK &&
+      curl_url_get(parsed, CURLUPART_HOST, &part, 0) == CURLUE_OK) {
+    host = part;
+    curl_free(part);
+  }
+  curl_url_cleanup(parsed);
+  return host;
+}
+
+}  // namespace
+
+class Fetcher::Impl {
+ public:
+  Impl(FetchOptions options, CompletionFn on_complete) {
+    validate(options);
+    static std::once_flag curl_initialized;
+    std::call_once(curl_initialized, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+    for (const std::string& type : options.accepted_content_types) {
+      for (std::string& normalized : parse_media_type_list(type)) {
+        context_.accepted.push_back(std::move(normalized));
+      }
+    }
+    if (options.ssrf_guard) context_.guard = std::make_unique<AddressGuard>(options.allowed_ranges);
+    context_.options = std::move(options);
+    context_.on_complete = std::move(on_complete);
+    for (unsigned i = 0; i < context_.options.threads; ++i) {
+      workers_.push_back(std::make_unique<FetchWorker>(context_));
+    }
+  }
+
+  void submit(FetchRequest request) {
+    context_.in_flight.fetch_add(1, std::memory_order_acq_rel);
+    FetchWorker& worker = *workers_[std::hash<std::string>{}(host_of(request.url)) % workers_.size()];
+    if (!worker.submit(request)) {
+      context_.report(cancelled_result(std::move(request), "fetcher is stopped"));
+    }
+  }
+
+  size_t in_flight() const { return context_.in_flight.load(std::memory_order_acquire); }
+
+  void stop() {
+    for (const auto& worker : workers_) {
+      if (worker->runs_on_this_thread()) {
+        throw std::logic_error("Fetcher::stop() called from a completion callback");
+      }
+    }
+    for (const auto& worker : workers_) worker->stop();
+  }
+
+ private:
+  FetchContext context_;
+  std::vector<std::unique_ptr<FetchWorker>> workers_;
+};
+
+Fetcher::Fetcher(FetchOptions options, CompletionFn on_complete)
+    : impl_(std::make_unique<Impl>(std::move(options), std::move(on_complete))) {}
+
+Fetcher::~Fetcher() { impl_->stop(); }
+
+void Fetcher::submit(FetchRequest request) { impl_->submit(std::move(request)); }
+
+size_t Fetcher::in_flight() const { return impl_->in_flight(); }
+
+void Fetcher::stop() { impl_->stop(); }
+
+}  // namespace bloomcrawl

@@ -1,0 +1,27 @@
+#include "crawler/output/crawl_summary.h"
+
+#include <cstdio>
+
+namespace bloomcrawl {
+
+std::string crawl_summary(const nlohmann::json& r) {
+  auto u = [&](const nlohmann::json::json_pointer& p) { return r.contains(p) ? r.at(p).get<uint64_t>() : 0; };
+  auto d = [&](const nlohmann::json::json_pointer& p) { return r.contains(p) ? r.at(p).get<double>() : 0.0; };
+  using P = nlohmann::json::json_pointer;
+  char buf[1024];
+  std::snprintf(buf, sizeof buf,
+                "crawl %s in %.1f s: %llu pages (%.1f pages/s), %llu failed, %llu disallowed by robots.txt\n"
+                "links: %llu found, %llu in scope, %llu new, %llu duplicates avoided (+%llu redirects deduplicated)\n"
+                "seen filter: %llu keys in %.2f MB (%.1f bits/key), estimated FPR %.2e, ~%.3f pages wrongly skipped\n",
+                r.value("/crawl/stopped_by"_json_pointer, std::string("done")).c_str(), d(P("/crawl/seconds")),
+                (unsigned long long)u(P("/fetches/pages_fetched")), d(P("/crawl/pages_per_second")),
+                (unsigned long long)u(P("/fetches/failures")), (unsigned long long)u(P("/fetches/robots_disallowed")),
+                (unsigned long long)u(P("/links/discovered")), (unsigned long long)u(P("/links/in_scope")),
+                (unsigned long long)u(P("/links/new")), (unsigned long long)u(P("/links/duplicates")),
+                (unsigned long long)u(P("/redirects/deduplicated")), (unsigned long long)u(P("/seen_filter/keys")),
+                double(u(P("/seen_filter/bytes"))) / (1 << 20), d(P("/seen_filter/bits_per_key")),
+                d(P("/seen_filter/estimated_fpr")), d(P("/seen_filter/estimated_false_positives")));
+  return buf;
+}
+
+}  // namespace bloomcrawl

@@ -1,0 +1,63 @@
+#include "crawler/persist/audit_set.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include <xxhash.h>
+
+#include "crawler/persist/crawl_checkpoint_bytes.h"
+#include "seenfilter/checkpoint_format.h"
+
+namespace bloomcrawl {
+namespace {
+
+constexpr std::string_view kAuditMagic{"BCAUDIT\x01", 8};
+
+}  // namespace
+
+uint64_t audit_hash(std::string_view canonical_url) { return XXH3_64bits(canonical_url.data(), canonical_url.size()); }
+
+bool AuditSet::insert(uint64_t hash) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return hashes_.insert(hash).second;
+}
+
+size_t AuditSet::size() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return hashes_.size();
+}
+
+std::vector<uint64_t> AuditSet::hashes() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return std::vector<uint64_t>(hashes_.begin(), hashes_.end());
+}
+
+void AuditSet::insert_all(const std::vector<uint64_t>& hashes) {
+  std::lock_guard<std::mutex> lock(mu_);
+  hashes_.insert(hashes.begin(), hashes.end());
+}
+
+std::string encode_audit_file(const std::vector<uint64_t>& sorted_hashes) {
+  std::string out(kAuditMagic);
+  out.reserve(24 + 8 * sorted_hashes.size());
+  put_le(out, sorted_hashes.size(), 8);
+  for (uint64_t h : sorted_hashes) put_le(out, h, 8);
+  put_le(out, XXH3_64bits(out.data(), out.size()), 8);
+  return out;
+}
+
+std::vector<uint64_t> decode_audit_file(std::string_view bytes, const std::string& name) {
+  if (bytes.size() < 24 || bytes.substr(0, 8) != kAuditMagic) throw CheckpointError(name, "not an audit file (bad magic or too short)");
+  const uint64_t count = get_le(bytes, 8, 8);
+  if (count > (bytes.size() - 24) / 8 || bytes.size() != 24 + 8 * count) {
+    throw CheckpointError(name, "size " + std::to_string(bytes.size()) + " does not match " + std::to_string(count) + " hashes");
+  }
+  const size_t body = bytes.size() - 8;
+  if (XXH3_64bits(bytes.data(), body) != get_le(bytes, body, 8)) throw CheckpointError(name, "checksum mismatch");
+  std::vector<uint64_t> out(count);
+  for (uint64_t i = 0; i < count; ++i) out[i] = get_le(bytes, 16 + 8 * i, 8);
+  if (!std::is_sorted(out.begin(), out.end())) throw CheckpointError(name, "hashes not sorted");
+  return out;
+}
+
+}  // namespace bloomcrawl

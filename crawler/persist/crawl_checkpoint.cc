@@ -1,0 +1,238 @@
+#include "crawler/persist/crawl_checkpoint.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <set>
+
+#include <spdlog/spdlog.h>
+#include <xxhash.h>
+
+#include "crawler/persist/audit_set.h"
+#include "seenfilter/checkpoint.h"
+#include "seenfilter/durable_file.h"
+
+namespace bloomcrawl {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kCurrent = "CURRENT";
+constexpr const char* kFilterDir = "filter";
+constexpr std::string_view kManifestPrefix = "CRAWL-";
+constexpr size_t kMaxManifestBytes = size_t{1} << 30;
+
+std::string numbered(std::string_view prefix, uint64_t generation, std::string_view suffix) {
+  char digits[24];
+  std::snprintf(digits, sizeof digits, "%06" PRIu64, generation);
+  return std::string(prefix) + digits + std::string(suffix);
+}
+
+// The generation in "PREFIX<digits>SUFFIX", or nullopt for any other name.
+std::optional<uint64_t> generation_of(const std::string& name, std::string_view prefix, std::string_view suffix) {
+  if (name.size() <= prefix.size() + suffix.size() || name.compare(0, prefix.size(), prefix) != 0 ||
+      name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
+    return std::nullopt;
+  }
+  std::string digits = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+  if (digits.size() > 18 || digits.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+  return std::stoull(digits);
+}
+
+std::vector<uint64_t> generations(const fs::path& dir, std::string_view prefix, std::string_view suffix) {
+  std::vector<uint64_t> out;
+  std::error_code ec;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
+    if (auto g = generation_of(e.path().filename().string(), prefix, suffix)) out.push_back(*g);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string read_whole_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw CheckpointError(path.string(), "cannot open");
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) throw CheckpointError(path.string(), "cannot read");
+  return bytes;
+}
+
+std::string read_verified(const fs::path& path, uint64_t size, uint64_t checksum) {
+  std::string bytes = read_whole_file(path);
+  if (bytes.size() != size) {
+    throw CheckpointError(path.string(), "size " + std::to_string(bytes.size()) + ", the manifest says " + std::to_string(size));
+  }
+  if (XXH3_64bits(bytes.data(), bytes.size()) != checksum) throw CheckpointError(path.string(), "checksum mismatch");
+  return bytes;
+}
+
+std::string current_manifest_name(const fs::path& dir) {
+  std::vector<uint8_t> bytes = seenfilter::read_small_file(dir / kCurrent, 256);
+  std::string name(bytes.begin(), bytes.end());
+  if (name.empty() || name.back() != '\n') throw CheckpointError((dir / kCurrent).string(), "not terminated by a newline");
+  name.pop_back();
+  if (!generation_of(name, kManifestPrefix, "")) {
+    throw CheckpointError((dir / kCurrent).string(), "does not name a crawl manifest: '" + name + "'");
+  }
+  return name;
+}
+
+std::set<std::string> layer_files(const fs::path& filter_dir) {
+  std::set<std::string> out;
+  std::error_code ec;
+  for (const fs::directory_entry& e : fs::directory_iterator(filter_dir, ec)) {
+    if (e.path().extension() == ".sfl") out.insert(e.path().filename().string());
+  }
+  return out;
+}
+
+// Keeps the newest `keep` crawl generations; removes older manifests, their frontier and audit
+// files, journals no kept generation needs, and leftover temp files.
+void apply_retention(const fs::path& dir, uint32_t keep) {
+  std::vector<uint64_t> kept = generations(dir, kManifestPrefix, "");
+  if (kept.size() > keep) kept.erase(kept.begin(), kept.end() - keep);
+  if (kept.empty()) return;
+  const uint64_t oldest = kept.front();
+  std::error_code ec;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    std::optional<uint64_t> g = generation_of(name, kManifestPrefix, "");
+    if (!g) g = generation_of(name, "frontier-", ".bin");
+    if (!g) g = generation_of(name, "audit-", ".bin");
+    if (!g) g = generation_of(name, "journal-", ".log");
+    const bool stale = g && *g < oldest;
+    if (stale || e.path().extension() == ".tmp") fs::remove(e.path(), ec);
+  }
+}
+
+}  // namespace
+
+fs::path journal_path(const fs::path& dir, uint64_t generation) { return dir / numbered("journal-", generation, ".log"); }
+
+std::vector<fs::path> journals_since(const fs::path& dir, uint64_t generation) {
+  std::vector<fs::path> out;
+  for (uint64_t g : generations(dir, "journal-", ".log")) {
+    if (g >= generation) out.push_back(journal_path(dir, g));
+  }
+  return out;
+}
+
+uint64_t next_generation(const fs::path& dir) {
+  uint64_t max = 0;
+  for (uint64_t g : generations(dir, kManifestPrefix, "")) max = std::max(max, g);
+  for (uint64_t g : generations(dir, "journal-", ".log")) max = std::max(max, g);
+  return max + 1;
+}
+
+CrawlSaveResult save_crawl_checkpoint(CrawlCheckpoint& cp, const fs::path& dir, uint32_t keep) {
+  keep = std::max(keep, 1u);
+  CrawlManifest& m = cp.manifest;
+  fs::create_directories(dir / kFilterDir);
+  CrawlSaveResult result;
+
+  // Sealed layers already on disk are reused by save_checkpoint: count only what it adds.
+  const std::set<std::string> layers_before = layer_files(dir / kFilterDir);
+  CheckpointSaveOptions filter_options;
+  // Two spare filter manifests, so a crawl generation whose own manifest was never written
+  // (a crash in between) does not push out the filter state an older generation needs.
+  filter_options.keep_manifests = keep + 2;
+  m.filter_manifest = save_checkpoint(cp.filter, dir / kFilterDir, filter_options);
+  std::error_code ec;
+  for (const std::string& layer : layer_files(dir / kFilterDir)) {
+    if (!layers_before.count(layer)) result.bytes_written += fs::file_size(dir / kFilterDir / layer, ec);
+  }
+  result.bytes_written += fs::file_size(dir / kFilterDir / m.filter_manifest, ec);
+
+  m.frontier_file = numbered("frontier-", m.generation, ".bin");
+  m.frontier_bytes = cp.frontier.size();
+  m.frontier_checksum = XXH3_64bits(cp.frontier.data(), cp.frontier.size());
+  seenfilter::write_file_durably(dir / m.frontier_file, cp.frontier.data(), cp.frontier.size());
+  result.bytes_written += cp.frontier.size();
+
+  if (cp.audit_enabled) {
+    const std::string audit = encode_audit_file(cp.audit);
+    m.audit_file = numbered("audit-", m.generation, ".bin");
+    m.audit_bytes = audit.size();
+    m.audit_checksum = XXH3_64bits(audit.data(), audit.size());
+    seenfilter::write_file_durably(dir / m.audit_file, audit.data(), audit.size());
+    result.bytes_written += audit.size();
+  }
+
+  result.manifest_file = numbered(kManifestPrefix, m.generation, "");
+  const std::string manifest = encode_crawl_manifest(m);
+  seenfilter::write_file_durably(dir / result.manifest_file, manifest.data(), manifest.size());
+  seenfilter::sync_directory(dir);
+  const std::string current = result.manifest_file + "\n";
+  seenfilter::write_file_durably(dir / kCurrent, current.data(), current.size());  // the commit point
+  seenfilter::sync_directory(dir);
+  result.bytes_written += manifest.size() + current.size();
+  apply_retention(dir, keep);
+  return result;
+}
+
+bool is_crawl_checkpoint(const fs::path& dir) {
+  try {
+    current_manifest_name(dir);
+    return true;
+  } catch (const CheckpointError&) {
+    return false;
+  }
+}
+
+CrawlManifest read_crawl_manifest(const fs::path& dir, std::string name) {
+  if (name.empty()) name = current_manifest_name(dir);
+  const fs::path path = dir / name;
+  std::vector<uint8_t> bytes = seenfilter::read_small_file(path, kMaxManifestBytes);
+  return decode_crawl_manifest(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), path.string());
+}
+
+namespace {
+
+CrawlCheckpoint load_generation(const fs::path& dir, const std::string& manifest_name) {
+  CrawlCheckpoint cp;
+  cp.manifest = read_crawl_manifest(dir, manifest_name);
+  const CrawlManifest& m = cp.manifest;
+  cp.filter = read_checkpoint(dir / kFilterDir, m.filter_manifest);
+  cp.frontier = read_verified(dir / m.frontier_file, m.frontier_bytes, m.frontier_checksum);
+  if (!m.audit_file.empty()) {
+    cp.audit_enabled = true;
+    const fs::path path = dir / m.audit_file;
+    cp.audit = decode_audit_file(read_verified(path, m.audit_bytes, m.audit_checksum), path.string());
+  }
+  return cp;
+}
+
+}  // namespace
+
+CrawlCheckpoint load_crawl_checkpoint(const fs::path& dir) {
+  std::vector<std::string> candidates;
+  std::string current;
+  try {
+    current = current_manifest_name(dir);
+    candidates.push_back(current);
+  } catch (const CheckpointError& e) {
+    spdlog::warn("{}; looking for older crawl manifests", e.what());
+  }
+  std::vector<uint64_t> gens = generations(dir, kManifestPrefix, "");
+  for (auto g = gens.rbegin(); g != gens.rend(); ++g) {
+    std::string name = numbered(kManifestPrefix, *g, "");
+    if (name != current) candidates.push_back(name);
+  }
+  std::string failures;
+  for (const std::string& name : candidates) {
+    try {
+      CrawlCheckpoint cp = load_generation(dir, name);
+      if (!failures.empty()) spdlog::warn("resuming from the older generation {}", name);
+      return cp;
+    } catch (const std::exception& e) {
+      spdlog::warn("crawl checkpoint generation {} cannot be loaded: {}", name, e.what());
+      failures += std::string(failures.empty() ? "" : "; ") + e.what();
+    }
+  }
+  throw CheckpointError(dir.string(), candidates.empty() ? "no crawl checkpoint (no CURRENT and no CRAWL-* manifest)"
+                                                         : "no generation loads: " + failures);
+}
+
+}  // namespace bloomcrawl

@@ -1,0 +1,174 @@
+#include "crawler/persist/journal.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+#include <spdlog/spdlog.h>
+#include <xxhash.h>
+
+#include "crawler/persist/crawl_checkpoint_bytes.h"
+#include "seenfilter/checkpoint_format.h"
+#include "seenfilter/durable_file.h"
+
+namespace bloomcrawl {
+namespace {
+
+// Covers the length too, so a damaged length is caught rather than trusted.
+uint32_t record_checksum(std::string_view length_type_payload) {
+  return uint32_t(XXH3_64bits(length_type_payload.data(), length_type_payload.size()));
+}
+
+std::string errno_text() { return std::strerror(errno); }
+
+bool write_all(int fd, const char* data, size_t size) {
+  while (size > 0) {
+    ssize_t n = ::write(fd, data, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    data += n;
+    size -= size_t(n);
+  }
+  return true;
+}
+
+}  // namespace
+
+void JournalBatch::add(uint8_t type, std::string_view payload) {
+  const size_t start = bytes_.size();
+  bytes_.append(4, '\0');  // checksum, filled below
+  put_le(bytes_, payload.size(), 4);
+  bytes_.push_back(char(type));
+  bytes_.append(payload);
+  const uint32_t sum = record_checksum(std::string_view(bytes_).substr(start + 4));
+  for (int i = 0; i < 4; ++i) bytes_[start + i] = char((sum >> (8 * i)) & 0xff);
+  ++count_;
+}
+
+JournalWriter::JournalWriter(std::filesystem::path path, JournalOptions options)
+    : path_(std::move(path)), options_(options) {
+  fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw CheckpointError(path_.string(), "cannot create journal: " + errno_text());
+  if (!write_all(fd_, kJournalMagic.data(), kJournalMagic.size()) || ::fsync(fd_) != 0) {
+    std::string problem = errno_text();
+    ::close(fd_);
+    throw CheckpointError(path_.string(), "cannot write journal header: " + problem);
+  }
+  bytes_ = kJournalMagic.size();
+  seenfilter::sync_directory(path_.parent_path());
+  syncer_ = std::thread([this] { sync_loop(); });
+}
+
+JournalWriter::~JournalWriter() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    closing_ = true;
+  }
+  wake_.notify_all();
+  syncer_.join();
+  ::fdatasync(fd_);
+  ::close(fd_);
+}
+
+void JournalWriter::append(const JournalBatch& batch) {
+  if (batch.empty()) return;
+  bool wake = false;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (failed_) return;
+    if (!write_all(fd_, batch.bytes().data(), batch.bytes().size())) {
+      failed_ = true;
+      spdlog::error("{}: journal write failed ({}); pages since the last checkpoint may be fetched again after a crash",
+                    path_.string(), errno_text());
+      return;
+    }
+    bytes_ += batch.bytes().size();
+    unsynced_entries_ += batch.count();
+    wake = unsynced_entries_ >= options_.group_entries;
+  }
+  if (wake) wake_.notify_one();
+}
+
+void JournalWriter::sync() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    unsynced_entries_ = 0;
+  }
+  ::fdatasync(fd_);
+}
+
+uint64_t JournalWriter::bytes_written() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return bytes_;
+}
+
+void JournalWriter::sync_loop() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!closing_) {
+    wake_.wait_for(lock, options_.group_interval,
+                   [&] { return closing_ || unsynced_entries_ >= options_.group_entries; });
+    if (unsynced_entries_ == 0) continue;
+    unsynced_entries_ = 0;
+    lock.unlock();
+    ::fdatasync(fd_);  // outside the lock: appends go on while the disk catches up
+    lock.lock();
+  }
+}
+
+JournalContents parse_journal(std::string_view bytes, const std::string& name) {
+  JournalContents out;
+  if (bytes.size() < kJournalMagic.size()) {
+    // Created and killed before its header reached the file: an empty journal.
+    if (kJournalMagic.substr(0, bytes.size()) != bytes) throw CheckpointError(name, "not a journal (bad magic)");
+    out.problem = "torn header (" + std::to_string(bytes.size()) + " bytes): empty journal";
+    return out;
+  }
+  if (bytes.substr(0, kJournalMagic.size()) != kJournalMagic) {
+    if (bytes.substr(0, 6) == kJournalMagic.substr(0, 6)) {
+      throw CheckpointError(name, "unsupported journal version " + std::to_string(uint8_t(bytes[7])));
+    }
+    throw CheckpointError(name, "not a journal (bad magic)");
+  }
+  size_t pos = kJournalMagic.size();
+  out.valid_bytes = pos;
+  while (pos < bytes.size()) {
+    const size_t left = bytes.size() - pos;
+    const std::string at = " at offset " + std::to_string(pos);
+    if (left < kJournalRecordHeaderBytes) {
+      out.problem = "torn record header" + at + " (" + std::to_string(left) + " bytes)";
+      break;
+    }
+    const uint32_t length = uint32_t(get_le(bytes, pos + 4, 4));
+    if (length > kJournalMaxPayloadBytes) {
+      out.problem = "bad record length " + std::to_string(length) + at;
+      break;
+    }
+    if (left < kJournalRecordHeaderBytes + length) {
+      out.problem = "torn record" + at + " (" + std::to_string(left) + " of " +
+                    std::to_string(kJournalRecordHeaderBytes + length) + " bytes)";
+      break;
+    }
+    if (record_checksum(bytes.substr(pos + 4, 5 + length)) != get_le(bytes, pos, 4)) {
+      out.problem = "checksum mismatch" + at;
+      break;
+    }
+    out.records.push_back({uint8_t(bytes[pos + 8]), std::string(bytes.substr(pos + 9, length))});
+    pos += kJournalRecordHeaderBytes + length;
+    out.valid_bytes = pos;
+  }
+  return out;
+}
+
+JournalContents read_journal_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw CheckpointError(path.string(), "cannot open journal");
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) throw CheckpointError(path.string(), "cannot read journal");
+  return parse_journal(bytes, path.string());
+}
+
+}  // namespace bloomcrawl

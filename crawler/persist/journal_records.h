@@ -1,0 +1,60 @@
+// The typed records of a crawl journal (journal.h frames them; docs/checkpoint-format.md
+// specifies the payloads). Together with the checkpoint they were written after, they rebuild
+// what the crawl did since: URLs new to the seen filter (and whether the frontier queued them),
+// fetches dispatched, pages completed (fetched and their links admitted), and audit hits.
+// Decoding a malformed payload throws std::runtime_error saying what was wrong.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "crawler/persist/journal.h"
+
+namespace bloomcrawl {
+
+enum class JournalRecordType : uint8_t {
+  kAdmitted = 1,            // a URL new to the seen filter
+  kDispatched = 2,          // a page handed to the fetcher
+  kCompleted = 3,           // a page fetched (or failed for good) and its links admitted
+  kAuditFalsePositive = 4,  // the filter said "seen" for a URL the exact audit set did not hold
+  kStats = 5,               // the crawl's counters now (CrawlStats::to_json()), about once a second
+};
+
+struct AdmittedRecord {
+  std::string host;    // the frontier's host key
+  std::string entry;   // the frontier entry (encode_queued_url)
+  uint32_t depth = 0;
+  bool queued = false;  // false: the frontier refused it (a limit); the filter still holds it
+};
+
+struct DispatchedRecord {
+  std::string url;  // canonical URL
+};
+
+struct CompletedRecord {
+  std::string url;
+  uint32_t status = 0;  // 0: no response (a failure that will not be retried)
+  uint64_t bytes = 0;
+  uint32_t fetch_ms = 0;
+};
+
+struct AuditFalsePositiveRecord {
+  uint64_t url_hash = 0;
+};
+
+struct StatsRecord {
+  std::string json;  // JSON text
+};
+
+using JournalEntry =
+    std::variant<AdmittedRecord, DispatchedRecord, CompletedRecord, AuditFalsePositiveRecord, StatsRecord>;
+
+void add_record(JournalBatch& batch, const JournalEntry& entry);
+// nullopt for a type this version does not know (skipped, so a newer writer's extra records
+// do not block a resume); throws std::runtime_error for a malformed payload.
+std::optional<JournalEntry> decode_record(const JournalRecord& record);
+
+}  // namespace bloomcrawl

@@ -1,0 +1,316 @@
+// The crawl pipeline's side of checkpoints (crawler.h): resuming from a checkpoint and its
+// journals, cutting a generation in a brief pause and writing it off the critical path, and the
+// journal records the pipeline writes as it goes. Why each piece is needed:
+// docs/checkpoint-format.md, "Crawl checkpoint" and "Resume".
+#include <algorithm>
+
+#include <spdlog/spdlog.h>
+
+#include "crawler/pipeline/crawler.h"
+#include "crawler/persist/journal_replay.h"
+#include "crawler/pipeline/queued_url.h"
+#include "frontier/frontier_snapshot.h"
+
+namespace bloomcrawl {
+namespace {
+
+// The counters a resume starts from. The journal's last stats record is newer than the
+// checkpoint's, except for page counters: those are rebuilt exactly from the completed records,
+// so they are taken from the checkpoint, which the completed records continue.
+nlohmann::json stats_to_resume(const nlohmann::json& checkpointed, const nlohmann::json& journaled) {
+  if (journaled.is_null()) return checkpointed;
+  nlohmann::json out = journaled;
+  for (const char* field : {"pages_fetched", "bytes_received", "fetch_ms_total", "status"}) {
+    const nlohmann::json::json_pointer p(std::string("/fetches/") + field);
+    if (checkpointed.contains(p)) {
+      out[p] = checkpointed.at(p);
+    } else if (out.contains(p)) {
+      out[p.parent_pointer()].erase(field);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+SeenFilter Crawler::make_filter(const CrawlerSettings& s, const CrawlCheckpoint* resume) {
+  if (resume) return SeenFilter(resume->filter);
+  return SeenFilter(s.filter);
+}
+
+Frontier Crawler::make_frontier(const CrawlerSettings& s, const CrawlCheckpoint* resume) {
+  if (resume) return Frontier::restore(resume->frontier, s.frontier);
+  return Frontier(s.frontier);
+}
+
+void Crawler::resume_from_checkpoint() {
+  const CrawlManifest& m = resume_->manifest;
+  const std::filesystem::path& dir = settings_.checkpoint.directory;
+  auto counter = [&](const char* name) { return m.counters.value(name, uint64_t{0}); };
+  resumes_ = counter("resumes") + 1;
+  refetched_after_crash_ = counter("refetched_after_crash");
+  audit_false_positives_ = counter("audit_false_positives");
+  if (audit_) {
+    if (resume_->audit_enabled) {
+      audit_->insert_all(resume_->audit);
+    } else {
+      spdlog::warn("audit: the checkpoint was taken without audit, so an exact set would miss every URL seen "
+                   "before; audit stays off for this crawl");
+      audit_.reset();
+    }
+  }
+  for (const FrontierUrl& u : m.requeue) frontier_.push(u.host, u.url, u.depth);
+
+  JournalReplay replay = replay_journals(journals_since(dir, m.generation), m.outstanding);
+  stats_.add_saved(stats_to_resume(m.stats, replay.last_stats));
+  for (const std::string& problem : replay.problems) spdlog::warn("journal: {} (ignored from there on)", problem);
+  journal_problems_ = replay.problems;
+  for (const AdmittedRecord& a : replay.admitted) {
+    const std::string_view url = decode_queued_url(a.entry).url;
+    filter_.insert(url);
+    if (audit_) audit_->insert(audit_hash(url));
+    if (a.queued) frontier_.push(a.host, a.entry, a.depth);
+  }
+  if (audit_) {
+    for (uint64_t h : replay.audit_false_positives) audit_->insert(h);
+    audit_false_positives_ += replay.audit_false_positives.size();
+  }
+  stats_.pages_fetched += replay.pages_fetched;
+  stats_.bytes_received += replay.bytes_received;
+  stats_.fetch_ms_total += replay.fetch_ms_total;
+  stats_.status_2xx += replay.status_counts[2];
+  stats_.status_3xx += replay.status_counts[3];
+  stats_.status_4xx += replay.status_counts[4];
+  stats_.status_5xx += replay.status_counts[5];
+  refetched_after_crash_ += replay.refetched;
+  replayed_done_ = std::move(replay.completed);
+  crash_outstanding_ = std::move(replay.outstanding);
+  // robots.txt is fetched again rather than restored: it may have changed while the crawl was
+  // stopped, and it costs one request per host. Releasing the held hosts lets dispatch() find
+  // their rules missing and fetch them first, as for a new host.
+  if (settings_.obey_robots) {
+    for (const std::string& host : frontier_.held_hosts()) frontier_.release_host(host);
+  }
+  spdlog::info("resumed from {} generation {}: {} pages done, {} queued, {} journal records replayed, "
+               "{} pages completed since, {} in flight at the stop",
+               dir.string(), m.generation, stats_.pages_fetched.load(), frontier_.stats(false).queued, replay.records,
+               replayed_done_.size(), crash_outstanding_.size());
+}
+
+bool Crawler::skip_replayed(const Lease& lease, std::string_view url) {
+  if (replayed_done_.empty()) return false;
+  auto it = replayed_done_.find(std::string(url));
+  if (it == replayed_done_.end()) return false;
+  replayed_done_.erase(it);
+  // Completed long ago as far as politeness goes: the host's clock is not pushed forward.
+  frontier_.complete(lease, Clock::time_point{}, HostOutcome::ok());
+  return true;
+}
+
+void Crawler::journal(const JournalBatch& batch) {
+  if (journal_ && !batch.empty()) journal_->append(batch);
+}
+
+void Crawler::on_page_dispatched(uint64_t id, const FrontierUrl& entry, std::string_view url) {
+  if (!crash_outstanding_.empty() && crash_outstanding_.erase(std::string(url))) ++refetched_after_crash_;
+  if (!journal_) return;
+  {
+    std::lock_guard<std::mutex> lock(outstanding_mu_);
+    outstanding_.emplace(id, Outstanding{entry, false});
+  }
+  JournalBatch batch;
+  add_record(batch, DispatchedRecord{std::string(url)});
+  journal(batch);
+}
+
+void Crawler::on_page_fetched(uint64_t id) {
+  std::lock_guard<std::mutex> lock(outstanding_mu_);
+  auto it = outstanding_.find(id);
+  if (it != outstanding_.end()) it->second.fetched = true;
+}
+
+void Crawler::on_page_requeued(uint64_t id) {
+  std::lock_guard<std::mutex> lock(outstanding_mu_);
+  outstanding_.erase(id);
+}
+
+void Crawler::on_page_processed(uint64_t id, const FetchResult& result) {
+  if (!journal_) return;
+  std::string url;
+  {
+    std::lock_guard<std::mutex> lock(outstanding_mu_);
+    auto it = outstanding_.find(id);
+    if (it == outstanding_.end()) return;
+    url = std::string(decode_queued_url(it->second.entry.url).url);
+    outstanding_.erase(it);
+  }
+  const bool responded = result.outcome == FetchOutcome::kOk;
+  JournalBatch batch;
+  add_record(batch, CompletedRecord{std::move(url), responded ? uint32_t(result.status) : 0u,
+                                    responded ? uint64_t(result.body_decoded_bytes) : 0u,
+                                    responded ? uint32_t(result.total_ms) : 0u});
+  journal(batch);
+}
+
+void Crawler::audit_outcomes(const std::vector<Candidate>& candidates, const std::vector<InsertOutcome>& outcomes,
+                             JournalBatch& batch) {
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    if (outcomes[i] == InsertOutcome::kFull) continue;  // recorded nowhere
+    const uint64_t h = audit_hash(candidates[i].url);
+    const bool exact_new = audit_->insert(h);
+    if (outcomes[i] == InsertOutcome::kSeen && exact_new) {
+      // A page wrongly skipped: the filter's false positive. Journaled so a resume keeps it.
+      audit_false_positives_.fetch_add(1, std::memory_order_relaxed);
+      if (journal_) add_record(batch, AuditFalsePositiveRecord{h});
+    }
+  }
+}
+
+nlohmann::json Crawler::saved_stats() const {
+  nlohmann::json out = stats_.to_json();
+  out["fetches"]["fetch_ms_total"] = stats_.fetch_ms_total.load();
+  return out;
+}
+
+void Crawler::maybe_checkpoint() {
+  const auto now = std::chrono::steady_clock::now();
+  if (journal_ && now - last_stats_record_ >= std::chrono::seconds(1)) {
+    // Only the scheduler thread swaps journal_, and this is it: no gate pass needed.
+    JournalBatch batch;
+    add_record(batch, StatsRecord{saved_stats().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)});
+    journal_->append(batch);
+    last_stats_record_ = now;
+  }
+  if (checkpoint_writing_.load()) return;  // the previous generation is still being written
+  const CrawlCheckpointSettings& c = settings_.checkpoint;
+  const bool by_time = c.interval.count() > 0 && now - last_checkpoint_ >= c.interval;
+  const bool by_pages = c.interval_pages > 0 && stats_.pages_fetched.load() - pages_at_last_checkpoint_ >= c.interval_pages;
+  if (!by_time && !by_pages) return;
+  try {
+    take_checkpoint(false);
+  } catch (const std::exception& e) {
+    // Nothing was cut: the current journal goes on covering everything since the last generation.
+    spdlog::error("checkpoint skipped: {}", e.what());
+    last_checkpoint_ = now;
+    pages_at_last_checkpoint_ = stats_.pages_fetched.load();
+  }
+}
+
+FrontierImage Crawler::cut_checkpoint(CrawlCheckpoint& cp, std::unique_ptr<JournalWriter>& journal) {
+  CrawlManifest& m = cp.manifest;
+  FrontierImage frontier;
+  double pause_ms = 0;
+  gate_.cut([&] {
+    const auto start = std::chrono::steady_clock::now();
+    frontier = frontier_.capture();  // encoded after the pause
+    {
+      std::lock_guard<std::mutex> lock(outstanding_mu_);
+      for (const auto& [id, o] : outstanding_) {
+        m.outstanding.emplace_back(decode_queued_url(o.entry.url).url);
+        if (o.fetched) m.requeue.push_back(o.entry);
+      }
+    }
+    m.outstanding.insert(m.outstanding.end(), crash_outstanding_.begin(), crash_outstanding_.end());
+    m.stats = saved_stats();
+    m.counters = {{"resumes", resumes_.load()},
+                  {"refetched_after_crash", refetched_after_crash_.load()},
+                  {"audit_false_positives", audit_false_positives_.load()}};
+    if (audit_) {
+      cp.audit_enabled = true;
+      cp.audit = audit_->hashes();  // sorted after the pause
+    }
+    m.pages_done = stats_.pages_fetched.load();
+    journal_.swap(journal);
+    pause_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  });
+  m.generation = generation_;
+  m.key_hash = settings_.checkpoint.key_hash;
+  m.config = settings_.checkpoint.config;
+  m.queued = frontier.queued_urls();
+  std::lock_guard<std::mutex> lock(checkpoint_stats_mu_);
+  checkpoint_stats_.last_pause_ms = pause_ms;
+  checkpoint_stats_.max_pause_ms = std::max(checkpoint_stats_.max_pause_ms, pause_ms);
+  return frontier;
+}
+
+void Crawler::finish_checkpoint(CrawlCheckpoint& cp, const FrontierImage& frontier, JournalWriter& journal) {
+  // The filter is copied while the crawl goes on, so the copy holds every key admitted before the
+  // cut and perhaps some admitted after it. Those are in `journal` (the one the cut opened), and
+  // a resume replays their admitted records, queueing them whether or not the filter knew them.
+  // For that to hold after a power loss too, those records must be on disk before this
+  // generation is committed: wait until every pass that may have inserted into the copy has
+  // appended its records (a pass inserts, then journals), then sync.
+  cp.filter = filter_.snapshot();
+  gate_.cut([] {});
+  journal.sync();
+  cp.frontier = frontier.encode_body();
+  seal_frontier_snapshot(cp.frontier);
+  std::sort(cp.audit.begin(), cp.audit.end());
+}
+
+void Crawler::take_checkpoint(bool wait) {
+  if (checkpoint_writer_.joinable()) checkpoint_writer_.join();
+  const CrawlCheckpointSettings& c = settings_.checkpoint;
+  std::filesystem::create_directories(c.directory);
+  generation_ = std::max(generation_ + 1, next_generation(c.directory));
+  // Created before the pause (it fsyncs). Pages completed before the crash and not yet offered
+  // again by the frontier are carried into it, so a later resume still skips them.
+  auto next = std::make_unique<JournalWriter>(journal_path(c.directory, generation_), c.journal);
+  if (!replayed_done_.empty()) {
+    JournalBatch carried;
+    for (const std::string& url : replayed_done_) add_record(carried, CompletedRecord{url, 0, 0, 0});
+    next->append(carried);
+  }
+  // pages.jsonl is buffered: flushed with each generation, a kill loses only its last lines.
+  if (page_log_) page_log_->flush();
+  auto checkpoint = std::make_shared<CrawlCheckpoint>();
+  auto frontier = std::make_shared<FrontierImage>(cut_checkpoint(*checkpoint, next));
+  std::shared_ptr<JournalWriter> previous = std::move(next);  // the journal the cut closed
+  // The journal the cut opened: replaced only by the next cut, which joins this writer first.
+  JournalWriter* current = journal_.get();
+  last_checkpoint_ = std::chrono::steady_clock::now();
+  pages_at_last_checkpoint_ = checkpoint->manifest.pages_done;
+  checkpoint_writing_ = true;
+  auto write = [this, checkpoint, frontier, previous, current]() mutable {
+    previous.reset();  // synced and closed
+    try {
+      finish_checkpoint(*checkpoint, *frontier, *current);
+      frontier.reset();  // unpins the frontier's queue chunks
+      CrawlSaveResult r = save_crawl_checkpoint(*checkpoint, settings_.checkpoint.directory, settings_.checkpoint.keep);
+      std::lock_guard<std::mutex> lock(checkpoint_stats_mu_);
+      ++checkpoint_stats_.taken;
+      checkpoint_stats_.last_bytes = r.bytes_written;
+      checkpoint_stats_.total_bytes += r.bytes_written;
+      checkpoint_stats_.last_manifest = r.manifest_file;
+      spdlog::debug("checkpoint {}: {} bytes written", r.manifest_file, r.bytes_written);
+    } catch (const std::exception& e) {
+      // The crawl goes on: the journal since the last good generation still covers it.
+      spdlog::error("checkpoint generation {} not written: {}", checkpoint->manifest.generation, e.what());
+      std::lock_guard<std::mutex> lock(checkpoint_stats_mu_);
+      ++checkpoint_stats_.failed;
+    }
+    checkpoint_writing_ = false;
+  };
+  if (wait) {
+    write();
+  } else {
+    checkpoint_writer_ = std::thread(std::move(write));
+  }
+}
+
+nlohmann::json Crawler::checkpoint_report() const {
+  std::lock_guard<std::mutex> lock(checkpoint_stats_mu_);
+  return {{"directory", settings_.checkpoint.directory.string()},
+          {"generation", generation_},
+          {"manifest", checkpoint_stats_.last_manifest},
+          {"taken", checkpoint_stats_.taken},
+          {"failed", checkpoint_stats_.failed},
+          {"last_pause_ms", checkpoint_stats_.last_pause_ms},
+          {"max_pause_ms", checkpoint_stats_.max_pause_ms},
+          {"last_bytes_written", checkpoint_stats_.last_bytes},
+          {"total_bytes_written", checkpoint_stats_.total_bytes},
+          {"resumes", resumes_.load()},
+          {"journal_problems", journal_problems_}};
+}
+
+}  // namespace bloomcrawl

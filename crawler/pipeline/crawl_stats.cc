@@ -1,0 +1,98 @@
+#include "crawler/pipeline/crawl_stats.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace bloomcrawl {
+namespace {
+
+void bump(std::mutex& mu, std::map<std::string, uint64_t>& m, const std::string& key) {
+  std::lock_guard<std::mutex> lock(mu);
+  ++m[key];
+}
+
+// The hosts with the most duplicates first; a crawl of a million hosts keeps the report small.
+nlohmann::json top_hosts(const std::map<std::string, uint64_t>& by_host, size_t limit) {
+  std::vector<std::pair<std::string, uint64_t>> v(by_host.begin(), by_host.end());
+  std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) {
+    return a.second != b.second ? a.second > b.second : a.first < b.first;
+  });
+  if (v.size() > limit) v.resize(limit);
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [host, n] : v) out[host] = n;
+  return out;
+}
+
+}  // namespace
+
+void CrawlStats::add_duplicate(const std::string& host, const char* link_kind) {
+  links_duplicate.fetch_add(1, std::memory_order_relaxed);
+  std::lock_guard<std::mutex> lock(mu_);
+  ++duplicates_by_host_[host];
+  ++duplicates_by_kind_[link_kind];
+}
+
+void CrawlStats::add_failure(const char* outcome) {
+  fetch_failures.fetch_add(1, std::memory_order_relaxed);
+  bump(mu_, failures_by_outcome_, outcome);
+}
+
+void CrawlStats::add_refusal(const char* reason) {
+  links_refused.fetch_add(1, std::memory_order_relaxed);
+  bump(mu_, refusals_by_reason_, reason);
+}
+
+void CrawlStats::add_drop(const char* reason) { bump(mu_, drops_by_reason_, reason); }
+
+nlohmann::json CrawlStats::to_json() const {
+  auto v = [](const Counter& c) { return c.load(std::memory_order_relaxed); };
+  std::lock_guard<std::mutex> lock(mu_);
+  const uint64_t pages = v(pages_fetched);
+  const double mean_bytes = pages ? double(v(bytes_received)) / double(pages) : 0.0;
+  const double mean_ms = pages ? double(v(fetch_ms_total)) / double(pages) : 0.0;
+  const uint64_t avoided = v(links_duplicate) + v(redirects_deduplicated);
+  return {
+      {"fetches",
+       {{"pages_fetched", pages},
+        {"failures", v(fetch_failures)},
+        {"failures_by_outcome", failures_by_outcome_},
+        {"status", {{"2xx", v(status_2xx)}, {"3xx", v(status_3xx)}, {"4xx", v(status_4xx)}, {"5xx", v(status_5xx)}}},
+        {"html_pages", v(html_pages)},
+        {"bytes_received", v(bytes_received)},
+        {"robots_fetches", v(robots_fetches)},
+        {"robots_disallowed", v(robots_disallowed)},
+        {"requeued_at_stop", v(pages_requeued)},
+        {"retried_after_backoff", v(pages_retried)},
+        {"sitemaps_fetched", v(sitemaps_fetched)},
+        {"sitemap_urls", v(sitemap_urls)}}},
+      {"links",
+       {{"discovered", v(links_discovered)},
+        {"invalid", v(links_invalid)},
+        {"unsupported_scheme", v(links_unsupported_scheme)},
+        {"too_long", v(links_too_long)},
+        {"out_of_scope", v(links_out_of_scope)},
+        {"not_followed", v(links_nofollow)},
+        {"too_deep", v(links_too_deep)},
+        {"in_scope", v(links_in_scope)},
+        {"duplicates", v(links_duplicate)},
+        {"new", v(links_new)},
+        {"refused_by_frontier", v(links_refused)},
+        {"refused_by_reason", refusals_by_reason_},
+        {"dropped_by_reason", drops_by_reason_},
+        {"filter_full", v(filter_full)}}},
+      {"redirects",
+       {{"followed", v(redirects)},
+        {"deduplicated", v(redirects_deduplicated)},
+        {"dropped", v(redirects_dropped)}}},
+      {"duplicates_avoided",
+       {{"total", avoided},
+        {"links", v(links_duplicate)},
+        {"redirects", v(redirects_deduplicated)},
+        {"by_kind", duplicates_by_kind_},
+        {"top_hosts", top_hosts(duplicates_by_host_, 50)},
+        {"estimated_bytes_saved", uint64_t(mean_bytes * double(avoided))},
+        {"estimated_fetch_seconds_saved", mean_ms * double(avoided) / 1000.0}}},
+  };
+}
+
+}  // namespace bloomcrawl

@@ -1,0 +1,759 @@
+#include "crawler/pipeline/crawler.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+#include <spdlog/spdlog.h>
+
+#include "crawler/pipeline/host_outcome.h"
+#include "crawler/persist/journal_records.h"
+#include "crawler/pipeline/queued_url.h"
+#include "crawler/extract/robots_meta.h"
+#include "crawler/extract/sitemap.h"
+#include "crawler/url/url.h"
+
+namespace bloomcrawl {
+namespace {
+
+std::vector<std::string> seed_hosts(const CrawlerSettings& s) {
+  std::vector<std::string> hosts;
+  for (const std::string& seed : s.seeds) {
+    CanonicalUrl c = canonicalize(seed, nullptr, s.canonicalize);
+    if (c.ok()) hosts.push_back(c.host);
+  }
+  return hosts;
+}
+
+// "http://host:port" of a canonical URL: robots.txt is per scheme and authority (RFC 9309 2.3).
+std::string origin_of(std::string_view url) {
+  size_t scheme_end = url.find("://");
+  if (scheme_end == std::string_view::npos) return std::string(url);
+  size_t path = url.find_first_of("/?", scheme_end + 3);
+  return std::string(url.substr(0, path));
+}
+
+// Bodies of other accepted types (fetch.accepted_content_types) are kept for the WARC only.
+bool is_html(std::string_view content_type) {
+  std::string type;
+  for (char c : content_type.substr(0, content_type.find(';'))) {
+    if (c != ' ' && c != '\t') type.push_back(char(std::tolower(static_cast<unsigned char>(c))));
+  }
+  return type.empty() || type == "text/html" || type == "application/xhtml+xml";
+}
+
+// The final response head: captured heads include any 1xx responses before it.
+std::string last_response_head(const std::string& heads) {
+  size_t end = heads.size();
+  while (end >= 4 && heads.compare(end - 4, 4, "\r\n\r\n") == 0) end -= 2;
+  size_t start = heads.rfind("\r\n\r\n", end > 4 ? end - 4 : 0);
+  return start == std::string::npos || start + 4 > end ? heads : heads.substr(start + 4);
+}
+
+}  // namespace
+
+void Crawler::archive(const FetchResult& result) {
+  WarcExchange x;
+  x.url = result.url;
+  x.remote_ip = result.remote_ip;
+  x.date = std::chrono::system_clock::now();
+  x.request_head = result.request_headers;
+  x.response_head = last_response_head(result.response_headers);
+  x.payload = result.body;
+  try {
+    warc_->write(x);
+  } catch (const std::exception& e) {
+    spdlog::error("WARC: {}", e.what());
+  }
+}
+
+void Crawler::group_by_address(const std::string& host, const std::string& ip) {
+  {
+    std::lock_guard<std::mutex> lock(grouped_mu_);
+    if (!grouped_hosts_.insert(host).second) return;
+  }
+  frontier_.set_politeness_group(host, ip);
+}
+
+// Settings that follow from others, fixed here so no caller can get them inconsistent.
+CrawlerSettings Crawler::normalized(CrawlerSettings s) {
+  s.frontier.hold_new_hosts = s.obey_robots;  // a new host waits for its robots.txt
+  s.robots.user_agent = s.robots_agent;
+  s.fetch.capture_headers = s.write_warc;
+  return s;
+}
+
+Crawler::Crawler(CrawlerSettings settings, std::unique_ptr<CrawlCheckpoint> resume)
+    : settings_(normalized(std::move(settings))),
+      scope_(settings_.scope, seed_hosts(settings_)),
+      filter_(make_filter(settings_, resume.get())),
+      frontier_(make_frontier(settings_, resume.get())),
+      robots_(settings_.robots),
+      resume_(std::move(resume)) {
+  if (settings_.seeds.empty()) throw std::invalid_argument("no seed URLs");
+  if (resume_ && !checkpointing()) throw std::invalid_argument("resuming needs the checkpoint directory");
+  if (settings_.audit) audit_ = std::make_unique<AuditSet>();
+  if (settings_.write_pages) page_log_ = std::make_unique<PageLog>(settings_.output_dir, settings_.write_edges);
+  if (settings_.write_warc) {
+    warc_ = std::make_unique<WarcWriter>(
+        WarcOptions{.directory = settings_.output_dir / "warc", .max_file_bytes = settings_.warc_max_file_bytes});
+  }
+}
+
+Crawler::~Crawler() {
+  if (checkpoint_writer_.joinable()) checkpoint_writer_.join();
+  if (fetcher_) fetcher_->stop();
+  {
+    std::lock_guard<std::mutex> lock(work_mu_);
+    workers_exit_ = true;
+  }
+  work_cv_.notify_all();
+  for (std::thread& t : workers_) {
+    if (t.joinable()) t.join();
+  }
+}
+
+void Crawler::stop() {
+  stop_requested_.store(true);
+  frontier_.close();
+  work_cv_.notify_all();
+}
+
+nlohmann::json Crawler::run() {
+  started_ = last_progress_ = std::chrono::steady_clock::now();
+  fetcher_ = std::make_unique<Fetcher>(settings_.fetch, [this](FetchResult&& r) { on_fetch_complete(std::move(r)); });
+  for (unsigned i = 0; i < std::max(1u, settings_.parse_threads); ++i) workers_.emplace_back([this] { parse_worker(); });
+
+  if (checkpointing()) {
+    if (resume_) resume_from_checkpoint();
+    pages_before_run_ = stats_.pages_fetched.load();
+    // The first generation: a fresh crawl's is empty and its journal records the seeds; a
+    // resumed one's folds the replayed journals in, so the next resume starts from here.
+    take_checkpoint(true);
+  }
+  if (!resume_) {
+    CheckpointGate::Pass pass(gate_);
+    seed();
+  }
+  const size_t max_in_flight = size_t(settings_.fetch.threads) * settings_.fetch.transfers_per_thread;
+  while (!stop_requested_.load()) {
+    Clock::time_point now = Clock::now();
+    start_due_robots_fetches(now);
+    dispatch(now, max_in_flight);
+    if (finished()) break;
+    Clock::time_point wake = now + std::chrono::milliseconds(250);
+    if (auto ready = frontier_.next_ready_time()) wake = std::min(wake, std::max(*ready, now));
+    if (auto robots = next_robots_fetch_time()) wake = std::min(wake, std::max(*robots, now));
+    std::unique_lock<std::mutex> lock(work_mu_);
+    work_cv_.wait_until(lock, wake, [&] { return scheduler_wake_ || stop_requested_.load(); });
+    scheduler_wake_ = false;
+    lock.unlock();
+    if (settings_.progress) print_progress(false);
+    if (checkpointing()) maybe_checkpoint();
+  }
+  const bool stopped = stop_requested_.load();
+  // Cancelled transfers come back through on_fetch_complete and are put back in the frontier.
+  fetcher_->stop();
+  {
+    // robots.txt requests waiting for their time (retries, redirect hops) will not be submitted
+    // now: they are no longer pending.
+    std::vector<std::pair<Clock::time_point, Request>> dropped;
+    {
+      std::lock_guard<std::mutex> lock(requests_mu_);
+      dropped.swap(robots_waiting_);
+    }
+    for (size_t i = 0; i < dropped.size(); ++i) work_done();
+  }
+  {
+    std::unique_lock<std::mutex> lock(work_mu_);
+    work_cv_.wait(lock, [&] { return pending_.load() == 0; });
+    workers_exit_ = true;
+  }
+  work_cv_.notify_all();
+  for (std::thread& t : workers_) t.join();
+  workers_.clear();
+  if (page_log_) page_log_->flush();
+  if (warc_) warc_->close();
+  if (checkpointing()) {
+    try {
+      take_checkpoint(true);  // the final generation: a resume continues from here
+    } catch (const std::exception& e) {
+      spdlog::error("final checkpoint not taken ({}); a resume replays the journal instead", e.what());
+    }
+  }
+  if (settings_.progress) print_progress(true);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  nlohmann::json out = report(seconds);
+  const bool page_limit = frontier_.stats(false).refused(AdmitResult::kPageLimit) > 0;
+  out["crawl"]["stopped_by"] = stopped ? "signal" : page_limit ? "page_limit" : "done";
+  return out;
+}
+
+void Crawler::seed() {
+  std::vector<Candidate> candidates;
+  for (const std::string& seed : settings_.seeds) {
+    CanonicalUrl c = canonicalize(seed, nullptr, settings_.canonicalize);
+    if (!c.ok()) {
+      spdlog::error("seed '{}' skipped: {}", seed, c.error);
+      stats_.add_drop("invalid_seed");
+      continue;
+    }
+    candidates.push_back({c.url, c.host, LinkKind::kAnchor});
+  }
+  if (candidates.empty()) throw std::invalid_argument("none of the seed URLs is a valid http(s) URL");
+  // Seeds are in scope by definition (same_host), so they skip the scope check.
+  admit(candidates, 0, "", 0);
+}
+
+uint32_t Crawler::admit(std::vector<Candidate>& candidates, uint32_t depth, const std::string& parent,
+                        uint32_t hops) {
+  if (candidates.empty()) return 0;
+  if (depth > settings_.frontier.max_depth) {
+    stats_.links_too_deep.fetch_add(candidates.size(), std::memory_order_relaxed);
+    return 0;
+  }
+  stats_.links_in_scope.fetch_add(candidates.size(), std::memory_order_relaxed);
+  std::vector<std::string_view> keys;
+  keys.reserve(candidates.size());
+  for (const Candidate& c : candidates) keys.push_back(c.url);
+  std::vector<InsertOutcome> outcomes(keys.size());
+  filter_.insert_batch(keys, outcomes);
+  JournalBatch batch;
+  if (audit_) audit_outcomes(candidates, outcomes, batch);
+
+  uint32_t admitted = 0;
+  const Clock::time_point now = Clock::now();
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    const Candidate& c = candidates[i];
+    switch (outcomes[i]) {
+      case InsertOutcome::kSeen:
+        stats_.add_duplicate(c.host, link_kind_name(c.kind));
+        continue;
+      case InsertOutcome::kFull:
+        if (stats_.filter_full.fetch_add(1) == 0) {
+          spdlog::warn("seen filter is full ({}): new URLs are dropped from now on", filter_.full_reason());
+        }
+        continue;
+      case InsertOutcome::kNew:
+        break;
+    }
+    stats_.links_new.fetch_add(1, std::memory_order_relaxed);
+    bool new_host = false;
+    std::string entry = encode_queued_url({c.url, parent, hops, c.sitemap});
+    AdmitResult r = frontier_.push(c.host, entry, depth, &new_host);
+    if (journal_) add_record(batch, AdmittedRecord{c.host, std::move(entry), depth, r == AdmitResult::kQueued});
+    if (r != AdmitResult::kQueued) {
+      stats_.add_refusal(admit_result_name(r));
+      continue;
+    }
+    ++admitted;
+    // New hosts start held (FrontierOptions::hold_new_hosts) until their robots.txt is known.
+    if (new_host && settings_.obey_robots) {
+      bool need_fetch = false;
+      if (robots_allows(c.host, c.url, now, &need_fetch, nullptr) || !need_fetch) frontier_.release_host(c.host);
+    }
+  }
+  journal(batch);
+  if (admitted) {
+    std::lock_guard<std::mutex> lock(work_mu_);
+    scheduler_wake_ = true;
+    work_cv_.notify_all();
+  }
+  return admitted;
+}
+
+// Whether robots.txt lets us fetch `url` now. When the rules for its origin are unknown or
+// expired, holds the host and starts the robots.txt fetch (once); *need_fetch then tells the
+// caller to put the URL back rather than decide.
+bool Crawler::robots_allows(const std::string& host, std::string_view url, Clock::time_point now,
+                            bool* need_fetch, std::string* rule) {
+  std::string origin = origin_of(url);
+  RobotsLookup lookup = robots_.lookup(origin, now);
+  *need_fetch = lookup.state != RobotsLookup::State::kReady;
+  if (!*need_fetch) {
+    RobotsDecision d = lookup.rules->check(url);
+    if (rule) *rule = d.rule;
+    return d.allowed;
+  }
+  frontier_.hold_host(host);
+  if (lookup.state == RobotsLookup::State::kNeedFetch) start_robots_fetch(host, origin, origin + "/robots.txt", 0, 0);
+  return false;
+}
+
+void Crawler::start_robots_fetch(const std::string& host, const std::string& origin, std::string url,
+                                 uint32_t hops, uint32_t attempt) {
+  Request req;
+  req.kind = RequestKind::kRobots;
+  req.host = host;
+  req.origin = origin;
+  req.robots_url = url;
+  req.hops = hops;
+  req.attempt = attempt;
+  uint64_t id = next_request_id_.fetch_add(1);
+  {
+    std::lock_guard<std::mutex> lock(requests_mu_);
+    requests_.emplace(id, std::move(req));
+  }
+  pending_.fetch_add(1);
+  stats_.robots_fetches.fetch_add(1, std::memory_order_relaxed);
+  FetchRequest fr;
+  fr.id = id;
+  fr.url = std::move(url);
+  fr.accept_types_override = "*/*";  // robots.txt is text/plain, but servers vary
+  fetcher_->submit(std::move(fr));
+}
+
+void Crawler::start_due_robots_fetches(Clock::time_point now) {
+  std::vector<Request> due;
+  {
+    std::lock_guard<std::mutex> lock(requests_mu_);
+    auto it = std::partition(robots_waiting_.begin(), robots_waiting_.end(),
+                             [&](const auto& r) { return r.first > now; });
+    for (auto d = it; d != robots_waiting_.end(); ++d) due.push_back(std::move(d->second));
+    robots_waiting_.erase(it, robots_waiting_.end());
+  }
+  for (Request& r : due) {
+    start_robots_fetch(r.host, r.origin, r.robots_url, r.hops, r.attempt);
+    work_done();  // it was pending work while it waited
+  }
+}
+
+void Crawler::schedule_robots_fetch(Request request, Clock::time_point due, Clock::time_point now) {
+  if (due <= now) {
+    start_robots_fetch(request.host, request.origin, request.robots_url, request.hops, request.attempt);
+    return;
+  }
+  pending_.fetch_add(1);  // until start_due_robots_fetches() submits it
+  std::lock_guard<std::mutex> lock(requests_mu_);
+  robots_waiting_.emplace_back(due, std::move(request));
+}
+
+std::optional<Clock::time_point> Crawler::next_robots_fetch_time() {
+  std::lock_guard<std::mutex> lock(requests_mu_);
+  std::optional<Clock::time_point> next;
+  for (const auto& [due, request] : robots_waiting_) next = next ? std::min(*next, due) : due;
+  return next;
+}
+
+void Crawler::dispatch(Clock::time_point now, size_t max_in_flight) {
+  // pending_ also counts pages fetched but not yet parsed: bounding it keeps fetching in step
+  // with parsing, so a fast network cannot pile bodies up in memory.
+  const uint64_t max_pending = max_in_flight + 16 * uint64_t(std::max(1u, settings_.parse_threads));
+  while (!stop_requested_.load() && fetcher_->in_flight() < max_in_flight && pending_.load() < max_pending) {
+    std::optional<Lease> lease = frontier_.pop_ready(now);
+    if (!lease) return;
+    QueuedUrl q = decode_queued_url(lease->entry.url);
+    if (skip_replayed(*lease, q.url)) continue;
+    if (settings_.obey_robots) {
+      bool need_fetch = false;
+      std::string rule;
+      bool allowed = robots_allows(lease->entry.host, q.url, now, &need_fetch, &rule);
+      if (need_fetch) {
+        frontier_.release(*lease);
+        continue;
+      }
+      if (!allowed) {
+        stats_.robots_disallowed.fetch_add(1, std::memory_order_relaxed);
+        frontier_.drop(*lease);
+        if (page_log_) {
+          PageRecord rec;
+          rec.url = std::string(q.url);
+          rec.parent = std::string(q.parent);
+          rec.depth = lease->entry.depth;
+          rec.outcome = "robots_disallowed";
+          rec.error = rule;
+          page_log_->write_page(rec);
+        }
+        continue;
+      }
+    }
+    uint64_t id = next_request_id_.fetch_add(1);
+    FetchRequest fr;
+    fr.id = id;
+    fr.url = std::string(q.url);
+    if (q.sitemap) fr.accept_types_override = "*/*";  // XML under many types, or gzip
+    {
+      CheckpointGate::Pass pass(gate_);
+      on_page_dispatched(id, lease->entry, q.url);
+      std::lock_guard<std::mutex> lock(requests_mu_);
+      Request req;
+      req.lease = std::move(*lease);
+      requests_.emplace(id, std::move(req));
+    }
+    pending_.fetch_add(1);
+    fetcher_->submit(std::move(fr));
+  }
+}
+
+void Crawler::on_fetch_complete(FetchResult&& result) {
+  Request request;
+  {
+    std::lock_guard<std::mutex> lock(requests_mu_);
+    auto it = requests_.find(result.id);
+    if (it == requests_.end()) return;
+    request = std::move(it->second);
+    requests_.erase(it);
+  }
+  if (result.outcome == FetchOutcome::kCancelled) {
+    // A stop: the URL goes back to the head of its host's queue, unfetched.
+    if (request.kind == RequestKind::kPage) {
+      CheckpointGate::Pass pass(gate_);
+      frontier_.release(request.lease);
+      stats_.pages_requeued.fetch_add(1, std::memory_order_relaxed);
+      on_page_requeued(result.id);
+    }
+    work_done();
+    return;
+  }
+  if (request.kind == RequestKind::kPage) {
+    // Politeness is measured from the end of the transfer, so settle the host now rather than
+    // after parsing.
+    const Clock::time_point now = Clock::now();
+    CheckpointGate::Pass pass(gate_);
+    const HostOutcome outcome = host_outcome(result, now, settings_.backoff);
+    if (take_backoff_retry(request.lease.entry.url, outcome)) {
+      // 429/503: the host backs off and the URL waits at the head of its queue for the retry;
+      // this response is not the page's record (the final attempt's is).
+      frontier_.retry(request.lease, now, outcome);
+      stats_.pages_retried.fetch_add(1, std::memory_order_relaxed);
+      on_page_requeued(result.id);
+      work_done();
+      return;
+    }
+    frontier_.complete(request.lease, now, outcome);
+    on_page_fetched(result.id);
+    if (settings_.group_by_ip && !result.remote_ip.empty()) group_by_address(request.lease.entry.host, result.remote_ip);
+  }
+  {
+    std::lock_guard<std::mutex> lock(work_mu_);
+    completed_.push_back({std::move(request), std::move(result)});
+    scheduler_wake_ = true;
+  }
+  work_cv_.notify_all();
+}
+
+bool Crawler::take_backoff_retry(const std::string& url, const HostOutcome& outcome) {
+  std::lock_guard<std::mutex> lock(backoff_retries_mu_);
+  if (outcome.kind != HostOutcome::Kind::kBackoff) {
+    if (!backoff_retries_.empty()) backoff_retries_.erase(url);  // a URL that was retried is done
+    return false;
+  }
+  uint32_t& retries = backoff_retries_[url];
+  if (retries >= settings_.backoff.max_retries) {
+    backoff_retries_.erase(url);
+    return false;
+  }
+  ++retries;
+  return true;
+}
+
+void Crawler::work_done() {
+  // Finished work may end the crawl or make room under dispatch()'s bound on pending work.
+  pending_.fetch_sub(1);
+  {
+    std::lock_guard<std::mutex> lock(work_mu_);
+    scheduler_wake_ = true;
+  }
+  work_cv_.notify_all();
+}
+
+void Crawler::parse_worker() {
+  for (;;) {
+    Completed item;
+    {
+      std::unique_lock<std::mutex> lock(work_mu_);
+      work_cv_.wait(lock, [&] { return workers_exit_ || !completed_.empty(); });
+      if (completed_.empty()) return;
+      item = std::move(completed_.front());
+      completed_.pop_front();
+    }
+    {
+      CheckpointGate::Pass pass(gate_);
+      try {
+        if (item.request.kind == RequestKind::kRobots) {
+          process_robots(item.request, item.result);
+        } else {
+          process_page(item.request, item.result);
+        }
+      } catch (const std::exception& e) {
+        spdlog::error("{}: {}", item.result.url, e.what());
+      }
+      if (item.request.kind == RequestKind::kPage) on_page_processed(item.result.id, item.result);
+    }
+    work_done();
+  }
+}
+
+void Crawler::process_robots(const Request& request, const FetchResult& result) {
+  const Clock::time_point now = Clock::now();
+  const bool got_response = result.outcome == FetchOutcome::kOk;
+  if (got_response && result.status >= 300 && result.status < 400 && !result.location.empty() &&
+      request.hops < uint32_t(kRobotsMaxRedirects)) {
+    // RFC 9309 2.3.1.2: follow at least five redirects, to any host.
+    std::optional<Url> base = parse_url(request.robots_url);
+    std::optional<Url> target = base ? parse_url(result.location, &*base) : std::nullopt;
+    if (target && (target->scheme == "http" || target->scheme == "https")) {
+      // Each hop is a request like any other: it waits the politeness delay after the answer.
+      Request hop = request;
+      hop.robots_url = target->href();
+      hop.hops = request.hops + 1;
+      schedule_robots_fetch(std::move(hop), now + settings_.frontier.default_delay, now);
+      return;
+    }
+  }
+  if (result.outcome == FetchOutcome::kBlockedAddress) {
+    // The SSRF guard refused the host's address: its pages will be refused the same way and
+    // recorded as blocked_address, which says more than "disallowed by robots.txt" would.
+    robots_.on_fetched(request.origin, 404, "", now);
+    frontier_.release_host(request.host);
+    return;
+  }
+  const bool server_trouble = !got_response || result.status == 429 || result.status >= 500;
+  if (server_trouble && request.attempt + 1 < kRobotsAttempts) {
+    // A transient failure should not cost a whole host: try again after a pause, the host held.
+    auto pause = std::max<Clock::duration>(settings_.frontier.default_delay, std::chrono::seconds(1)) *
+                 (1 << request.attempt);
+    Request retry = request;
+    retry.attempt = request.attempt + 1;
+    retry.robots_url = request.origin + "/robots.txt";  // from the start, not the failed hop
+    retry.hops = 0;
+    schedule_robots_fetch(std::move(retry), now + pause, now);
+    return;
+  }
+  if (got_response) {
+    robots_.on_fetched(request.origin, int(result.status), result.body, now);
+    if (settings_.sitemaps_as_seeds && result.status >= 200 && result.status < 300) {
+      RobotsLookup parsed = robots_.lookup(request.origin, now);
+      if (parsed.rules && !parsed.rules->sitemaps().empty()) {
+        std::optional<Url> base = parse_url(request.robots_url);
+        admit_sitemaps(parsed.rules->sitemaps(), base ? &*base : nullptr, 0, request.robots_url);
+      }
+    }
+  } else {
+    robots_.on_unreachable(request.origin, now);
+    spdlog::warn("{}: robots.txt unreachable ({}): the host is treated as disallowed", request.origin, result.error);
+  }
+  RobotsLookup lookup = robots_.lookup(request.origin, now);
+  if (lookup.state == RobotsLookup::State::kReady && lookup.rules) {
+    if (std::optional<double> delay = lookup.rules->crawl_delay_seconds()) {
+      auto ms = std::chrono::milliseconds(int64_t(*delay * 1000));
+      auto cap = std::max(settings_.frontier.default_delay, settings_.max_crawl_delay);
+      frontier_.set_host_delay(request.host, std::clamp(ms, settings_.frontier.default_delay, cap));
+    }
+  }
+  // The robots.txt request counts toward the host's politeness like any other.
+  frontier_.release_host(request.host, now);
+}
+
+void Crawler::process_page(const Request& request, FetchResult& result) {
+  QueuedUrl q = decode_queued_url(request.lease.entry.url);
+  PageRecord rec;
+  rec.url = std::string(q.url);
+  rec.parent = std::string(q.parent);
+  rec.depth = request.lease.entry.depth;
+  rec.status = result.status;
+  rec.content_type = result.content_type;
+  rec.bytes = result.body_decoded_bytes;
+  rec.fetch_ms = result.total_ms;
+  rec.outcome = fetch_outcome_name(result.outcome);
+  rec.error = result.error;
+  if (result.outcome != FetchOutcome::kOk) {
+    stats_.add_failure(fetch_outcome_name(result.outcome));
+    if (page_log_) page_log_->write_page(rec);
+    return;
+  }
+  stats_.pages_fetched.fetch_add(1, std::memory_order_relaxed);
+  stats_.bytes_received.fetch_add(result.body_decoded_bytes, std::memory_order_relaxed);
+  stats_.fetch_ms_total.fetch_add(uint64_t(result.total_ms), std::memory_order_relaxed);
+  if (warc_ && result.content_accepted) archive(result);
+  const long s = result.status;
+  (s < 300 ? stats_.status_2xx : s < 400 ? stats_.status_3xx : s < 500 ? stats_.status_4xx : stats_.status_5xx)
+      .fetch_add(1, std::memory_order_relaxed);
+
+  if (s >= 300 && s < 400 && !result.location.empty()) {
+    follow_redirect(request, result, rec);
+  } else if (decode_queued_url(request.lease.entry.url).sitemap) {
+    if (s >= 200 && s < 300 && result.content_accepted) process_sitemap(request, result, rec);
+  } else if (s >= 200 && s < 300 && result.content_accepted && is_html(result.content_type)) {
+    stats_.html_pages.fetch_add(1, std::memory_order_relaxed);
+    ExtractedLinks extracted = extract_links(result.body, settings_.links);
+    bool page_nofollow = false;
+    if (settings_.obey_meta_robots) {
+      RobotsDirectives header = parse_x_robots_tag(result.x_robots_tag, settings_.robots_agent);
+      page_nofollow = extracted.meta_nofollow || header.nofollow;
+    }
+    std::optional<Url> page_url = parse_url(rec.url);
+    std::optional<Url> base = page_url;
+    if (extracted.base_href && page_url) {
+      if (std::optional<Url> b = parse_url(*extracted.base_href, &*page_url)) base = std::move(b);
+    }
+    stats_.links_discovered.fetch_add(extracted.links.size(), std::memory_order_relaxed);
+    rec.links_found = uint32_t(extracted.links.size());
+    std::vector<Candidate> candidates;
+    candidates.reserve(extracted.links.size());
+    std::vector<std::string> edges;
+    for (const Link& link : extracted.links) {
+      if (page_nofollow || (link.nofollow && !settings_.follow_nofollow) ||
+          !settings_.follow_kinds.count(link.kind)) {
+        stats_.links_nofollow.fetch_add(1, std::memory_order_relaxed);
+        continue;
+      }
+      std::optional<Candidate> c = candidate(link.href, base ? &*base : nullptr, link.kind);
+      if (!c) continue;
+      if (settings_.write_edges) edges.push_back(c->url);
+      candidates.push_back(std::move(*c));
+    }
+    rec.links_new = admit(candidates, rec.depth + 1, rec.url, 0);
+    if (page_log_ && settings_.write_edges) page_log_->write_edges(rec.url, edges);
+  }
+  if (page_log_) page_log_->write_page(rec);
+}
+
+// A discovered href as a candidate for the seen filter, or nullopt (counted by reason) when it
+// is invalid, not http(s), too long or out of scope.
+std::optional<Crawler::Candidate> Crawler::candidate(std::string_view href, const Url* base, LinkKind kind) {
+  CanonicalUrl c = canonicalize(href, base, settings_.canonicalize);
+  if (!c.ok()) {
+    switch (c.reason) {
+      case UrlDropReason::kUnsupportedScheme: stats_.links_unsupported_scheme.fetch_add(1); break;
+      case UrlDropReason::kTooLong: stats_.links_too_long.fetch_add(1); break;
+      default: stats_.links_invalid.fetch_add(1); break;
+    }
+    return std::nullopt;
+  }
+  ScopeVerdict verdict = scope_.check(c.url, c.host);
+  if (verdict != ScopeVerdict::kInScope) {
+    stats_.links_out_of_scope.fetch_add(1, std::memory_order_relaxed);
+    stats_.add_drop(scope_verdict_name(verdict));
+    return std::nullopt;
+  }
+  return Candidate{std::move(c.url), std::move(c.host), kind, false};
+}
+
+void Crawler::admit_sitemaps(const std::vector<std::string>& urls, const Url* base, uint32_t depth,
+                              const std::string& parent) {
+  std::vector<Candidate> candidates;
+  for (const std::string& u : urls) {
+    if (sitemaps_admitted_.fetch_add(1) >= settings_.max_sitemaps) {
+      stats_.add_drop("max_sitemaps");
+      continue;
+    }
+    CanonicalUrl c = canonicalize(u, base, settings_.canonicalize);
+    if (!c.ok()) {
+      stats_.add_drop("invalid_sitemap_url");
+      continue;
+    }
+    candidates.push_back({std::move(c.url), std::move(c.host), LinkKind::kAnchor, true});
+  }
+  admit(candidates, depth, parent, 0);
+}
+
+// A sitemap's pages are seeds (depth 0); an index's sitemaps are fetched in turn.
+void Crawler::process_sitemap(const Request& request, const FetchResult& result, PageRecord& rec) {
+  stats_.sitemaps_fetched.fetch_add(1, std::memory_order_relaxed);
+  Sitemap sitemap = parse_sitemap(result.body);
+  if (!sitemap.error.empty()) rec.error = "sitemap: " + sitemap.error;
+  rec.links_found = uint32_t(sitemap.locs.size());
+  stats_.sitemap_urls.fetch_add(sitemap.locs.size(), std::memory_order_relaxed);
+  std::optional<Url> base = parse_url(rec.url);
+  if (sitemap.is_index) {
+    admit_sitemaps(sitemap.locs, base ? &*base : nullptr, request.lease.entry.depth, rec.url);
+    return;
+  }
+  std::vector<Candidate> candidates;
+  stats_.links_discovered.fetch_add(sitemap.locs.size(), std::memory_order_relaxed);
+  for (const std::string& loc : sitemap.locs) {
+    if (std::optional<Candidate> c = candidate(loc, base ? &*base : nullptr, LinkKind::kAnchor)) {
+      candidates.push_back(std::move(*c));
+    }
+  }
+  rec.links_new = admit(candidates, 0, rec.url, 0);
+}
+
+void Crawler::follow_redirect(const Request& request, const FetchResult& result, PageRecord& rec) {
+  stats_.redirects.fetch_add(1, std::memory_order_relaxed);
+  QueuedUrl q = decode_queued_url(request.lease.entry.url);
+  if (q.redirect_hops + 1 > settings_.max_redirects) {
+    stats_.redirects_dropped.fetch_add(1, std::memory_order_relaxed);
+    rec.error = "more than " + std::to_string(settings_.max_redirects) + " redirects";
+    return;
+  }
+  std::optional<Url> page_url = parse_url(rec.url);
+  CanonicalUrl c = canonicalize(result.location, page_url ? &*page_url : nullptr, settings_.canonicalize);
+  if (!c.ok()) {
+    stats_.redirects_dropped.fetch_add(1, std::memory_order_relaxed);
+    rec.error = "redirect target dropped: " + c.error;
+    return;
+  }
+  rec.location = c.url;
+  if (scope_.check(c.url, c.host) != ScopeVerdict::kInScope) {
+    stats_.redirects_dropped.fetch_add(1, std::memory_order_relaxed);
+    rec.error = "redirect target out of scope";
+    return;
+  }
+  if (filter_.contains(c.url)) {
+    stats_.redirects_deduplicated.fetch_add(1, std::memory_order_relaxed);
+  }
+  // A redirect target keeps the depth of the page that redirected to it.
+  std::vector<Candidate> one{{std::move(c.url), std::move(c.host), LinkKind::kAnchor}};
+  rec.links_new = admit(one, rec.depth, rec.url, q.redirect_hops + 1);
+}
+
+bool Crawler::finished() const {
+  return pending_.load() == 0 && frontier_.empty_and_idle();
+}
+
+void Crawler::print_progress(bool final_line) {
+  auto now = std::chrono::steady_clock::now();
+  if (!final_line && now - last_progress_ < std::chrono::milliseconds(500)) return;
+  last_progress_ = now;
+  if (!isatty(STDERR_FILENO)) return;
+  double secs = std::chrono::duration<double>(now - started_).count();
+  uint64_t pages = stats_.pages_fetched.load();
+  // Twice a second on the scheduler thread: nothing here may scan the filter's bits or every host.
+  FrontierStats f = frontier_.stats(/*compute_memory=*/false);
+  SeenFilterStats fs = filter_.stats(/*compute_fill=*/false);
+  uint64_t capacity = 0;
+  for (const auto& l : fs.layers) capacity += l.capacity;
+  std::fprintf(stderr, "\r\033[K%llu pages %.1f/s | in flight %zu | queued %llu hosts %llu | filter %llu keys %.1f%% full %zu layers %.1f MB | dups avoided %llu%s",
+               (unsigned long long)pages, secs > 0 ? double(pages) / secs : 0.0, fetcher_ ? fetcher_->in_flight() : 0,
+               (unsigned long long)f.queued, (unsigned long long)f.hosts, (unsigned long long)fs.keys,
+               capacity > 0 ? 100.0 * double(fs.keys) / double(capacity) : 0.0, fs.layers.size(),
+               double(fs.bytes) / (1 << 20),
+               (unsigned long long)(stats_.links_duplicate.load() + stats_.redirects_deduplicated.load()),
+               final_line ? "\n" : "");
+  std::fflush(stderr);
+}
+
+nlohmann::json Crawler::report(double seconds) const {
+  nlohmann::json out = stats_.to_json();
+  uint64_t pages = stats_.pages_fetched.load();
+  // After a resume the counters include earlier runs; the rate is this run's.
+  const uint64_t run_pages = pages - pages_before_run_;
+  out["crawl"] = {{"seconds", seconds},
+                  {"pages_this_run", run_pages},
+                  {"pages_per_second", seconds > 0 ? double(run_pages) / seconds : 0.0}};
+  SeenFilterStats fs = filter_.stats();
+  nlohmann::json layers = nlohmann::json::array();
+  for (const auto& l : fs.layers) layers.push_back({{"capacity", l.capacity}, {"keys", l.keys}, {"fill", l.fill}});
+  out["seen_filter"] = {{"keys", fs.keys},
+                        {"layers", layers},
+                        {"bytes", fs.bytes},
+                        {"bits_per_key", fs.bits_per_key},
+                        {"estimated_fpr", fs.estimated_fpr},
+                        {"estimated_false_positives", fs.estimated_false_positives}};
+  FrontierStats f = frontier_.stats(false);
+  out["frontier"] = {{"queued", f.queued}, {"hosts", f.hosts}, {"dispatched", f.dispatched}};
+  out["duplicates_avoided"]["pages_refetched_after_crash"] = refetched_after_crash_.load();
+  if (audit_) {
+    out["audit"] = {{"exact_urls", audit_->size()},
+                    {"false_positives", audit_false_positives_.load()},
+                    {"filter_estimated_false_positives", fs.estimated_false_positives}};
+  }
+  if (checkpointing()) out["checkpoint"] = checkpoint_report();
+  return out;
+}
+
+}  // namespace bloomcrawl

@@ -1,0 +1,34 @@
+#include "crawler/pipeline/host_outcome.h"
+
+#include <curl/curl.h>
+
+#include <algorithm>
+
+namespace bloomcrawl {
+
+std::optional<Clock::time_point> parse_retry_after(const std::string& value, Clock::time_point now,
+                                                   std::chrono::seconds cap) {
+  if (value.empty()) return std::nullopt;
+  std::chrono::seconds wait{0};
+  if (std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    wait = std::chrono::seconds(std::stoll(value.substr(0, 9)));
+  } else {
+    const time_t date = curl_getdate(value.c_str(), nullptr);
+    if (date < 0) return std::nullopt;
+    const auto wall = std::chrono::system_clock::from_time_t(date);
+    wait = std::max(std::chrono::seconds(0),
+                    std::chrono::duration_cast<std::chrono::seconds>(wall - std::chrono::system_clock::now()));
+  }
+  return now + std::min(wait, cap);
+}
+
+HostOutcome host_outcome(const FetchResult& result, Clock::time_point now, const BackoffSettings& backoff) {
+  if (result.outcome != FetchOutcome::kOk) return HostOutcome::error();
+  if (backoff.on_429_503 && (result.status == 429 || result.status == 503)) {
+    return HostOutcome::backoff(parse_retry_after(result.retry_after, now, backoff.max_retry_after));
+  }
+  if (result.status >= 500) return HostOutcome::error();
+  return HostOutcome::ok();
+}
+
+}  // namespace bloomcrawl

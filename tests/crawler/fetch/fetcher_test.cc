@@ -1,0 +1,374 @@
+// Fetcher against a loopback cpp-httplib server: normal pages, decoding, keep-alive, redirects not
+// followed, content-type gating, timeouts, cancellation on stop().
+#include "crawler/fetch/fetcher.h"
+
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <httplib.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <set>
+
+#include "tests/support/fetch_loopback_server.h"
+#include "tests/support/fetch_test_support.h"
+
+namespace bloomcrawl {
+namespace {
+
+using testing::FetchCollector;
+
+using LoopbackServer = testing::LoopbackHttpServer;
+
+FetchOptions loopback_options() {
+  FetchOptions options = testing::loopback_fetch_options();
+  options.user_agent = "bloomcrawl-test/1.0";
+  return options;
+}
+
+const std::string kPage = "<html><head><title>t</title></head><body><a href=\"/next\">n</a></body></html>";
+
+TEST(FetcherTest, FetchesAPageWithHeadersAndRemoteIp) {
+  LoopbackServer server;
+  server.server().Get("/page", [](const httplib::Request& request, httplib::Response& response) {
+    response.set_header("X-Robots-Tag", "noarchive");
+    response.set_header("X-Seen-Agent", request.get_header_value("User-Agent"));
+    response.set_content(kPage, "text/html; charset=utf-8");
+  });
+  server.start();
+  FetchCollector collector;
+  Fetcher fetcher(loopback_options(), collector.callback());
+  fetcher.submit({7, server.url("/page"), ""});
+  const FetchResult result = collector.wait_one();
+  EXPECT_EQ(result.id, 7u);
+  EXPECT_EQ(result.url, server.url("/page"));
+  EXPECT_EQ(result.outcome, FetchOutcome::kOk) << result.error;
+  EXPECT_EQ(result.status, 200);
+  EXPECT_EQ(result.content_type, "text/html; charset=utf-8");
+  EXPECT_TRUE(result.content_accepted);
+  EXPECT_EQ(result.body, kPage);
+  EXPECT_EQ(result.body_decoded_bytes, kPage.size());
+  EXPECT_EQ(result.x_robots_tag, "noarchive");
+  EXPECT_EQ(result.remote_ip, "127.0.0.1");
+  EXPECT_EQ(result.http_version, "1.1");
+  EXPECT_GT(result.header_bytes, 0u);
+  EXPECT_TRUE(result.request_headers.empty());  // capture_headers is off
+}
+
+TEST(FetcherTest, GuardBlocksLoopbackWithoutAllowList) {
+  LoopbackServer server;
+  std::atomic<int> hits{0};
+  server.server().Get("/page", [&](const httplib::Request&, httplib::Response& response) {
+    ++hits;
+    response.set_content(kPage, "text/html");
+  });
+  server.start();
+  FetchOptions options = loopback_options();
+  options.allowed_ranges.clear();
+  FetchCollector collector;
+  Fetcher fetcher(options, collector.callback());
+  fetcher.submit({1, server.url("/page"), ""});
+  const FetchResult result = collector.wait_one();
+  EXPECT_EQ(result.outcome, FetchOutcome::kBlockedAddress) << result.error;
+  EXPECT_NE(result.error.find("127.0.0.1"), std::string::npos) << result.error;
+  EXPECT_NE(result.error.find("loopback"), std::string::npos) << result.error;
+  EXPECT_EQ(hits.load(), 0);
+}
+
+TEST(FetcherTest, NameResolvingToLoopbackIsBlockedAtConnect) {
+  // "localhost" passes any URL-level check; only the connect-time check sees 127.0.0.1 / ::1.
+  LoopbackServer server;
+  server.server().Get("/", [](const httplib::Request&, httplib::Response& response) {
+    response.set_content(kPage, "text/html");
+  });
+  server.start();
+  FetchOptions options = loopback_options();
+  options.allowed_ranges.clear();
+  FetchCollector collector;
+  Fetcher fetcher(options, collector.callback());
+  std::string url = server.url("/");
+  url.replace(url.find("127.0.0.1"), 9, "localhost");
+  fetcher.submit({1, url, ""});
+  const FetchResult result = collector.wait_one();
+  EXPECT_EQ(result.outcome, FetchOutcome::kBlockedAddress) << result.error;
+}
+
+TEST(FetcherTest, CompressedPageIsDecoded) {
+  LoopbackServer server;
+  std::string big_page = "<html><body>";
+  for (int i = 0; i < 2000; ++i) big_page += "<p>repetitive text compresses well</p>";
+  big_page += "</body></html>";
+  std::string seen_accept_encoding;
+  server.server().Get("/big", [&](const httplib::Request& request, httplib::Response& response) {
+    seen_accept_encoding = request.get_header_value("Accept-Encoding");
+    response.set_content(big_page, "text/html");  // cpp-httplib compresses text/* on request
+  });
+  server.start();
+  FetchCollector collector;
+  Fetcher fetcher(loopback_options(), collector.callback());
+  fetcher.submit({1, server.url("/big"), ""});
+  const FetchResult result = collector.wait_one();
+  ASSERT_EQ(result.outcome, FetchOutcome::kOk) << result.error;
+  EXPECT_EQ(result.body, big_page);
+  EXPECT_EQ(result.body_decoded_bytes, big_page.size());
+  EXPECT_LT(result.body_wire_bytes * 10, result.body_decoded_bytes);
+  EXPECT_NE(seen_accept_encoding.find("gzip"), std::string::npos) << seen_accept_encoding;
+}
+
+TEST(FetcherTest, RedirectIsReportedNotFollowed) {
+  LoopbackServer server;
+  std::atomic<int> target_hits{0};
+  server.server().Get("/from", [](const httplib::Request&, httplib::Response& response) {
+    response.status = 301;
+    response.set_header("Location", "../to?x=1");
+    response.set_header("Retry-After", "120");
+  });
+  server.server().Get("/to", [&](const httplib::Request&, httplib::Response& response) {
+    ++target_hits;
+    response.set_content(kPage, "text/html");
+  });
+  server.start();
+  FetchCollector collector;
+  Fetcher fetcher(loopback_options(), collector.callback());
+  fetcher.submit({1, server.url("/from"), ""});
+  const FetchResult result = collector.wait_one();
+  EXPECT_EQ(result.outcome, FetchOutcome::kOk) << result.error;
+  EXPECT_EQ(result.status, 301);
+  EXPECT_EQ(result.location, "../to?x=1");
+  EXPECT_EQ(result.retry_after, "120");
+  EXPECT_EQ(target_hits.load(), 0);
+}
+
+TEST(FetcherTest, NonHtmlIsRecordedButNotKept) {
+  LoopbackServer server;
+  const std::string pdf(200000, 'P');
+  server.server().Get("/doc.pdf", [&](const httplib::Request&, httplib::Response& response) {
+    response.set_content(pdf, "application/pdf");
+  });
+  server.server().Get("/small.png", [](const httplib::Request&, httplib::Response& response) {
+    response.set_content(std::string(100, 'I'), "image/png");
+  });
+  server.server().Get("/page", [](const httplib::Request&, httplib::Response& response) {
+    response.set_content(kPage, "text/html");
+  });
+  server.start();
+  FetchCollector collector;
+  Fetcher fetcher(loopback_options(), collector.callback());
+  fetcher.submit({1, server.url("/doc.pdf"), ""});
+  FetchResult big = collector.wait_for(1)[0];
+  fetcher.submit({2, server.url("/small.png"), ""});
+  FetchResult small = collector.wait_for(2)[1];
+  for (const FetchResult* result : {&big, &small}) {
+    EXPECT_EQ(result->outcome, FetchOutcome::kOk) << result->error;
+    EXPECT_EQ(result->status, 200);
+    EXPECT_FALSE(result->content_accepted);
+    EXPECT_TRUE(result->body.empty());
+  }
+  EXPECT_EQ(big.content_type, "application/pdf");
+  EXPECT_EQ(big.content_length, static_cast<int64_t>(pdf.size()));
+  EXPECT_LT(big.body_wire_bytes, pdf.size());  // abandoned after the head
+  EXPECT_EQ(small.content_length, 100);
+  // The large body was abandoned by closing its connection; the small one was drained, so its
+  // connection serves the next request.
+  fetcher.submit({3, server.url("/page"), ""});
+  EXPECT_EQ(collector.wait_for(3)[2].outcome, FetchOutcome::kOk);
+  EXPECT_EQ(server.connections(), 2u);
+}
+
+TEST(FetcherTest, AcceptOverrideKeepsOtherTypes) {
+  LoopbackServer server;
+  server.server().Get("/robots.txt", [](const httplib::Request&, httplib::Response& response) {
+    response.set_content("User-agent: *\nDisallow: /private\n", "text/plain");
+  });
+  server.start();
+  FetchCollector collector;
+  Fetcher fetcher(loopback_options(), collector.callback());
+  fetcher.submit({1, server.url("/robots.txt"), "text/plain"});
+  const FetchResult result = collector.wait_one();
+  ASSERT_EQ(result.outcome, FetchOutcome::kOk) << result.error;
+  EXPECT_TRUE(result.content_accepted);
+  EXPECT_EQ(result.body, "User-agent: *\nDisallow: /private\n");
+}
+
+TEST(FetcherTest, KeepAliveServesManyRequestsOnOneConnection) {
+  LoopbackServer server;
+  server.server().Get(R"(/p/(\d+))", [](const httplib::Request& request, httplib::Response& response) {
+    response.set_content("<html>" + request.matches[1].str() + "</html>", "text/html");
+  });
+  server.start();
+  FetchOptions options = loopback_options();
+  options.max_host_connections = 1;
+  FetchCollector collector;
+  Fetcher fetcher(options, collector.callback());
+  constexpr int kRequests = 20;
+  for (int i = 0; i < kRequests; ++i)
+    fetcher.submit({static_cast<uint64_t>(i), server.url("/p/" + std::to_string(i)), ""});
+  const std::vector<FetchResult> results = collector.wait_for(kRequests);
+  for (const FetchResult& result : results) {
+    ASSERT_EQ(result.outcome, FetchOutcome::kOk) << result.error;
+    EXPECT_EQ(result.body, "<html>" + std::to_string(result.id) + "</html>");
+  }
+  EXPECT_EQ(server.connections(), 1u);
+}
+
+TEST(FetcherTest, SequentialRequestsReuseTheConnection) {
+  LoopbackServer server;
+  server.server().Get("/", [](const httplib::Request&, httplib::Response& response) {
+    response.set_content(kPage, "text/html");
+  });
+  server.start();
+  FetchCollector collector;
+  Fetcher fetcher(loopback_options(), collector.callback());
+  for (int i = 0; i < 5; ++i) {
+    fetcher.submit({static_cast<uint64_t>(i), server.url("/"), ""});
+    EXPECT_EQ(collector.wait_for(i + 1).back().outcome, FetchOutcome::kOk);
+  }
+  EXPECT_EQ(server.connections(), 1u);
+}
+
+TEST(FetcherTest, CapturesRequestAndResponseHeaders) {
+  LoopbackServer server;
+  server.server().Get("/", [](const httplib::Request&, httplib::Response& response) {
+    response.set_header("X-Custom", "yes");
+    response.set_content(kPage, "text/html");
+  });
+  server.start();
+  FetchOptions options = loopback_options();
+  options.capture_headers = true;
+  FetchCollector collector;
+  Fetcher fetcher(options, collector.callback());
+  fetcher.submit({1, server.url("/"), ""});
+  const FetchResult result = collector.wait_one();
+  ASSERT_EQ(result.outcome, FetchOutcome::kOk) << result.error;
+  EXPECT_TRUE(result.request_headers.starts_with("GET / HTTP/1.1\r\n")) << result.request_headers;
+  EXPECT_NE(result.request_headers.find("User-Agent: bloomcrawl-test/1.0\r\n"), std::string::npos);
+  EXPECT_TRUE(result.response_headers.starts_with("HTTP/1.1 200 OK\r\n")) << result.response_headers;
+  EXPECT_NE(result.response_headers.find("X-Custom: yes\r\n"), std::string::npos);
+  EXPECT_TRUE(result.response_headers.ends_with("\r\n\r\n"));
+}
+
+// A handler that holds its response until released, so a test controls when a transfer ends.
+class Gate {
+ public:
+  void wait_arrived(int count) {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return arrived_ >= count; });
+  }
+  void hold() {
+    std::unique_lock lock(mutex_);
+    ++arrived_;
+    changed_.notify_all();
+    changed_.wait(lock, [&] { return released_; });
+  }
+  void release() {
+    std::lock_guard lock(mutex_);
+    released_ = true;
+    changed_.notify_all();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  int arrived_ = 0;
+  bool released_ = false;
+};
+
+TEST(FetcherTest, StopCancelsInFlightAndQueuedRequests) {
+  Gate gate;  // outlives the server's handler threads
+  LoopbackServer server;
+  server.server().Get("/slow", [&](const httplib::Request&, httplib::Response& response) {
+    gate.hold();
+    response.set_content(kPage, "text/html");
+  });
+  server.start();
+  FetchOptions options = loopback_options();
+  options.transfers_per_thread = 2;
+  options.total_timeout = std::chrono::milliseconds(60000);
+  options.idle_timeout = std::chrono::milliseconds(60000);
+  FetchCollector collector;
+  Fetcher fetcher(options, collector.callback());
+  for (uint64_t id = 0; id < 5; ++id) fetcher.submit({id, server.url("/slow"), ""});
+  gate.wait_arrived(2);  // two transfers are on the server, three wait in the queue
+  EXPECT_EQ(fetcher.in_flight(), 5u);
+  fetcher.stop();
+  const std::vector<FetchResult> results = collector.wait_for(5);
+  std::set<uint64_t> ids;
+  for (const FetchResult& result : results) {
+    EXPECT_EQ(result.outcome, FetchOutcome::kCancelled);
+    EXPECT_FALSE(result.error.empty());
+    ids.insert(result.id);
+  }
+  EXPECT_EQ(ids.size(), 5u);
+  EXPECT_EQ(fetcher.in_flight(), 0u);
+  fetcher.submit({9, server.url("/slow"), ""});
+  EXPECT_EQ(collector.wait_for(6).back().outcome, FetchOutcome::kCancelled);
+  gate.release();
+}
+
+TEST(FetcherTest, IdleServerEndsInTimeout) {
+  Gate gate;  // outlives the server's handler threads
+  LoopbackServer server;
+  server.server().Get("/hang", [&](const httplib::Request&, httplib::Response& response) {
+    gate.hold();
+    response.set_content(kPage, "text/html");
+  });
+  server.start();
+  FetchCollector collector;
+  Fetcher fetcher(loopback_options(), collector.callback());
+  fetcher.submit({1, server.url("/hang"), ""});
+  const FetchResult result = collector.wait_one();
+  gate.release();
+  EXPECT_EQ(result.outcome, FetchOutcome::kTimeout) << result.error;
+  EXPECT_FALSE(result.error.empty());
+}
+
+// A loopback port with nothing listening: bound (so the kernel picks it) and closed unlistened.
+int closed_port() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof address;
+  bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
+  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
+  close(fd);
+  return ntohs(address.sin_port);
+}
+
+TEST(FetcherTest, ConnectionRefusedIsConnectFailed) {
+  FetchCollector collector;
+  Fetcher fetcher(loopback_options(), collector.callback());
+  fetcher.submit({1, "http://127.0.0.1:" + std::to_string(closed_port()) + "/", ""});
+  const FetchResult result = collector.wait_one();
+  EXPECT_EQ(result.outcome, FetchOutcome::kConnectFailed) << result.error;
+}
+
+TEST(FetcherTest, UnknownHostIsDnsFailed) {
+  FetchCollector collector;
+  Fetcher fetcher(loopback_options(), collector.callback());
+  fetcher.submit({1, "http://no-such-host.invalid/", ""});
+  const FetchResult result = collector.wait_one();
+  EXPECT_EQ(result.outcome, FetchOutcome::kDnsFailed) << result.error;
+}
+
+TEST(FetcherTest, RejectsBadOptions) {
+  FetchOptions options = loopback_options();
+  options.threads = 0;
+  EXPECT_THROW(Fetcher(options, [](FetchResult&&) {}), std::invalid_argument);
+  options = loopback_options();
+  options.allowed_ranges = {"127.0.0.0/33"};
+  EXPECT_THROW(Fetcher(options, [](FetchResult&&) {}), std::invalid_argument);
+}
+
+TEST(FetcherTest, OutcomeNamesAreStable) {
+  EXPECT_STREQ(fetch_outcome_name(FetchOutcome::kOk), "ok");
+  EXPECT_STREQ(fetch_outcome_name(FetchOutcome::kBlockedAddress), "blocked_address");
+  EXPECT_STREQ(fetch_outcome_name(FetchOutcome::kDecodedTooLarge), "decoded_too_large");
+}
+
+}  // namespace
+}  // namespace bloomcrawl

@@ -1,0 +1,197 @@
+// Crawl checkpoints on disk: a generation round-trips, sealed filter layers are written once,
+// retention keeps K generations and the journals they need, and a damaged generation is refused
+// with the file named, falling back to the one before.
+#include "crawler/persist/crawl_checkpoint.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "crawler/persist/audit_set.h"
+#include "crawler/persist/journal.h"
+#include "frontier/frontier.h"
+#include "seenfilter/checkpoint_format.h"
+
+namespace bloomcrawl {
+namespace {
+
+namespace fs = std::filesystem;
+
+class CrawlCheckpointTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("crawl_checkpoint_test_" + std::to_string(getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // A generation of a small crawl: `keys` URLs in the filter (small layers, so several seal),
+  // some queued in the frontier, an audit set, and manifest fields that must come back.
+  CrawlCheckpoint make(uint64_t generation, uint64_t keys) {
+    SeenFilterOptions o;
+    o.initial_capacity = 1000;
+    filter_ = std::make_unique<SeenFilter>(o);
+    for (uint64_t i = 0; i < keys; ++i) filter_->insert(url(i));
+    Frontier frontier(FrontierOptions{});
+    for (uint64_t i = 0; i < 50; ++i) frontier.push(host(i), url(i), 1);
+    CrawlCheckpoint cp;
+    cp.filter = filter_->snapshot();
+    cp.frontier = frontier.snapshot();
+    cp.audit_enabled = true;
+    cp.audit = {1, 5, 9};
+    CrawlManifest& m = cp.manifest;
+    m.generation = generation;
+    m.key_hash = "0123456789abcdef";
+    m.config = {{"seeds", {{"urls", {"http://h0/"}}}}};
+    m.stats = {{"fetches", {{"pages_fetched", 7}}}};
+    m.counters = {{"resumes", 2}};
+    m.queued = 50;
+    m.pages_done = 7;
+    m.requeue = {{"http://h1/x parent", "h1", 3}};
+    m.outstanding = {"http://h2/y"};
+    return cp;
+  }
+  static std::string host(uint64_t i) { return std::string("h").append(std::to_string(i % 5)); }
+  static std::string url(uint64_t i) { return std::string("http://").append(host(i)).append("/page").append(std::to_string(i)); }
+
+  static void flip_byte(const fs::path& path, size_t offset) {
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekg(std::streamoff(offset));
+    char c = 0;
+    f.get(c);
+    f.seekp(std::streamoff(offset));
+    f.put(char(c ^ 0x40));
+  }
+
+  fs::path dir_;
+  std::unique_ptr<SeenFilter> filter_;
+};
+
+TEST_F(CrawlCheckpointTest, RoundTrip) {
+  CrawlCheckpoint saved = make(1, 5000);
+  const CrawlSaveResult r = save_crawl_checkpoint(saved, dir_, 3);
+  EXPECT_EQ(r.manifest_file, "CRAWL-000001");
+  EXPECT_TRUE(is_crawl_checkpoint(dir_));
+
+  const CrawlCheckpoint loaded = load_crawl_checkpoint(dir_);
+  const CrawlManifest& m = loaded.manifest;
+  EXPECT_EQ(m.generation, 1u);
+  EXPECT_EQ(m.key_hash, "0123456789abcdef");
+  EXPECT_EQ(m.config, saved.manifest.config);
+  EXPECT_EQ(m.stats, saved.manifest.stats);
+  EXPECT_EQ(m.counters, saved.manifest.counters);
+  EXPECT_EQ(m.pages_done, 7u);
+  ASSERT_EQ(m.requeue.size(), 1u);
+  EXPECT_EQ(m.requeue[0].url, "http://h1/x parent");
+  EXPECT_EQ(m.requeue[0].host, "h1");
+  EXPECT_EQ(m.requeue[0].depth, 3u);
+  EXPECT_EQ(m.outstanding, saved.manifest.outstanding);
+  EXPECT_EQ(loaded.frontier, saved.frontier);
+  EXPECT_EQ(loaded.audit, saved.audit);
+  SeenFilter restored(loaded.filter);
+  for (uint64_t i = 0; i < 5000; ++i) ASSERT_TRUE(restored.contains(url(i))) << i;
+  EXPECT_EQ(restored.size(), 5000u);
+}
+
+TEST_F(CrawlCheckpointTest, SealedLayersAreWrittenOnce) {
+  CrawlCheckpoint first = make(1, 20000);
+  const uint64_t first_bytes = save_crawl_checkpoint(first, dir_, 3).bytes_written;
+  for (uint64_t i = 20000; i < 20100; ++i) filter_->insert(url(i));
+  first.filter = filter_->snapshot();
+  first.manifest.generation = 2;
+  const uint64_t second_bytes = save_crawl_checkpoint(first, dir_, 3).bytes_written;
+  ASSERT_GT(first.filter.layers.size(), 2u);
+  const uint64_t active_layer = first.filter.layers.back().bits->word_count() * 8;
+  EXPECT_LT(second_bytes, first_bytes);
+  EXPECT_LT(second_bytes, active_layer + first.frontier.size() + 64 * 1024);
+}
+
+TEST_F(CrawlCheckpointTest, RetentionKeepsTheNewestGenerationsAndTheirJournals) {
+  fs::create_directories(dir_);
+  for (uint64_t g = 1; g <= 5; ++g) {
+    JournalWriter(journal_path(dir_, g), JournalOptions{});
+    CrawlCheckpoint cp = make(g, 100);
+    save_crawl_checkpoint(cp, dir_, 2);
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "CRAWL-000003"));
+  EXPECT_FALSE(fs::exists(dir_ / "frontier-000003.bin"));
+  EXPECT_FALSE(fs::exists(dir_ / "journal-000003.log"));
+  EXPECT_TRUE(fs::exists(dir_ / "CRAWL-000004"));
+  EXPECT_TRUE(fs::exists(dir_ / "journal-000004.log"));
+  EXPECT_EQ(journals_since(dir_, 4), (std::vector<fs::path>{journal_path(dir_, 4), journal_path(dir_, 5)}));
+  EXPECT_EQ(next_generation(dir_), 6u);
+  EXPECT_EQ(load_crawl_checkpoint(dir_).manifest.generation, 5u);
+}
+
+TEST_F(CrawlCheckpointTest, CorruptedNewestGenerationFallsBackToThePreviousOne) {
+  for (uint64_t g = 1; g <= 2; ++g) {
+    CrawlCheckpoint cp = make(g, 100);
+    save_crawl_checkpoint(cp, dir_, 3);
+  }
+  flip_byte(dir_ / "frontier-000002.bin", 20);
+  EXPECT_EQ(load_crawl_checkpoint(dir_).manifest.generation, 1u);
+  // Both damaged: an error naming what is wrong with each.
+  flip_byte(dir_ / "CRAWL-000001", 30);
+  try {
+    load_crawl_checkpoint(dir_);
+    FAIL() << "loaded a damaged checkpoint";
+  } catch (const CheckpointError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("frontier-000002.bin: checksum mismatch"), std::string::npos) << what;
+    EXPECT_NE(what.find("CRAWL-000001: checksum mismatch"), std::string::npos) << what;
+  }
+}
+
+TEST_F(CrawlCheckpointTest, AMissingCurrentFallsBackToTheNewestManifest) {
+  CrawlCheckpoint cp = make(4, 100);
+  save_crawl_checkpoint(cp, dir_, 3);
+  fs::remove(dir_ / "CURRENT");
+  EXPECT_FALSE(is_crawl_checkpoint(dir_));
+  EXPECT_EQ(load_crawl_checkpoint(dir_).manifest.generation, 4u);
+}
+
+TEST_F(CrawlCheckpointTest, ManifestDecodingNamesTheProblem) {
+  CrawlCheckpoint cp = make(1, 10);
+  const std::string good = encode_crawl_manifest(cp.manifest);
+  auto problem = [](std::string_view bytes) {
+    try {
+      decode_crawl_manifest(bytes, "M");
+    } catch (const CheckpointError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  EXPECT_EQ(problem(good.substr(0, 10)), "M: truncated: 10 bytes");
+  std::string magic = good;
+  magic.replace(0, 8, "BCSFMANI");
+  EXPECT_EQ(problem(magic), "M: bad magic (not a crawl manifest)");
+  std::string v9 = good;
+  v9[8] = 9;
+  EXPECT_EQ(problem(v9), "M: unsupported format version 9");
+  EXPECT_NE(problem(good.substr(0, good.size() - 1)).find("does not match body length"), std::string::npos);
+  std::string flipped = good;
+  flipped[20] ^= 1;
+  EXPECT_EQ(problem(flipped), "M: checksum mismatch");
+
+  // A well-framed body that lies: the field is named.
+  CrawlManifest escape = cp.manifest;
+  escape.filter_manifest = "MANIFEST-000001";
+  escape.frontier_file = "../../etc/passwd";
+  EXPECT_EQ(problem(encode_crawl_manifest(escape)), "M: field \"file\" is not a plain file name");
+}
+
+TEST_F(CrawlCheckpointTest, AuditFileRoundTripAndDamage) {
+  const std::string bytes = encode_audit_file({2, 3, 70});
+  EXPECT_EQ(decode_audit_file(bytes, "A"), (std::vector<uint64_t>{2, 3, 70}));
+  std::string damaged = bytes;
+  damaged[17] ^= 1;
+  EXPECT_THROW(decode_audit_file(damaged, "A"), CheckpointError);
+  EXPECT_THROW(decode_audit_file(bytes.substr(0, 30), "A"), CheckpointError);
+}
+
+}  // namespace
+}  // namespace bloomcrawl

@@ -1,0 +1,190 @@
+// The crawl journal: framing (torn tails, damaged records), typed records and their replay.
+#include "crawler/persist/journal.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "crawler/persist/journal_records.h"
+#include "crawler/persist/journal_replay.h"
+#include "seenfilter/checkpoint_format.h"
+
+namespace bloomcrawl {
+namespace {
+
+namespace fs = std::filesystem;
+
+class JournalTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("journal_test_" + std::to_string(getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // A journal of three pages: each admitted, dispatched; the first two completed.
+  fs::path write_sample(const std::string& name) {
+    const fs::path path = dir_ / name;
+    JournalWriter writer(path, JournalOptions{});
+    for (int i = 0; i < 3; ++i) {
+      const std::string url = "http://a.test/" + std::to_string(i);
+      JournalBatch batch;
+      add_record(batch, AdmittedRecord{"a.test", url, uint32_t(i), true});
+      add_record(batch, DispatchedRecord{url});
+      if (i < 2) add_record(batch, CompletedRecord{url, 200, 1000, 5});
+      writer.append(batch);
+    }
+    return path;
+  }
+
+  static std::string read(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }
+  static void write(const fs::path& path, const std::string& bytes) {
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(JournalTest, RecordsRoundTripInOrder) {
+  const JournalContents c = read_journal_file(write_sample("j.log"));
+  EXPECT_TRUE(c.problem.empty()) << c.problem;
+  ASSERT_EQ(c.records.size(), 8u);
+  const std::optional<JournalEntry> first = decode_record(c.records[0]);
+  ASSERT_TRUE(first && std::holds_alternative<AdmittedRecord>(*first));
+  const AdmittedRecord& a = std::get<AdmittedRecord>(*first);
+  EXPECT_EQ(a.host, "a.test");
+  EXPECT_EQ(a.entry, "http://a.test/0");
+  EXPECT_TRUE(a.queued);
+  const std::optional<JournalEntry> third = decode_record(c.records[2]);
+  ASSERT_TRUE(third && std::holds_alternative<CompletedRecord>(*third));
+  EXPECT_EQ(std::get<CompletedRecord>(*third).status, 200u);
+  EXPECT_EQ(std::get<CompletedRecord>(*third).bytes, 1000u);
+}
+
+TEST_F(JournalTest, TornTailIsDetectedAndIgnored) {
+  const fs::path path = write_sample("j.log");
+  const std::string whole = read(path);
+  const JournalContents full = parse_journal(whole, "j.log");
+  // Every cut inside the last record keeps exactly the records before it.
+  const size_t last_start = whole.size() - (kJournalRecordHeaderBytes + std::string("http://a.test/2").size());
+  for (size_t cut = last_start + 1; cut < whole.size(); ++cut) {
+    const JournalContents c = parse_journal(std::string_view(whole).substr(0, cut), "j.log");
+    EXPECT_EQ(c.records.size(), full.records.size() - 1) << "cut at " << cut;
+    EXPECT_EQ(c.valid_bytes, last_start);
+    EXPECT_NE(c.problem.find("torn"), std::string::npos) << c.problem;
+    EXPECT_NE(c.problem.find("offset " + std::to_string(last_start)), std::string::npos) << c.problem;
+  }
+}
+
+TEST_F(JournalTest, BadChecksumStopsReadingThere) {
+  const fs::path path = write_sample("j.log");
+  std::string bytes = read(path);
+  const JournalContents full = parse_journal(bytes, "j.log");
+  // Damage the payload of the fourth record: the three before it survive, nothing after.
+  size_t at = kJournalMagic.size();
+  for (int i = 0; i < 3; ++i) at += kJournalRecordHeaderBytes + full.records[size_t(i)].payload.size();
+  bytes[at + kJournalRecordHeaderBytes + 2] ^= 0x20;
+  const JournalContents c = parse_journal(bytes, "j.log");
+  EXPECT_EQ(c.records.size(), 3u);
+  EXPECT_NE(c.problem.find("checksum mismatch at offset " + std::to_string(at)), std::string::npos) << c.problem;
+}
+
+TEST_F(JournalTest, ADamagedLengthIsCaughtByTheChecksum) {
+  std::string bytes = read(write_sample("j.log"));
+  bytes[kJournalMagic.size() + 4] ^= 0x01;  // first record's length, one off
+  const JournalContents c = parse_journal(bytes, "j.log");
+  EXPECT_TRUE(c.records.empty());
+  EXPECT_FALSE(c.problem.empty());
+}
+
+TEST_F(JournalTest, NotAJournalIsAnErrorNamingTheFile) {
+  const fs::path path = dir_ / "other.log";
+  write(path, "BCSFMANI and more");
+  try {
+    read_journal_file(path);
+    FAIL() << "no error";
+  } catch (const CheckpointError& e) {
+    EXPECT_NE(std::string(e.what()).find(path.string()), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("bad magic"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(JournalTest, AHeaderTornAtCreationIsAnEmptyJournal) {
+  const JournalContents c = parse_journal(kJournalMagic.substr(0, 3), "j.log");
+  EXPECT_TRUE(c.records.empty());
+  EXPECT_NE(c.problem.find("torn header"), std::string::npos);
+}
+
+TEST_F(JournalTest, MalformedPayloadIsReportedNotTrusted) {
+  // A URL length of 5 with only 2 bytes of URL after it.
+  JournalRecord r{uint8_t(JournalRecordType::kCompleted), std::string{'\x05', '\0', '\0', '\0', 'a', 'b'}};
+  EXPECT_THROW(decode_record(r), std::runtime_error);
+  JournalRecord unknown{200, "future"};
+  EXPECT_FALSE(decode_record(unknown).has_value());
+}
+
+TEST_F(JournalTest, ReplayFoldsJournalsIntoWhatAResumeRedoes) {
+  // First run: three pages dispatched, two completed, then killed. Second run: the third page
+  // (outstanding) is dispatched again - a refetch - and completes; a fourth is left in flight.
+  write_sample("journal-000001.log");
+  {
+    JournalWriter writer(dir_ / "journal-000002.log", JournalOptions{});
+    JournalBatch batch;
+    add_record(batch, DispatchedRecord{"http://a.test/2"});
+    add_record(batch, CompletedRecord{"http://a.test/2", 404, 10, 1});
+    add_record(batch, AdmittedRecord{"a.test", "http://a.test/3", 1, false});
+    add_record(batch, DispatchedRecord{"http://a.test/9"});
+    add_record(batch, AuditFalsePositiveRecord{42});
+    writer.append(batch);
+  }
+  const JournalReplay r = replay_journals({dir_ / "journal-000001.log", dir_ / "journal-000002.log"}, {"http://a.test/9"});
+  EXPECT_EQ(r.admitted.size(), 4u);
+  EXPECT_FALSE(r.admitted.back().queued);
+  EXPECT_EQ(r.completed.size(), 3u);
+  EXPECT_EQ(r.pages_fetched, 3u);
+  EXPECT_EQ(r.status_counts[2], 2u);
+  EXPECT_EQ(r.status_counts[4], 1u);
+  EXPECT_EQ(r.bytes_received, 2010u);
+  // a.test/2 was re-dispatched while outstanding; a.test/9 was outstanding at the cut and again.
+  EXPECT_EQ(r.refetched, 2u);
+  EXPECT_EQ(r.outstanding, (std::unordered_set<std::string>{"http://a.test/9"}));
+  EXPECT_EQ(r.audit_false_positives, std::vector<uint64_t>{42});
+  EXPECT_TRUE(r.problems.empty());
+}
+
+TEST_F(JournalTest, ReplayKeepsTheLastStatsRecord) {
+  {
+    JournalWriter writer(dir_ / "journal-000001.log", JournalOptions{});
+    JournalBatch batch;
+    add_record(batch, StatsRecord{R"({"links":{"duplicates":5}})"});
+    add_record(batch, StatsRecord{R"({"links":{"duplicates":9}})"});
+    add_record(batch, StatsRecord{"not json"});  // ignored: counters are not worth a stop
+    writer.append(batch);
+  }
+  const JournalReplay r = replay_journals({dir_ / "journal-000001.log"}, {});
+  EXPECT_EQ(r.last_stats["links"]["duplicates"], 9);
+  EXPECT_TRUE(r.problems.empty());
+}
+
+TEST_F(JournalTest, ReplayReportsATornTailAndKeepsWhatCameBefore) {
+  const fs::path path = write_sample("journal-000001.log");
+  const std::string bytes = read(path);
+  write(path, bytes.substr(0, bytes.size() - 3));
+  const JournalReplay r = replay_journals({path}, {});
+  ASSERT_EQ(r.problems.size(), 1u);
+  EXPECT_NE(r.problems[0].find(path.string()), std::string::npos);
+  EXPECT_EQ(r.completed.size(), 2u);
+  EXPECT_EQ(r.admitted.size(), 3u);
+  EXPECT_TRUE(r.outstanding.empty());  // the third page's dispatch record was the torn one
+}
+
+}  // namespace
+}  // namespace bloomcrawl
