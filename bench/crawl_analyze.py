@@ -256,6 +256,18 @@ def report(args):
     if bc and scrapy and scrapy["cpu_s_per_1000_pages"]:
         ratio = bc["cpu_s_per_1000_pages"] / scrapy["cpu_s_per_1000_pages"]
         lines.append("- CPU per page at most a fifth of Scrapy's: %.3f vs %.3f CPU s / 1,000 pages = %.2f of Scrapy's: %s" % (bc["cpu_s_per_1000_pages"], scrapy["cpu_s_per_1000_pages"], ratio, verdict(ratio <= 0.2)))
+    pairs = [(by_name[n], by_name[n.replace("baseline", "bloomcrawl")]) for n in by_name
+             if n.startswith("baseline") and n.replace("baseline", "bloomcrawl") in by_name]
+    if pairs:
+        lines += ["", "## Against the baseline binary (--baseline), crawled right before it in each round", ""]
+        for base, new in pairs:
+            lines.append("- %s: pages/s %.0f vs %.0f (%.3f of baseline), CPU s / 1,000 pages %.3f vs %.3f (%.3f), "
+                         "peak RSS %.0f vs %.0f MiB, duplicates %d vs %d" % (
+                             new["name"], new["pages_per_s"], base["pages_per_s"], new["pages_per_s"] / base["pages_per_s"],
+                             new["cpu_s_per_1000_pages"], base["cpu_s_per_1000_pages"],
+                             new["cpu_s_per_1000_pages"] / base["cpu_s_per_1000_pages"],
+                             new["max_rss_kib"] / 1024, base["max_rss_kib"] / 1024,
+                             new["duplicate_fetches"], base["duplicate_fetches"]))
     lines += ["", "## Details", ""]
     for r in rows:
         details = []

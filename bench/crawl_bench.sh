@@ -7,13 +7,17 @@
 #
 #   bench/crawl_bench.sh [--pages-per-host N] [--port P] [--wrk-seconds S] [--scrapy-seconds S]
 #                        [--no-profile] [--notes FILE] [--out FILE] [--keep]
+#                        [--baseline BIN] [--rounds N] [--no-others]
 #
 # Installs what it uses, builds Release, and cleans up on any exit (nginx stopped, temp dir removed
 # unless --keep). About 10 minutes on 2 cores. Unless --no-profile, bloomcrawl then crawls once more
 # under `perf record` (not timed) and the report gets its profile and the connections it held per
 # host. --notes FILE: markdown appended to the report (a diagnosis written for the run). Helpers: bench/crawl_nginx.conf (server),
 # bench/crawl_bloomcrawl.conf (crawler config), bench/crawl_wrk.lua, bench/scrapy_spider.py,
-# bench/crawl_analyze.py (log analysis and the report).
+# bench/crawl_analyze.py (log analysis and the report). --baseline BIN: another bloomcrawl binary
+# (e.g. built from an older commit) crawls too, right before ours, so a change is measured against
+# what it changed in one sitting; --rounds N repeats that pair N times (rows "-1", "-2", ...;
+# the last round's rows are "baseline" and "bloomcrawl"). --no-others skips Scrapy and wget.
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -32,6 +36,9 @@ keep=0
 profile=1
 notes_file=""
 tool_timeout_s=900  # a run that takes longer is stopped (SIGINT) and reported as it stands
+baseline_bin=""
+rounds=1
+others=1
 
 usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
@@ -44,6 +51,9 @@ while [ $# -gt 0 ]; do
     --keep) keep=1; shift ;;
     --no-profile) profile=0; shift ;;
     --notes) notes_file="$(realpath "$2")"; shift 2 ;;
+    --baseline) baseline_bin="$(realpath "$2")"; shift 2 ;;
+    --rounds) rounds="$2"; shift 2 ;;
+    --no-others) others=0; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "crawl_bench: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -200,16 +210,27 @@ allowed_hosts="$(printf '"%s", ' "${hosts[@]:1}")"
 fill_template "$repo/bench/crawl_bloomcrawl.conf" "$work/bloomcrawl.json" SEED="$seed" \
   ALLOWED_HOSTS="${allowed_hosts%, }" PER_HOST="$per_host" OUTPUT="$work/bloomcrawl-out"
 bloomcrawl_cmd=("$bloomcrawl" crawl --config "$work/bloomcrawl.json")
-run_tool bloomcrawl "${bloomcrawl_cmd[@]}"
+row_names=(wrk)
+for round in $(seq "$rounds"); do
+  suffix=""; [ "$round" -lt "$rounds" ] && suffix="-$round"
+  if [ -n "$baseline_bin" ]; then
+    rm -rf "$work/bloomcrawl-out"
+    run_tool "baseline$suffix" "$baseline_bin" crawl --config "$work/bloomcrawl.json"
+    row_names+=("baseline$suffix")
+  fi
+  rm -rf "$work/bloomcrawl-out"
+  run_tool "bloomcrawl$suffix" "${bloomcrawl_cmd[@]}"
+  row_names+=("bloomcrawl$suffix")
+done
 
 # From the temp dir: Scrapy looks for a project (scrapy.cfg) upwards from where it runs.
 scrapy_cmd=(env -C "$work" "$py" -m scrapy runspider "$repo/bench/scrapy_spider.py" -a "start=$seed" -a "hosts=$host_list"
             -s "CLOSESPIDER_TIMEOUT=$scrapy_seconds")
-run_tool scrapy "${scrapy_cmd[@]}"
+[ "$others" = 1 ] && { run_tool scrapy "${scrapy_cmd[@]}"; row_names+=(scrapy); }
 
 wget_cmd=(wget --recursive --level=inf --span-hosts "--domains=$host_list" -e robots=on --no-verbose
           --user-agent=wget-bench "--directory-prefix=$work/wget-out" "--output-file=$work/wget.log" "$seed")
-run_tool wget "${wget_cmd[@]}"
+[ "$others" = 1 ] && { run_tool wget "${wget_cmd[@]}"; row_names+=(wget); }
 
 load_end="$(cut -d' ' -f1-3 /proc/loadavg)"
 cat >"$work/setup.md" <<EOF
@@ -314,7 +335,9 @@ if [ ${#notes_parts[@]} -gt 0 ]; then
   notes=(--notes "$work/notes.md")
 fi
 mkdir -p "$(dirname "$out")"
-"$py" "$repo/bench/crawl_analyze.py" report --rows "$work"/rows/{wrk,bloomcrawl,scrapy,wget}.json \
+row_files=()
+for name in "${row_names[@]}"; do row_files+=("$work/rows/$name.json"); done
+"$py" "$repo/bench/crawl_analyze.py" report --rows "${row_files[@]}" \
   --setup "$work/setup.md" --parse "$work/parse.json" --out "$out" "${notes[@]}"
 log "wrote $out"
 cat "$out"
