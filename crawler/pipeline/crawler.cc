@@ -93,6 +93,7 @@ Crawler::Crawler(CrawlerSettings settings, std::unique_ptr<CrawlCheckpoint> resu
       filter_(CrawlCheckpointer::make_filter(settings_, resume.get())),
       frontier_(CrawlCheckpointer::make_frontier(settings_, resume.get())),
       robots_(settings_.robots),
+      backoff_retries_(settings_.backoff.max_retries),
       page_log_(settings_.write_pages ? std::make_unique<PageLog>(settings_.output_dir, settings_.write_edges)
                                       : nullptr),
       checkpointer_(std::make_unique<CrawlCheckpointer>(settings_, filter_, frontier_, stats_, page_log_.get(),
@@ -436,7 +437,7 @@ bool Crawler::settle_page(const PageRequest& page, const FetchResult& result) {
   const Clock::time_point now = Clock::now();
   CheckpointGate::Pass pass(checkpointer_->gate());
   const HostOutcome outcome = host_outcome(result, now, settings_.backoff);
-  if (take_backoff_retry(page.lease.entry.url, outcome)) {
+  if (backoff_retries_.take(page.lease.entry.url, outcome)) {
     // 429/503: the host backs off and the URL waits at the head of its queue for the retry;
     // this response is not the page's record (the final attempt's is).
     frontier_.retry(page.lease, now, outcome);
@@ -447,21 +448,6 @@ bool Crawler::settle_page(const PageRequest& page, const FetchResult& result) {
   frontier_.complete(page.lease, now, outcome);
   checkpointer_->on_page_fetched(result.id);
   if (settings_.group_by_ip && !result.remote_ip.empty()) group_by_address(page.lease.entry.host, result.remote_ip);
-  return true;
-}
-
-bool Crawler::take_backoff_retry(const std::string& url, const HostOutcome& outcome) {
-  std::lock_guard<std::mutex> lock(backoff_retries_mu_);
-  if (outcome.kind != HostOutcome::Kind::kBackoff) {
-    if (!backoff_retries_.empty()) backoff_retries_.erase(url);  // a URL that was retried is done
-    return false;
-  }
-  uint32_t& retries = backoff_retries_[url];
-  if (retries >= settings_.backoff.max_retries) {
-    backoff_retries_.erase(url);
-    return false;
-  }
-  ++retries;
   return true;
 }
 

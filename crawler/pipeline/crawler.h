@@ -36,6 +36,7 @@
 #include "crawler/pipeline/crawl_request.h"
 #include "crawler/pipeline/crawl_settings.h"
 #include "crawler/pipeline/crawl_stats.h"
+#include "crawler/pipeline/host_outcome.h"
 #include "crawler/pipeline/scope.h"
 #include "crawler/robots/robots_cache.h"
 #include "frontier/frontier.h"
@@ -100,9 +101,6 @@ class Crawler {
   void on_fetch_complete(FetchResult&& result);
   // Settles the page's host; false when the page is not to be processed (requeued for a retry).
   bool settle_page(const PageRequest& page, const FetchResult& result);
-  // True when this 429/503 response should be fetched again: counts the URL's retries, at most
-  // settings_.backoff.max_retries; any other outcome forgets the URL's count.
-  bool take_backoff_retry(const std::string& url, const HostOutcome& outcome);
   void group_by_address(const std::string& host, const std::string& ip);
 
   // Parse workers.
@@ -134,6 +132,7 @@ class Crawler {
   SeenFilter filter_;
   Frontier frontier_;
   RobotsCache robots_;
+  BackoffRetries backoff_retries_;
   CrawlStats stats_;
   std::unique_ptr<PageLog> page_log_;
   std::unique_ptr<WarcWriter> warc_;
@@ -152,8 +151,6 @@ class Crawler {
   std::unordered_map<uint64_t, CrawlRequest> requests_;
   std::atomic<uint64_t> pending_{0};
   std::vector<std::pair<Clock::time_point, RobotsRequest>> robots_waiting_;  // due time; under requests_mu_
-  std::mutex backoff_retries_mu_;
-  std::unordered_map<std::string, uint32_t> backoff_retries_;  // URL -> re-fetches after 429/503
 
   std::mutex work_mu_;
   std::condition_variable work_cv_;  // scheduler: something changed; workers: new completions
