@@ -157,7 +157,7 @@ void Crawler::schedule() {
     if (finished()) break;
     Clock::time_point wake = now + std::chrono::milliseconds(250);
     if (auto ready = frontier_.next_ready_time()) wake = std::min(wake, std::max(*ready, now));
-    if (auto robots = next_robots_fetch_time()) wake = std::min(wake, std::max(*robots, now));
+    if (auto robots = requests_.next_due()) wake = std::min(wake, std::max(*robots, now));
     std::unique_lock<std::mutex> lock(work_mu_);
     work_cv_.wait_until(lock, wake, [&] { return scheduler_wake_ || stop_requested_.load(); });
     scheduler_wake_ = false;
@@ -171,16 +171,9 @@ void Crawler::schedule() {
 void Crawler::drain() {
   // Cancelled transfers come back through on_fetch_complete and are put back in the frontier.
   fetcher_->stop();
-  {
-    // robots.txt requests waiting for their time (retries, redirect hops) will not be submitted
-    // now: they are no longer pending.
-    std::vector<std::pair<Clock::time_point, RobotsRequest>> dropped;
-    {
-      std::lock_guard<std::mutex> lock(requests_mu_);
-      dropped.swap(robots_waiting_);
-    }
-    for (size_t i = 0; i < dropped.size(); ++i) work_done();
-  }
+  // robots.txt requests waiting for their time (retries, redirect hops) will not be submitted
+  // now: they are no longer pending.
+  for (size_t i = requests_.drop_waiting(); i > 0; --i) work_done();
   {
     std::unique_lock<std::mutex> lock(work_mu_);
     work_cv_.wait(lock, [&] { return pending_.load() == 0; });
@@ -298,25 +291,14 @@ void Crawler::start_robots_fetch(RobotsRequest request) {
   fr.host = request.host;
   fr.accept_types_override = "*/*";  // robots.txt is text/plain, but servers vary
   fr.id = next_request_id_.fetch_add(1);
-  {
-    std::lock_guard<std::mutex> lock(requests_mu_);
-    requests_.emplace(fr.id, std::move(request));
-  }
+  requests_.add(fr.id, std::move(request));
   pending_.fetch_add(1);
   stats_.robots_fetches.fetch_add(1, std::memory_order_relaxed);
   fetcher_->submit(std::move(fr));
 }
 
 void Crawler::start_due_robots_fetches(Clock::time_point now) {
-  std::vector<RobotsRequest> due;
-  {
-    std::lock_guard<std::mutex> lock(requests_mu_);
-    auto it = std::partition(robots_waiting_.begin(), robots_waiting_.end(),
-                             [&](const auto& r) { return r.first > now; });
-    for (auto d = it; d != robots_waiting_.end(); ++d) due.push_back(std::move(d->second));
-    robots_waiting_.erase(it, robots_waiting_.end());
-  }
-  for (RobotsRequest& r : due) {
+  for (RobotsRequest& r : requests_.take_due(now)) {
     start_robots_fetch(std::move(r));
     work_done();  // it was pending work while it waited
   }
@@ -328,15 +310,7 @@ void Crawler::schedule_robots_fetch(RobotsRequest request, Clock::time_point due
     return;
   }
   pending_.fetch_add(1);  // until start_due_robots_fetches() submits it
-  std::lock_guard<std::mutex> lock(requests_mu_);
-  robots_waiting_.emplace_back(due, std::move(request));
-}
-
-std::optional<Clock::time_point> Crawler::next_robots_fetch_time() {
-  std::lock_guard<std::mutex> lock(requests_mu_);
-  std::optional<Clock::time_point> next;
-  for (const auto& [due, request] : robots_waiting_) next = next ? std::min(*next, due) : due;
-  return next;
+  requests_.wait(std::move(request), due);
 }
 
 void Crawler::dispatch(Clock::time_point now, size_t max_in_flight) {
@@ -391,22 +365,16 @@ void Crawler::submit_page(PageRequest page) {
   {
     CheckpointGate::Pass pass(checkpointer_->gate());
     checkpointer_->on_page_dispatched(fr.id, page.lease.entry, page.url);
-    std::lock_guard<std::mutex> lock(requests_mu_);
-    requests_.emplace(fr.id, std::move(page));
+    requests_.add(fr.id, std::move(page));
   }
   pending_.fetch_add(1);
   fetcher_->submit(std::move(fr));
 }
 
 void Crawler::on_fetch_complete(FetchResult&& result) {
-  CrawlRequest request;
-  {
-    std::lock_guard<std::mutex> lock(requests_mu_);
-    auto it = requests_.find(result.id);
-    if (it == requests_.end()) return;
-    request = std::move(it->second);
-    requests_.erase(it);
-  }
+  std::optional<CrawlRequest> taken = requests_.take(result.id);
+  if (!taken) return;
+  CrawlRequest& request = *taken;
   PageRequest* page = std::get_if<PageRequest>(&request);
   if (result.outcome == FetchOutcome::kCancelled) {
     // A stop: the URL goes back to the head of its host's queue, unfetched.

@@ -4,8 +4,9 @@
 //   parse workers: a page's links → canonicalize → scope → seen filter (one batch insert per
 //   page) → frontier; a robots.txt's rules → robots cache; a sitemap's <loc>s → the same admit
 // Rooms it uses: Scope (scope.h), SeenFilter, Frontier, RobotsCache, Fetcher, PageLog and
-// WarcWriter (output), CrawlStats (the report's counters) and CrawlCheckpointer (checkpoints,
-// the journal, --audit). Requests are a PageRequest or a RobotsRequest (crawl_request.h).
+// WarcWriter (output), CrawlStats (the report's counters), BackoffRetries (host_outcome.h),
+// RequestTable (requests out at the fetcher or waiting to be sent; each a PageRequest or a
+// RobotsRequest, crawl_request.h) and CrawlCheckpointer (checkpoints, the journal, --audit).
 // The scheduler dispatches ready URLs while fewer than `max_in_flight` transfers are out; parsing
 // runs on its own workers so a slow page never stalls transfers. Redirects are followed here, not
 // by libcurl: each Location goes through canonicalization, scope and the seen filter like any
@@ -25,7 +26,6 @@
 #include <optional>
 #include <string>
 #include <thread>
-#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -33,10 +33,10 @@
 
 #include "crawler/extract/links.h"
 #include "crawler/persist/crawl_checkpoint.h"
-#include "crawler/pipeline/crawl_request.h"
 #include "crawler/pipeline/crawl_settings.h"
 #include "crawler/pipeline/crawl_stats.h"
 #include "crawler/pipeline/host_outcome.h"
+#include "crawler/pipeline/request_table.h"
 #include "crawler/pipeline/scope.h"
 #include "crawler/robots/robots_cache.h"
 #include "frontier/frontier.h"
@@ -92,10 +92,9 @@ class Crawler {
   void submit_page(PageRequest page);
   void start_robots_fetch(RobotsRequest request);
   void start_due_robots_fetches(Clock::time_point now);
-  // A robots.txt request (a retry or a redirect hop) to start at `due`: now if due, else queued
-  // for start_due_robots_fetches(); next_robots_fetch_time() is when the scheduler must wake.
+  // A robots.txt request (a retry or a redirect hop) to start at `due`: now if due, else kept
+  // waiting in requests_ for start_due_robots_fetches().
   void schedule_robots_fetch(RobotsRequest request, Clock::time_point due, Clock::time_point now);
-  std::optional<Clock::time_point> next_robots_fetch_time();
 
   // Fetcher threads.
   void on_fetch_complete(FetchResult&& result);
@@ -145,12 +144,10 @@ class Crawler {
   std::atomic<uint64_t> next_request_id_{1};
   std::atomic<uint32_t> sitemaps_admitted_{0};
 
-  // Requests submitted to the fetcher, by id. `pending_` counts fetches submitted and not yet
-  // fully processed (links admitted), so "frontier empty and nothing pending" means done.
-  std::mutex requests_mu_;
-  std::unordered_map<uint64_t, CrawlRequest> requests_;
+  // `pending_` counts requests submitted or waiting and not yet fully processed (links
+  // admitted), so "frontier empty and nothing pending" means done.
+  RequestTable requests_;
   std::atomic<uint64_t> pending_{0};
-  std::vector<std::pair<Clock::time_point, RobotsRequest>> robots_waiting_;  // due time; under requests_mu_
 
   std::mutex work_mu_;
   std::condition_variable work_cv_;  // scheduler: something changed; workers: new completions
