@@ -1,6 +1,6 @@
 // What a crawl checkpoint costs at scale: a seen filter of 100M keys and a frontier of 10M URLs
 // over 1M hosts (a large broad crawl), checkpointed twice the way the crawler does it
-// (crawler/pipeline/crawl_checkpoint_pipeline.cc): the pause is Frontier::capture() taken while the
+// (crawler/pipeline/crawl_checkpointer.cc): the pause is Frontier::capture() taken while the
 // pipeline is held; the filter copy (SeenFilter::snapshot(), concurrent with inserts in a crawl),
 // the frontier's encoding and the write happen after, off the critical path. The second
 // checkpoint follows 1% more inserts, as a periodic one would: its sealed layers are already on

@@ -20,9 +20,7 @@ std::string lowercase(std::string_view s) {
 }  // namespace
 
 std::string media_type_of(std::string_view content_type) {
-  const std::string_view type = trim(content_type.substr(0, content_type.find(';')));
-  if (type.empty()) return "application/octet-stream";
-  return lowercase(type);
+  return lowercase(trim(content_type.substr(0, content_type.find(';'))));
 }
 
 std::vector<std::string> parse_media_type_list(std::string_view comma_separated) {
@@ -38,6 +36,7 @@ std::vector<std::string> parse_media_type_list(std::string_view comma_separated)
 }
 
 bool media_type_accepted(std::string_view media_type, const std::vector<std::string>& accepted) {
+  if (media_type.empty()) media_type = "application/octet-stream";
   const std::string_view top_level = media_type.substr(0, media_type.find('/'));
   for (const std::string& entry : accepted) {
     if (entry == media_type || entry == "*/*") return true;

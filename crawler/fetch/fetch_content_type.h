@@ -12,12 +12,14 @@
 
 namespace bloomcrawl {
 
-// "Text/HTML; charset=utf-8" -> "text/html"; "" -> "application/octet-stream".
+// "Text/HTML; charset=utf-8" -> "text/html"; "" -> "" (no type named). Parsed once per response
+// by the fetcher (FetchResult::media_type), so its users need not parse the header again.
 std::string media_type_of(std::string_view content_type);
 
 // "text/html, application/xhtml+xml" -> {"text/html", "application/xhtml+xml"} (lowercased).
 std::vector<std::string> parse_media_type_list(std::string_view comma_separated);
 
+// An unnamed media type ("") is matched as application/octet-stream.
 bool media_type_accepted(std::string_view media_type, const std::vector<std::string>& accepted);
 
 }  // namespace bloomcrawl

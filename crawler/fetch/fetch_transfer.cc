@@ -190,7 +190,8 @@ void FetchTransfer::header_field(std::string_view name, std::string_view value) 
 bool FetchTransfer::head_complete() {
   if (result_.status >= 100 && result_.status < 200) return true;  // interim; the real head follows
   in_body_ = true;
-  result_.content_accepted = media_type_accepted(media_type_of(result_.content_type), effective_accepted());
+  result_.media_type = media_type_of(result_.content_type);
+  result_.content_accepted = media_type_accepted(result_.media_type, effective_accepted());
   const int64_t length = result_.content_length;
   if (result_.content_accepted) {
     if (length > static_cast<int64_t>(options_.max_body_bytes)) {

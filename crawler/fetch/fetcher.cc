@@ -27,22 +27,6 @@ void validate(const FetchOptions& options) {
   require(options.max_header_bytes > 0, "max_header_bytes must be positive");
 }
 
-// The host part of `url`, so that one host's requests land on one worker and share its
-// connections. An unparsable URL maps to "" and fails in libcurl with a clear error.
-std::string host_of(const std::string& url) {
-  std::string host;
-  CURLU* parsed = curl_url();
-  if (parsed == nullptr) return host;
-  char* part = nullptr;
-  if (curl_url_set(parsed, CURLUPART_URL, url.c_str(), 0) == CURLUE_OK &&
-      curl_url_get(parsed, CURLUPART_HOST, &part, 0) == CURLUE_OK) {
-    host = part;
-    curl_free(part);
-  }
-  curl_url_cleanup(parsed);
-  return host;
-}
-
 }  // namespace
 
 class Fetcher::Impl {
@@ -66,7 +50,7 @@ class Fetcher::Impl {
 
   void submit(FetchRequest request) {
     context_.in_flight.fetch_add(1, std::memory_order_acq_rel);
-    FetchWorker& worker = *workers_[std::hash<std::string>{}(host_of(request.url)) % workers_.size()];
+    FetchWorker& worker = *workers_[std::hash<std::string>{}(request.host) % workers_.size()];
     if (!worker.submit(request)) {
       context_.report(cancelled_result(std::move(request), "fetcher is stopped"));
     }

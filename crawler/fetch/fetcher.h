@@ -3,8 +3,9 @@
 // Contract:
 // - `threads` worker threads each drive one curl multi handle with up to `transfers_per_thread`
 //   concurrent transfers; requests beyond that wait in the worker's queue. A request is routed to a
-//   worker by its host, so one host's requests share that worker's connection and DNS cache
-//   (keep-alive, HTTP/2 multiplexing).
+//   worker by the host its caller names (FetchRequest::host), so one host's requests share that
+//   worker's connection and DNS cache (keep-alive, HTTP/2 multiplexing). The fetcher does not
+//   parse the URL to find it: the caller already knows it.
 // - submit() is thread-safe and never blocks on the network. Every submitted request is reported
 //   exactly once to `on_complete`, which runs on a fetcher thread — concurrently from different
 //   workers, so it must be thread-safe — and must return quickly (hand the result off; do not call
@@ -74,6 +75,9 @@ struct FetchRequest {
   // Comma-separated media types accepted for this request instead of the options' list
   // (e.g. "text/plain" for robots.txt). Empty: use FetchOptions::accepted_content_types.
   std::string accept_types_override;
+  // The worker key: requests naming the same host share a worker. Empty: routed with every other
+  // request that names none.
+  std::string host;
 };
 
 struct FetchResult {
@@ -83,6 +87,7 @@ struct FetchResult {
   std::string error;              // empty for kOk; otherwise says what happened, naming the limit or address
   long status = 0;                // final HTTP status, 0 if none was received
   std::string content_type;       // raw header value
+  std::string media_type;         // content_type's media type, lowercase ("" when it names none)
   bool content_accepted = false;  // body was kept (media type accepted)
   std::string body;               // decoded body; empty unless content_accepted
   int64_t content_length = -1;    // declared Content-Length, -1 if absent

@@ -8,11 +8,15 @@
 
 #include <spdlog/spdlog.h>
 
-#include "crawler/pipeline/host_outcome.h"
-#include "crawler/persist/journal_records.h"
-#include "crawler/pipeline/queued_url.h"
 #include "crawler/extract/robots_meta.h"
 #include "crawler/extract/sitemap.h"
+#include "crawler/output/page_log.h"
+#include "crawler/output/warc_writer.h"
+#include "crawler/persist/journal_records.h"
+#include "crawler/pipeline/crawl_checkpointer.h"
+#include "crawler/pipeline/host_outcome.h"
+#include "crawler/pipeline/queued_url.h"
+#include "crawler/url/canonical.h"
 #include "crawler/url/url.h"
 
 namespace bloomcrawl {
@@ -35,12 +39,10 @@ std::string origin_of(std::string_view url) {
   return std::string(url.substr(0, path));
 }
 
-// Bodies of other accepted types (fetch.accepted_content_types) are kept for the WARC only.
-bool is_html(std::string_view content_type) {
-  std::string type;
-  for (char c : content_type.substr(0, content_type.find(';'))) {
-    if (c != ' ' && c != '\t') type.push_back(char(std::tolower(static_cast<unsigned char>(c))));
-  }
+// Bodies of other accepted types (fetch.accepted_content_types) are kept for the WARC only. A
+// response naming no type is parsed as HTML.
+bool is_html(const FetchResult& result) {
+  const std::string& type = result.media_type;
   return type.empty() || type == "text/html" || type == "application/xhtml+xml";
 }
 
@@ -88,14 +90,18 @@ CrawlerSettings Crawler::normalized(CrawlerSettings s) {
 Crawler::Crawler(CrawlerSettings settings, std::unique_ptr<CrawlCheckpoint> resume)
     : settings_(normalized(std::move(settings))),
       scope_(settings_.scope, seed_hosts(settings_)),
-      filter_(make_filter(settings_, resume.get())),
-      frontier_(make_frontier(settings_, resume.get())),
+      filter_(CrawlCheckpointer::make_filter(settings_, resume.get())),
+      frontier_(CrawlCheckpointer::make_frontier(settings_, resume.get())),
       robots_(settings_.robots),
-      resume_(std::move(resume)) {
+      backoff_retries_(settings_.backoff.max_retries),
+      page_log_(settings_.write_pages ? std::make_unique<PageLog>(settings_.output_dir, settings_.write_edges)
+                                      : nullptr),
+      checkpointer_(std::make_unique<CrawlCheckpointer>(settings_, filter_, frontier_, stats_, page_log_.get(),
+                                                        std::move(resume))) {
   if (settings_.seeds.empty()) throw std::invalid_argument("no seed URLs");
-  if (resume_ && !checkpointing()) throw std::invalid_argument("resuming needs the checkpoint directory");
-  if (settings_.audit) audit_ = std::make_unique<AuditSet>();
-  if (settings_.write_pages) page_log_ = std::make_unique<PageLog>(settings_.output_dir, settings_.write_edges);
+  if (checkpointer_->resuming() && !checkpointer_->enabled()) {
+    throw std::invalid_argument("resuming needs the checkpoint directory");
+  }
   if (settings_.write_warc) {
     warc_ = std::make_unique<WarcWriter>(
         WarcOptions{.directory = settings_.output_dir / "warc", .max_file_bytes = settings_.warc_max_file_bytes});
@@ -103,7 +109,6 @@ Crawler::Crawler(CrawlerSettings settings, std::unique_ptr<CrawlCheckpoint> resu
 }
 
 Crawler::~Crawler() {
-  if (checkpoint_writer_.joinable()) checkpoint_writer_.join();
   if (fetcher_) fetcher_->stop();
   {
     std::lock_guard<std::mutex> lock(work_mu_);
@@ -125,18 +130,25 @@ nlohmann::json Crawler::run() {
   started_ = last_progress_ = std::chrono::steady_clock::now();
   fetcher_ = std::make_unique<Fetcher>(settings_.fetch, [this](FetchResult&& r) { on_fetch_complete(std::move(r)); });
   for (unsigned i = 0; i < std::max(1u, settings_.parse_threads); ++i) workers_.emplace_back([this] { parse_worker(); });
-
-  if (checkpointing()) {
-    if (resume_) resume_from_checkpoint();
-    pages_before_run_ = stats_.pages_fetched.load();
-    // The first generation: a fresh crawl's is empty and its journal records the seeds; a
-    // resumed one's folds the replayed journals in, so the next resume starts from here.
-    take_checkpoint(true);
-  }
-  if (!resume_) {
-    CheckpointGate::Pass pass(gate_);
+  checkpointer_->start();
+  pages_before_run_ = stats_.pages_fetched.load();
+  if (!checkpointer_->resuming()) {
+    CheckpointGate::Pass pass(checkpointer_->gate());
     seed();
   }
+  schedule();
+  const bool stopped = stop_requested_.load();
+  drain();
+  checkpointer_->finish();
+  if (settings_.progress) print_progress(true);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  nlohmann::json out = report(seconds);
+  const bool page_limit = frontier_.stats(false).refused(AdmitResult::kPageLimit) > 0;
+  out["crawl"]["stopped_by"] = stopped ? "signal" : page_limit ? "page_limit" : "done";
+  return out;
+}
+
+void Crawler::schedule() {
   const size_t max_in_flight = size_t(settings_.fetch.threads) * settings_.fetch.transfers_per_thread;
   while (!stop_requested_.load()) {
     Clock::time_point now = Clock::now();
@@ -145,27 +157,23 @@ nlohmann::json Crawler::run() {
     if (finished()) break;
     Clock::time_point wake = now + std::chrono::milliseconds(250);
     if (auto ready = frontier_.next_ready_time()) wake = std::min(wake, std::max(*ready, now));
-    if (auto robots = next_robots_fetch_time()) wake = std::min(wake, std::max(*robots, now));
+    if (auto robots = requests_.next_due()) wake = std::min(wake, std::max(*robots, now));
     std::unique_lock<std::mutex> lock(work_mu_);
     work_cv_.wait_until(lock, wake, [&] { return scheduler_wake_ || stop_requested_.load(); });
     scheduler_wake_ = false;
     lock.unlock();
     if (settings_.progress) print_progress(false);
-    if (checkpointing()) maybe_checkpoint();
+    checkpointer_->maybe_checkpoint();
   }
-  const bool stopped = stop_requested_.load();
+}
+
+// Every request settled: the in-flight ones cancelled or finished, the parse workers done.
+void Crawler::drain() {
   // Cancelled transfers come back through on_fetch_complete and are put back in the frontier.
   fetcher_->stop();
-  {
-    // robots.txt requests waiting for their time (retries, redirect hops) will not be submitted
-    // now: they are no longer pending.
-    std::vector<std::pair<Clock::time_point, Request>> dropped;
-    {
-      std::lock_guard<std::mutex> lock(requests_mu_);
-      dropped.swap(robots_waiting_);
-    }
-    for (size_t i = 0; i < dropped.size(); ++i) work_done();
-  }
+  // robots.txt requests waiting for their time (retries, redirect hops) will not be submitted
+  // now: they are no longer pending.
+  for (size_t i = requests_.drop_waiting(); i > 0; --i) work_done();
   {
     std::unique_lock<std::mutex> lock(work_mu_);
     work_cv_.wait(lock, [&] { return pending_.load() == 0; });
@@ -176,19 +184,6 @@ nlohmann::json Crawler::run() {
   workers_.clear();
   if (page_log_) page_log_->flush();
   if (warc_) warc_->close();
-  if (checkpointing()) {
-    try {
-      take_checkpoint(true);  // the final generation: a resume continues from here
-    } catch (const std::exception& e) {
-      spdlog::error("final checkpoint not taken ({}); a resume replays the journal instead", e.what());
-    }
-  }
-  if (settings_.progress) print_progress(true);
-  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
-  nlohmann::json out = report(seconds);
-  const bool page_limit = frontier_.stats(false).refused(AdmitResult::kPageLimit) > 0;
-  out["crawl"]["stopped_by"] = stopped ? "signal" : page_limit ? "page_limit" : "done";
-  return out;
 }
 
 void Crawler::seed() {
@@ -221,7 +216,7 @@ uint32_t Crawler::admit(std::vector<Candidate>& candidates, uint32_t depth, cons
   std::vector<InsertOutcome> outcomes(keys.size());
   filter_.insert_batch(keys, outcomes);
   JournalBatch batch;
-  if (audit_) audit_outcomes(candidates, outcomes, batch);
+  checkpointer_->audit_outcomes(keys, outcomes, batch);
 
   uint32_t admitted = 0;
   const Clock::time_point now = Clock::now();
@@ -237,31 +232,39 @@ uint32_t Crawler::admit(std::vector<Candidate>& candidates, uint32_t depth, cons
         }
         continue;
       case InsertOutcome::kNew:
+        if (admit_new(c, depth, parent, hops, now, batch)) ++admitted;
         break;
     }
-    stats_.links_new.fetch_add(1, std::memory_order_relaxed);
-    bool new_host = false;
-    std::string entry = encode_queued_url({c.url, parent, hops, c.sitemap});
-    AdmitResult r = frontier_.push(c.host, entry, depth, &new_host);
-    if (journal_) add_record(batch, AdmittedRecord{c.host, std::move(entry), depth, r == AdmitResult::kQueued});
-    if (r != AdmitResult::kQueued) {
-      stats_.add_refusal(admit_result_name(r));
-      continue;
-    }
-    ++admitted;
-    // New hosts start held (FrontierOptions::hold_new_hosts) until their robots.txt is known.
-    if (new_host && settings_.obey_robots) {
-      bool need_fetch = false;
-      if (robots_allows(c.host, c.url, now, &need_fetch, nullptr) || !need_fetch) frontier_.release_host(c.host);
-    }
   }
-  journal(batch);
+  checkpointer_->journal(batch);
   if (admitted) {
     std::lock_guard<std::mutex> lock(work_mu_);
     scheduler_wake_ = true;
     work_cv_.notify_all();
   }
   return admitted;
+}
+
+// A URL new to the seen filter, into the frontier; true if queued.
+bool Crawler::admit_new(const Candidate& c, uint32_t depth, const std::string& parent, uint32_t hops,
+                        Clock::time_point now, JournalBatch& batch) {
+  stats_.links_new.fetch_add(1, std::memory_order_relaxed);
+  bool new_host = false;
+  std::string entry = encode_queued_url({c.url, parent, hops, c.sitemap});
+  AdmitResult r = frontier_.push(c.host, entry, depth, &new_host);
+  if (checkpointer_->journaling()) {
+    add_record(batch, AdmittedRecord{c.host, std::move(entry), depth, r == AdmitResult::kQueued});
+  }
+  if (r != AdmitResult::kQueued) {
+    stats_.add_refusal(admit_result_name(r));
+    return false;
+  }
+  // New hosts start held (FrontierOptions::hold_new_hosts) until their robots.txt is known.
+  if (new_host && settings_.obey_robots) {
+    bool need_fetch = false;
+    if (robots_allows(c.host, c.url, now, &need_fetch, nullptr) || !need_fetch) frontier_.release_host(c.host);
+  }
+  return true;
 }
 
 // Whether robots.txt lets us fetch `url` now. When the rules for its origin are unknown or
@@ -278,63 +281,36 @@ bool Crawler::robots_allows(const std::string& host, std::string_view url, Clock
     return d.allowed;
   }
   frontier_.hold_host(host);
-  if (lookup.state == RobotsLookup::State::kNeedFetch) start_robots_fetch(host, origin, origin + "/robots.txt", 0, 0);
+  if (lookup.state == RobotsLookup::State::kNeedFetch) start_robots_fetch({host, origin, origin + "/robots.txt"});
   return false;
 }
 
-void Crawler::start_robots_fetch(const std::string& host, const std::string& origin, std::string url,
-                                 uint32_t hops, uint32_t attempt) {
-  Request req;
-  req.kind = RequestKind::kRobots;
-  req.host = host;
-  req.origin = origin;
-  req.robots_url = url;
-  req.hops = hops;
-  req.attempt = attempt;
-  uint64_t id = next_request_id_.fetch_add(1);
-  {
-    std::lock_guard<std::mutex> lock(requests_mu_);
-    requests_.emplace(id, std::move(req));
-  }
+void Crawler::start_robots_fetch(RobotsRequest request) {
+  FetchRequest fr;
+  fr.url = request.url;
+  fr.host = request.host;
+  fr.accept_types_override = "*/*";  // robots.txt is text/plain, but servers vary
+  fr.id = next_request_id_.fetch_add(1);
+  requests_.add(fr.id, std::move(request));
   pending_.fetch_add(1);
   stats_.robots_fetches.fetch_add(1, std::memory_order_relaxed);
-  FetchRequest fr;
-  fr.id = id;
-  fr.url = std::move(url);
-  fr.accept_types_override = "*/*";  // robots.txt is text/plain, but servers vary
   fetcher_->submit(std::move(fr));
 }
 
 void Crawler::start_due_robots_fetches(Clock::time_point now) {
-  std::vector<Request> due;
-  {
-    std::lock_guard<std::mutex> lock(requests_mu_);
-    auto it = std::partition(robots_waiting_.begin(), robots_waiting_.end(),
-                             [&](const auto& r) { return r.first > now; });
-    for (auto d = it; d != robots_waiting_.end(); ++d) due.push_back(std::move(d->second));
-    robots_waiting_.erase(it, robots_waiting_.end());
-  }
-  for (Request& r : due) {
-    start_robots_fetch(r.host, r.origin, r.robots_url, r.hops, r.attempt);
+  for (RobotsRequest& r : requests_.take_due(now)) {
+    start_robots_fetch(std::move(r));
     work_done();  // it was pending work while it waited
   }
 }
 
-void Crawler::schedule_robots_fetch(Request request, Clock::time_point due, Clock::time_point now) {
+void Crawler::schedule_robots_fetch(RobotsRequest request, Clock::time_point due, Clock::time_point now) {
   if (due <= now) {
-    start_robots_fetch(request.host, request.origin, request.robots_url, request.hops, request.attempt);
+    start_robots_fetch(std::move(request));
     return;
   }
   pending_.fetch_add(1);  // until start_due_robots_fetches() submits it
-  std::lock_guard<std::mutex> lock(requests_mu_);
-  robots_waiting_.emplace_back(due, std::move(request));
-}
-
-std::optional<Clock::time_point> Crawler::next_robots_fetch_time() {
-  std::lock_guard<std::mutex> lock(requests_mu_);
-  std::optional<Clock::time_point> next;
-  for (const auto& [due, request] : robots_waiting_) next = next ? std::min(*next, due) : due;
-  return next;
+  requests_.wait(std::move(request), due);
 }
 
 void Crawler::dispatch(Clock::time_point now, size_t max_in_flight) {
@@ -344,87 +320,76 @@ void Crawler::dispatch(Clock::time_point now, size_t max_in_flight) {
   while (!stop_requested_.load() && fetcher_->in_flight() < max_in_flight && pending_.load() < max_pending) {
     std::optional<Lease> lease = frontier_.pop_ready(now);
     if (!lease) return;
-    QueuedUrl q = decode_queued_url(lease->entry.url);
-    if (skip_replayed(*lease, q.url)) continue;
-    if (settings_.obey_robots) {
-      bool need_fetch = false;
-      std::string rule;
-      bool allowed = robots_allows(lease->entry.host, q.url, now, &need_fetch, &rule);
-      if (need_fetch) {
-        frontier_.release(*lease);
-        continue;
-      }
-      if (!allowed) {
-        stats_.robots_disallowed.fetch_add(1, std::memory_order_relaxed);
-        frontier_.drop(*lease);
-        if (page_log_) {
-          PageRecord rec;
-          rec.url = std::string(q.url);
-          rec.parent = std::string(q.parent);
-          rec.depth = lease->entry.depth;
-          rec.outcome = "robots_disallowed";
-          rec.error = rule;
-          page_log_->write_page(rec);
-        }
-        continue;
-      }
-    }
-    uint64_t id = next_request_id_.fetch_add(1);
-    FetchRequest fr;
-    fr.id = id;
-    fr.url = std::string(q.url);
-    if (q.sitemap) fr.accept_types_override = "*/*";  // XML under many types, or gzip
-    {
-      CheckpointGate::Pass pass(gate_);
-      on_page_dispatched(id, lease->entry, q.url);
-      std::lock_guard<std::mutex> lock(requests_mu_);
-      Request req;
-      req.lease = std::move(*lease);
-      requests_.emplace(id, std::move(req));
-    }
-    pending_.fetch_add(1);
-    fetcher_->submit(std::move(fr));
+    const QueuedUrl q = decode_queued_url(lease->entry.url);
+    if (checkpointer_->skip_replayed(*lease, q.url)) continue;
+    PageRequest page;
+    page.url = q.url;
+    page.parent = q.parent;
+    page.redirect_hops = q.redirect_hops;
+    page.sitemap = q.sitemap;
+    page.lease = std::move(*lease);  // after the copies: q views into it
+    if (settings_.obey_robots && !robots_admit(page, now)) continue;
+    submit_page(std::move(page));
   }
 }
 
-void Crawler::on_fetch_complete(FetchResult&& result) {
-  Request request;
-  {
-    std::lock_guard<std::mutex> lock(requests_mu_);
-    auto it = requests_.find(result.id);
-    if (it == requests_.end()) return;
-    request = std::move(it->second);
-    requests_.erase(it);
+bool Crawler::robots_admit(PageRequest& page, Clock::time_point now) {
+  bool need_fetch = false;
+  std::string rule;
+  const bool allowed = robots_allows(page.lease.entry.host, page.url, now, &need_fetch, &rule);
+  if (need_fetch) {
+    frontier_.release(page.lease);
+    return false;
   }
+  if (allowed) return true;
+  stats_.robots_disallowed.fetch_add(1, std::memory_order_relaxed);
+  frontier_.drop(page.lease);
+  if (page_log_) {
+    PageRecord rec;
+    rec.url = page.url;
+    rec.parent = page.parent;
+    rec.depth = page.lease.entry.depth;
+    rec.outcome = "robots_disallowed";
+    rec.error = rule;
+    page_log_->write_page(rec);
+  }
+  return false;
+}
+
+void Crawler::submit_page(PageRequest page) {
+  FetchRequest fr;
+  fr.id = next_request_id_.fetch_add(1);
+  fr.url = page.url;
+  fr.host = page.lease.entry.host;
+  if (page.sitemap) fr.accept_types_override = "*/*";  // XML under many types, or gzip
+  {
+    CheckpointGate::Pass pass(checkpointer_->gate());
+    checkpointer_->on_page_dispatched(fr.id, page.lease.entry, page.url);
+    requests_.add(fr.id, std::move(page));
+  }
+  pending_.fetch_add(1);
+  fetcher_->submit(std::move(fr));
+}
+
+void Crawler::on_fetch_complete(FetchResult&& result) {
+  std::optional<CrawlRequest> taken = requests_.take(result.id);
+  if (!taken) return;
+  CrawlRequest& request = *taken;
+  PageRequest* page = std::get_if<PageRequest>(&request);
   if (result.outcome == FetchOutcome::kCancelled) {
     // A stop: the URL goes back to the head of its host's queue, unfetched.
-    if (request.kind == RequestKind::kPage) {
-      CheckpointGate::Pass pass(gate_);
-      frontier_.release(request.lease);
+    if (page) {
+      CheckpointGate::Pass pass(checkpointer_->gate());
+      frontier_.release(page->lease);
       stats_.pages_requeued.fetch_add(1, std::memory_order_relaxed);
-      on_page_requeued(result.id);
+      checkpointer_->on_page_requeued(result.id);
     }
     work_done();
     return;
   }
-  if (request.kind == RequestKind::kPage) {
-    // Politeness is measured from the end of the transfer, so settle the host now rather than
-    // after parsing.
-    const Clock::time_point now = Clock::now();
-    CheckpointGate::Pass pass(gate_);
-    const HostOutcome outcome = host_outcome(result, now, settings_.backoff);
-    if (take_backoff_retry(request.lease.entry.url, outcome)) {
-      // 429/503: the host backs off and the URL waits at the head of its queue for the retry;
-      // this response is not the page's record (the final attempt's is).
-      frontier_.retry(request.lease, now, outcome);
-      stats_.pages_retried.fetch_add(1, std::memory_order_relaxed);
-      on_page_requeued(result.id);
-      work_done();
-      return;
-    }
-    frontier_.complete(request.lease, now, outcome);
-    on_page_fetched(result.id);
-    if (settings_.group_by_ip && !result.remote_ip.empty()) group_by_address(request.lease.entry.host, result.remote_ip);
+  if (page && !settle_page(*page, result)) {
+    work_done();
+    return;
   }
   {
     std::lock_guard<std::mutex> lock(work_mu_);
@@ -434,18 +399,23 @@ void Crawler::on_fetch_complete(FetchResult&& result) {
   work_cv_.notify_all();
 }
 
-bool Crawler::take_backoff_retry(const std::string& url, const HostOutcome& outcome) {
-  std::lock_guard<std::mutex> lock(backoff_retries_mu_);
-  if (outcome.kind != HostOutcome::Kind::kBackoff) {
-    if (!backoff_retries_.empty()) backoff_retries_.erase(url);  // a URL that was retried is done
+// Politeness is measured from the end of the transfer, so the host is settled now rather than
+// after parsing.
+bool Crawler::settle_page(const PageRequest& page, const FetchResult& result) {
+  const Clock::time_point now = Clock::now();
+  CheckpointGate::Pass pass(checkpointer_->gate());
+  const HostOutcome outcome = host_outcome(result, now, settings_.backoff);
+  if (backoff_retries_.take(page.lease.entry.url, outcome)) {
+    // 429/503: the host backs off and the URL waits at the head of its queue for the retry;
+    // this response is not the page's record (the final attempt's is).
+    frontier_.retry(page.lease, now, outcome);
+    stats_.pages_retried.fetch_add(1, std::memory_order_relaxed);
+    checkpointer_->on_page_requeued(result.id);
     return false;
   }
-  uint32_t& retries = backoff_retries_[url];
-  if (retries >= settings_.backoff.max_retries) {
-    backoff_retries_.erase(url);
-    return false;
-  }
-  ++retries;
+  frontier_.complete(page.lease, now, outcome);
+  checkpointer_->on_page_fetched(result.id);
+  if (settings_.group_by_ip && !result.remote_ip.empty()) group_by_address(page.lease.entry.host, result.remote_ip);
   return true;
 }
 
@@ -461,7 +431,7 @@ void Crawler::work_done() {
 
 void Crawler::parse_worker() {
   for (;;) {
-    Completed item;
+    CompletedFetch item;
     {
       std::unique_lock<std::mutex> lock(work_mu_);
       work_cv_.wait(lock, [&] { return workers_exit_ || !completed_.empty(); });
@@ -470,39 +440,26 @@ void Crawler::parse_worker() {
       completed_.pop_front();
     }
     {
-      CheckpointGate::Pass pass(gate_);
+      CheckpointGate::Pass pass(checkpointer_->gate());
+      PageRequest* page = std::get_if<PageRequest>(&item.request);
       try {
-        if (item.request.kind == RequestKind::kRobots) {
-          process_robots(item.request, item.result);
+        if (page) {
+          process_page(*page, item.result);
         } else {
-          process_page(item.request, item.result);
+          process_robots(std::get<RobotsRequest>(item.request), item.result);
         }
       } catch (const std::exception& e) {
         spdlog::error("{}: {}", item.result.url, e.what());
       }
-      if (item.request.kind == RequestKind::kPage) on_page_processed(item.result.id, item.result);
+      if (page) checkpointer_->on_page_processed(item.result.id, item.result);
     }
     work_done();
   }
 }
 
-void Crawler::process_robots(const Request& request, const FetchResult& result) {
+void Crawler::process_robots(const RobotsRequest& request, const FetchResult& result) {
   const Clock::time_point now = Clock::now();
-  const bool got_response = result.outcome == FetchOutcome::kOk;
-  if (got_response && result.status >= 300 && result.status < 400 && !result.location.empty() &&
-      request.hops < uint32_t(kRobotsMaxRedirects)) {
-    // RFC 9309 2.3.1.2: follow at least five redirects, to any host.
-    std::optional<Url> base = parse_url(request.robots_url);
-    std::optional<Url> target = base ? parse_url(result.location, &*base) : std::nullopt;
-    if (target && (target->scheme == "http" || target->scheme == "https")) {
-      // Each hop is a request like any other: it waits the politeness delay after the answer.
-      Request hop = request;
-      hop.robots_url = target->href();
-      hop.hops = request.hops + 1;
-      schedule_robots_fetch(std::move(hop), now + settings_.frontier.default_delay, now);
-      return;
-    }
-  }
+  if (retry_robots(request, result, now)) return;
   if (result.outcome == FetchOutcome::kBlockedAddress) {
     // The SSRF guard refused the host's address: its pages will be refused the same way and
     // recorded as blocked_address, which says more than "disallowed by robots.txt" would.
@@ -510,25 +467,51 @@ void Crawler::process_robots(const Request& request, const FetchResult& result) 
     frontier_.release_host(request.host);
     return;
   }
-  const bool server_trouble = !got_response || result.status == 429 || result.status >= 500;
-  if (server_trouble && request.attempt + 1 < kRobotsAttempts) {
-    // A transient failure should not cost a whole host: try again after a pause, the host held.
-    auto pause = std::max<Clock::duration>(settings_.frontier.default_delay, std::chrono::seconds(1)) *
-                 (1 << request.attempt);
-    Request retry = request;
-    retry.attempt = request.attempt + 1;
-    retry.robots_url = request.origin + "/robots.txt";  // from the start, not the failed hop
-    retry.hops = 0;
-    schedule_robots_fetch(std::move(retry), now + pause, now);
-    return;
+  apply_robots(request, result, now);
+  // The robots.txt request counts toward the host's politeness like any other.
+  frontier_.release_host(request.host, now);
+}
+
+bool Crawler::retry_robots(const RobotsRequest& request, const FetchResult& result, Clock::time_point now) {
+  const bool got_response = result.outcome == FetchOutcome::kOk;
+  if (got_response && result.status >= 300 && result.status < 400 && !result.location.empty() &&
+      request.hops < uint32_t(kRobotsMaxRedirects)) {
+    // RFC 9309 2.3.1.2: follow at least five redirects, to any host.
+    std::optional<Url> base = parse_url(request.url);
+    std::optional<Url> target = base ? parse_url(result.location, &*base) : std::nullopt;
+    if (target && (target->scheme == "http" || target->scheme == "https")) {
+      // Each hop is a request like any other: it waits the politeness delay after the answer.
+      RobotsRequest hop = request;
+      hop.url = target->href();
+      hop.hops = request.hops + 1;
+      schedule_robots_fetch(std::move(hop), now + settings_.frontier.default_delay, now);
+      return true;
+    }
   }
-  if (got_response) {
+  if (result.outcome == FetchOutcome::kBlockedAddress) return false;
+  const bool server_trouble = !got_response || result.status == 429 || result.status >= 500;
+  if (!server_trouble || request.attempt + 1 >= kRobotsAttempts) return false;
+  // A transient failure should not cost a whole host: try again after a pause, the host held.
+  auto pause = std::max<Clock::duration>(settings_.frontier.default_delay, std::chrono::seconds(1)) *
+               (1 << request.attempt);
+  RobotsRequest retry = request;
+  retry.attempt = request.attempt + 1;
+  retry.url = request.origin + "/robots.txt";  // from the start, not the failed hop
+  retry.hops = 0;
+  schedule_robots_fetch(std::move(retry), now + pause, now);
+  return true;
+}
+
+// The answer (or its absence) into the robots cache, and what follows from the rules: the host's
+// crawl delay and, with sitemaps_as_seeds, the sitemaps it names.
+void Crawler::apply_robots(const RobotsRequest& request, const FetchResult& result, Clock::time_point now) {
+  if (result.outcome == FetchOutcome::kOk) {
     robots_.on_fetched(request.origin, int(result.status), result.body, now);
     if (settings_.sitemaps_as_seeds && result.status >= 200 && result.status < 300) {
       RobotsLookup parsed = robots_.lookup(request.origin, now);
       if (parsed.rules && !parsed.rules->sitemaps().empty()) {
-        std::optional<Url> base = parse_url(request.robots_url);
-        admit_sitemaps(parsed.rules->sitemaps(), base ? &*base : nullptr, 0, request.robots_url);
+        std::optional<Url> base = parse_url(request.url);
+        admit_sitemaps(parsed.rules->sitemaps(), base ? &*base : nullptr, 0, request.url);
       }
     }
   } else {
@@ -543,16 +526,13 @@ void Crawler::process_robots(const Request& request, const FetchResult& result) 
       frontier_.set_host_delay(request.host, std::clamp(ms, settings_.frontier.default_delay, cap));
     }
   }
-  // The robots.txt request counts toward the host's politeness like any other.
-  frontier_.release_host(request.host, now);
 }
 
-void Crawler::process_page(const Request& request, FetchResult& result) {
-  QueuedUrl q = decode_queued_url(request.lease.entry.url);
+void Crawler::process_page(const PageRequest& page, FetchResult& result) {
   PageRecord rec;
-  rec.url = std::string(q.url);
-  rec.parent = std::string(q.parent);
-  rec.depth = request.lease.entry.depth;
+  rec.url = page.url;
+  rec.parent = page.parent;
+  rec.depth = page.lease.entry.depth;
   rec.status = result.status;
   rec.content_type = result.content_type;
   rec.bytes = result.body_decoded_bytes;
@@ -573,42 +553,46 @@ void Crawler::process_page(const Request& request, FetchResult& result) {
       .fetch_add(1, std::memory_order_relaxed);
 
   if (s >= 300 && s < 400 && !result.location.empty()) {
-    follow_redirect(request, result, rec);
-  } else if (decode_queued_url(request.lease.entry.url).sitemap) {
-    if (s >= 200 && s < 300 && result.content_accepted) process_sitemap(request, result, rec);
-  } else if (s >= 200 && s < 300 && result.content_accepted && is_html(result.content_type)) {
-    stats_.html_pages.fetch_add(1, std::memory_order_relaxed);
-    ExtractedLinks extracted = extract_links(result.body, settings_.links);
-    bool page_nofollow = false;
-    if (settings_.obey_meta_robots) {
-      RobotsDirectives header = parse_x_robots_tag(result.x_robots_tag, settings_.robots_agent);
-      page_nofollow = extracted.meta_nofollow || header.nofollow;
-    }
-    std::optional<Url> page_url = parse_url(rec.url);
-    std::optional<Url> base = page_url;
-    if (extracted.base_href && page_url) {
-      if (std::optional<Url> b = parse_url(*extracted.base_href, &*page_url)) base = std::move(b);
-    }
-    stats_.links_discovered.fetch_add(extracted.links.size(), std::memory_order_relaxed);
-    rec.links_found = uint32_t(extracted.links.size());
-    std::vector<Candidate> candidates;
-    candidates.reserve(extracted.links.size());
-    std::vector<std::string> edges;
-    for (const Link& link : extracted.links) {
-      if (page_nofollow || (link.nofollow && !settings_.follow_nofollow) ||
-          !settings_.follow_kinds.count(link.kind)) {
-        stats_.links_nofollow.fetch_add(1, std::memory_order_relaxed);
-        continue;
-      }
-      std::optional<Candidate> c = candidate(link.href, base ? &*base : nullptr, link.kind);
-      if (!c) continue;
-      if (settings_.write_edges) edges.push_back(c->url);
-      candidates.push_back(std::move(*c));
-    }
-    rec.links_new = admit(candidates, rec.depth + 1, rec.url, 0);
-    if (page_log_ && settings_.write_edges) page_log_->write_edges(rec.url, edges);
+    follow_redirect(page, result, rec);
+  } else if (page.sitemap) {
+    if (s >= 200 && s < 300 && result.content_accepted) process_sitemap(page, result, rec);
+  } else if (s >= 200 && s < 300 && result.content_accepted && is_html(result)) {
+    process_html(result, rec);
   }
   if (page_log_) page_log_->write_page(rec);
+}
+
+// An HTML page's links, those followed admitted one level deeper.
+void Crawler::process_html(const FetchResult& result, PageRecord& rec) {
+  stats_.html_pages.fetch_add(1, std::memory_order_relaxed);
+  ExtractedLinks extracted = extract_links(result.body, settings_.links);
+  bool page_nofollow = false;
+  if (settings_.obey_meta_robots) {
+    RobotsDirectives header = parse_x_robots_tag(result.x_robots_tag, settings_.robots_agent);
+    page_nofollow = extracted.meta_nofollow || header.nofollow;
+  }
+  std::optional<Url> page_url = parse_url(rec.url);
+  std::optional<Url> base = page_url;
+  if (extracted.base_href && page_url) {
+    if (std::optional<Url> b = parse_url(*extracted.base_href, &*page_url)) base = std::move(b);
+  }
+  stats_.links_discovered.fetch_add(extracted.links.size(), std::memory_order_relaxed);
+  rec.links_found = uint32_t(extracted.links.size());
+  std::vector<Candidate> candidates;
+  candidates.reserve(extracted.links.size());
+  std::vector<std::string> edges;
+  for (const Link& link : extracted.links) {
+    if (page_nofollow || (link.nofollow && !settings_.follow_nofollow) || !settings_.follow_kinds.count(link.kind)) {
+      stats_.links_nofollow.fetch_add(1, std::memory_order_relaxed);
+      continue;
+    }
+    std::optional<Candidate> c = candidate(link.href, base ? &*base : nullptr, link.kind);
+    if (!c) continue;
+    if (settings_.write_edges) edges.push_back(c->url);
+    candidates.push_back(std::move(*c));
+  }
+  rec.links_new = admit(candidates, rec.depth + 1, rec.url, 0);
+  if (page_log_ && settings_.write_edges) page_log_->write_edges(rec.url, edges);
 }
 
 // A discovered href as a candidate for the seen filter, or nullopt (counted by reason) when it
@@ -651,7 +635,7 @@ void Crawler::admit_sitemaps(const std::vector<std::string>& urls, const Url* ba
 }
 
 // A sitemap's pages are seeds (depth 0); an index's sitemaps are fetched in turn.
-void Crawler::process_sitemap(const Request& request, const FetchResult& result, PageRecord& rec) {
+void Crawler::process_sitemap(const PageRequest& page, const FetchResult& result, PageRecord& rec) {
   stats_.sitemaps_fetched.fetch_add(1, std::memory_order_relaxed);
   Sitemap sitemap = parse_sitemap(result.body);
   if (!sitemap.error.empty()) rec.error = "sitemap: " + sitemap.error;
@@ -659,7 +643,7 @@ void Crawler::process_sitemap(const Request& request, const FetchResult& result,
   stats_.sitemap_urls.fetch_add(sitemap.locs.size(), std::memory_order_relaxed);
   std::optional<Url> base = parse_url(rec.url);
   if (sitemap.is_index) {
-    admit_sitemaps(sitemap.locs, base ? &*base : nullptr, request.lease.entry.depth, rec.url);
+    admit_sitemaps(sitemap.locs, base ? &*base : nullptr, page.lease.entry.depth, rec.url);
     return;
   }
   std::vector<Candidate> candidates;
@@ -672,10 +656,9 @@ void Crawler::process_sitemap(const Request& request, const FetchResult& result,
   rec.links_new = admit(candidates, 0, rec.url, 0);
 }
 
-void Crawler::follow_redirect(const Request& request, const FetchResult& result, PageRecord& rec) {
+void Crawler::follow_redirect(const PageRequest& page, const FetchResult& result, PageRecord& rec) {
   stats_.redirects.fetch_add(1, std::memory_order_relaxed);
-  QueuedUrl q = decode_queued_url(request.lease.entry.url);
-  if (q.redirect_hops + 1 > settings_.max_redirects) {
+  if (page.redirect_hops + 1 > settings_.max_redirects) {
     stats_.redirects_dropped.fetch_add(1, std::memory_order_relaxed);
     rec.error = "more than " + std::to_string(settings_.max_redirects) + " redirects";
     return;
@@ -698,7 +681,7 @@ void Crawler::follow_redirect(const Request& request, const FetchResult& result,
   }
   // A redirect target keeps the depth of the page that redirected to it.
   std::vector<Candidate> one{{std::move(c.url), std::move(c.host), LinkKind::kAnchor}};
-  rec.links_new = admit(one, rec.depth, rec.url, q.redirect_hops + 1);
+  rec.links_new = admit(one, rec.depth, rec.url, page.redirect_hops + 1);
 }
 
 bool Crawler::finished() const {
@@ -746,13 +729,13 @@ nlohmann::json Crawler::report(double seconds) const {
                         {"estimated_false_positives", fs.estimated_false_positives}};
   FrontierStats f = frontier_.stats(false);
   out["frontier"] = {{"queued", f.queued}, {"hosts", f.hosts}, {"dispatched", f.dispatched}};
-  out["duplicates_avoided"]["pages_refetched_after_crash"] = refetched_after_crash_.load();
-  if (audit_) {
-    out["audit"] = {{"exact_urls", audit_->size()},
-                    {"false_positives", audit_false_positives_.load()},
+  out["duplicates_avoided"]["pages_refetched_after_crash"] = checkpointer_->refetched_after_crash();
+  if (const AuditSet* audit = checkpointer_->audit()) {
+    out["audit"] = {{"exact_urls", audit->size()},
+                    {"false_positives", checkpointer_->audit_false_positives()},
                     {"filter_estimated_false_positives", fs.estimated_false_positives}};
   }
-  if (checkpointing()) out["checkpoint"] = checkpoint_report();
+  if (checkpointer_->enabled()) out["checkpoint"] = checkpointer_->report();
   return out;
 }
 

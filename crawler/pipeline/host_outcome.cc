@@ -31,4 +31,19 @@ HostOutcome host_outcome(const FetchResult& result, Clock::time_point now, const
   return HostOutcome::ok();
 }
 
+bool BackoffRetries::take(const std::string& url, const HostOutcome& outcome) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (outcome.kind != HostOutcome::Kind::kBackoff) {
+    if (!retries_.empty()) retries_.erase(url);  // a URL that was retried is done
+    return false;
+  }
+  uint32_t& retries = retries_[url];
+  if (retries >= max_retries_) {
+    retries_.erase(url);
+    return false;
+  }
+  ++retries;
+  return true;
+}
+
 }  // namespace bloomcrawl

@@ -4,8 +4,11 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 
 #include "crawler/fetch/fetcher.h"
 #include "frontier/frontier_types.h"
@@ -24,5 +27,22 @@ std::optional<Clock::time_point> parse_retry_after(const std::string& value, Clo
                                                    std::chrono::seconds cap);
 
 HostOutcome host_outcome(const FetchResult& result, Clock::time_point now, const BackoffSettings& backoff);
+
+// The re-fetches each URL has had after a 429/503, in memory only (after a crash a URL may get its
+// retries again). Thread-safe.
+class BackoffRetries {
+ public:
+  explicit BackoffRetries(uint32_t max_retries) : max_retries_(max_retries) {}
+
+  // True when this response should be fetched again: a back-off while the URL has had fewer than
+  // `max_retries` re-fetches (counted here). Any other outcome, or the last allowed one,
+  // forgets the URL's count.
+  bool take(const std::string& url, const HostOutcome& outcome);
+
+ private:
+  const uint32_t max_retries_;
+  std::mutex mu_;
+  std::unordered_map<std::string, uint32_t> retries_;  // URL -> re-fetches so far
+};
 
 }  // namespace bloomcrawl

@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
@@ -192,6 +193,29 @@ TEST(FetcherTest, AcceptOverrideKeepsOtherTypes) {
   ASSERT_EQ(result.outcome, FetchOutcome::kOk) << result.error;
   EXPECT_TRUE(result.content_accepted);
   EXPECT_EQ(result.body, "User-agent: *\nDisallow: /private\n");
+}
+
+TEST(FetcherTest, ResultCarriesTheParsedMediaType) {
+  LoopbackServer server;
+  server.server().Get("/page", [](const httplib::Request&, httplib::Response& response) {
+    response.set_content(kPage, " Text/HTML ; charset=UTF-8");
+  });
+  server.server().Get("/doc.pdf", [](const httplib::Request&, httplib::Response& response) {
+    response.set_content(std::string(10, 'P'), "application/PDF");
+  });
+  server.start();
+  FetchCollector collector;
+  Fetcher fetcher(loopback_options(), collector.callback());
+  fetcher.submit({1, server.url("/page"), "", "127.0.0.1"});
+  fetcher.submit({2, server.url("/doc.pdf"), "", "127.0.0.1"});
+  std::vector<FetchResult> results = collector.wait_for(2);
+  std::sort(results.begin(), results.end(), [](const FetchResult& a, const FetchResult& b) { return a.id < b.id; });
+  ASSERT_EQ(results[0].outcome, FetchOutcome::kOk) << results[0].error;
+  EXPECT_EQ(results[0].media_type, "text/html");
+  EXPECT_TRUE(results[0].content_accepted);
+  ASSERT_EQ(results[1].outcome, FetchOutcome::kOk) << results[1].error;
+  EXPECT_EQ(results[1].media_type, "application/pdf");
+  EXPECT_FALSE(results[1].content_accepted);
 }
 
 TEST(FetcherTest, KeepAliveServesManyRequestsOnOneConnection) {

@@ -62,5 +62,20 @@ TEST(HostOutcome, BackOffOn429And503WhenEnabled) {
   EXPECT_EQ(host_outcome(response(429, "5"), now, backoff).kind, HostOutcome::Kind::kOk);
 }
 
+TEST(BackoffRetries, RetriesAUrlAtMostMaxRetriesTimesThenForgetsIt) {
+  BackoffRetries retries(2);
+  const HostOutcome backoff = HostOutcome::backoff();
+  EXPECT_TRUE(retries.take("http://a/", backoff));
+  EXPECT_TRUE(retries.take("http://a/", backoff));
+  EXPECT_TRUE(retries.take("http://b/", backoff));  // counted per URL
+  EXPECT_FALSE(retries.take("http://a/", backoff));  // the last answer is the page's record
+  EXPECT_TRUE(retries.take("http://a/", backoff));   // ...and the count starts over
+  EXPECT_FALSE(retries.take("http://b/", HostOutcome::ok()));
+  EXPECT_TRUE(retries.take("http://b/", backoff));  // a success forgot b's count
+  EXPECT_TRUE(retries.take("http://b/", backoff));
+  EXPECT_FALSE(retries.take("http://c/", HostOutcome::error()));
+  EXPECT_FALSE(BackoffRetries(0).take("http://a/", backoff));
+}
+
 }  // namespace
 }  // namespace bloomcrawl

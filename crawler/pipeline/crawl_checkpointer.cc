@@ -1,12 +1,17 @@
-// The crawl pipeline's side of checkpoints (crawler.h): resuming from a checkpoint and its
-// journals, cutting a generation in a brief pause and writing it off the critical path, and the
-// journal records the pipeline writes as it goes. Why each piece is needed:
-// docs/checkpoint-format.md, "Crawl checkpoint" and "Resume".
+// CrawlCheckpointer (crawl_checkpointer.h): resuming from a checkpoint and its journals, cutting a
+// generation in a brief pause and writing it off the critical path, and the journal records the
+// pipeline's changes become. Why each piece is needed: docs/checkpoint-format.md, "Crawl
+// checkpoint" and "Resume".
+#include "crawler/pipeline/crawl_checkpointer.h"
+
 #include <algorithm>
+#include <filesystem>
 
 #include <spdlog/spdlog.h>
 
-#include "crawler/pipeline/crawler.h"
+#include "crawler/fetch/fetcher.h"
+#include "crawler/output/page_log.h"
+#include "crawler/persist/journal_records.h"
 #include "crawler/persist/journal_replay.h"
 #include "crawler/pipeline/queued_url.h"
 #include "frontier/frontier_snapshot.h"
@@ -33,17 +38,47 @@ nlohmann::json stats_to_resume(const nlohmann::json& checkpointed, const nlohman
 
 }  // namespace
 
-SeenFilter Crawler::make_filter(const CrawlerSettings& s, const CrawlCheckpoint* resume) {
+SeenFilter CrawlCheckpointer::make_filter(const CrawlerSettings& s, const CrawlCheckpoint* resume) {
   if (resume) return SeenFilter(resume->filter);
   return SeenFilter(s.filter);
 }
 
-Frontier Crawler::make_frontier(const CrawlerSettings& s, const CrawlCheckpoint* resume) {
+Frontier CrawlCheckpointer::make_frontier(const CrawlerSettings& s, const CrawlCheckpoint* resume) {
   if (resume) return Frontier::restore(resume->frontier, s.frontier);
   return Frontier(s.frontier);
 }
 
-void Crawler::resume_from_checkpoint() {
+CrawlCheckpointer::CrawlCheckpointer(const CrawlerSettings& settings, SeenFilter& filter, Frontier& frontier,
+                                     CrawlStats& stats, PageLog* page_log, std::unique_ptr<CrawlCheckpoint> resume)
+    : settings_(settings),
+      filter_(filter),
+      frontier_(frontier),
+      stats_(stats),
+      page_log_(page_log),
+      resume_(std::move(resume)) {
+  if (settings_.audit) audit_ = std::make_unique<AuditSet>();
+}
+
+CrawlCheckpointer::~CrawlCheckpointer() {
+  if (writer_.joinable()) writer_.join();
+}
+
+void CrawlCheckpointer::start() {
+  if (!enabled()) return;
+  if (resume_) resume_from_checkpoint();
+  take_checkpoint(true);
+}
+
+void CrawlCheckpointer::finish() {
+  if (!enabled()) return;
+  try {
+    take_checkpoint(true);
+  } catch (const std::exception& e) {
+    spdlog::error("final checkpoint not taken ({}); a resume replays the journal instead", e.what());
+  }
+}
+
+void CrawlCheckpointer::resume_from_checkpoint() {
   const CrawlManifest& m = resume_->manifest;
   const std::filesystem::path& dir = settings_.checkpoint.directory;
   auto counter = [&](const char* name) { return m.counters.value(name, uint64_t{0}); };
@@ -62,6 +97,23 @@ void Crawler::resume_from_checkpoint() {
   for (const FrontierUrl& u : m.requeue) frontier_.push(u.host, u.url, u.depth);
 
   JournalReplay replay = replay_journals(journals_since(dir, m.generation), m.outstanding);
+  apply_replay(replay);
+  // robots.txt is fetched again rather than restored: it may have changed while the crawl was
+  // stopped, and it costs one request per host. Releasing the held hosts lets dispatch() find
+  // their rules missing and fetch them first, as for a new host.
+  if (settings_.obey_robots) {
+    for (const std::string& host : frontier_.held_hosts()) frontier_.release_host(host);
+  }
+  spdlog::info("resumed from {} generation {}: {} pages done, {} queued, {} journal records replayed, "
+               "{} pages completed since, {} in flight at the stop",
+               dir.string(), m.generation, stats_.pages_fetched.load(), frontier_.stats(false).queued, replay.records,
+               replayed_done_.size(), crash_outstanding_.size());
+}
+
+// What the journals since the checkpoint add to it: admitted URLs, page counters, and the pages
+// completed or in flight when the crawl stopped.
+void CrawlCheckpointer::apply_replay(JournalReplay& replay) {
+  const CrawlManifest& m = resume_->manifest;
   stats_.add_saved(stats_to_resume(m.stats, replay.last_stats));
   for (const std::string& problem : replay.problems) spdlog::warn("journal: {} (ignored from there on)", problem);
   journal_problems_ = replay.problems;
@@ -85,19 +137,9 @@ void Crawler::resume_from_checkpoint() {
   refetched_after_crash_ += replay.refetched;
   replayed_done_ = std::move(replay.completed);
   crash_outstanding_ = std::move(replay.outstanding);
-  // robots.txt is fetched again rather than restored: it may have changed while the crawl was
-  // stopped, and it costs one request per host. Releasing the held hosts lets dispatch() find
-  // their rules missing and fetch them first, as for a new host.
-  if (settings_.obey_robots) {
-    for (const std::string& host : frontier_.held_hosts()) frontier_.release_host(host);
-  }
-  spdlog::info("resumed from {} generation {}: {} pages done, {} queued, {} journal records replayed, "
-               "{} pages completed since, {} in flight at the stop",
-               dir.string(), m.generation, stats_.pages_fetched.load(), frontier_.stats(false).queued, replay.records,
-               replayed_done_.size(), crash_outstanding_.size());
 }
 
-bool Crawler::skip_replayed(const Lease& lease, std::string_view url) {
+bool CrawlCheckpointer::skip_replayed(const Lease& lease, std::string_view url) {
   if (replayed_done_.empty()) return false;
   auto it = replayed_done_.find(std::string(url));
   if (it == replayed_done_.end()) return false;
@@ -107,41 +149,41 @@ bool Crawler::skip_replayed(const Lease& lease, std::string_view url) {
   return true;
 }
 
-void Crawler::journal(const JournalBatch& batch) {
+void CrawlCheckpointer::journal(const JournalBatch& batch) {
   if (journal_ && !batch.empty()) journal_->append(batch);
 }
 
-void Crawler::on_page_dispatched(uint64_t id, const FrontierUrl& entry, std::string_view url) {
+void CrawlCheckpointer::on_page_dispatched(uint64_t id, const FrontierUrl& entry, std::string_view url) {
   if (!crash_outstanding_.empty() && crash_outstanding_.erase(std::string(url))) ++refetched_after_crash_;
   if (!journal_) return;
   {
     std::lock_guard<std::mutex> lock(outstanding_mu_);
-    outstanding_.emplace(id, Outstanding{entry, false});
+    outstanding_.emplace(id, Outstanding{entry, std::string(url), false});
   }
   JournalBatch batch;
   add_record(batch, DispatchedRecord{std::string(url)});
   journal(batch);
 }
 
-void Crawler::on_page_fetched(uint64_t id) {
+void CrawlCheckpointer::on_page_fetched(uint64_t id) {
   std::lock_guard<std::mutex> lock(outstanding_mu_);
   auto it = outstanding_.find(id);
   if (it != outstanding_.end()) it->second.fetched = true;
 }
 
-void Crawler::on_page_requeued(uint64_t id) {
+void CrawlCheckpointer::on_page_requeued(uint64_t id) {
   std::lock_guard<std::mutex> lock(outstanding_mu_);
   outstanding_.erase(id);
 }
 
-void Crawler::on_page_processed(uint64_t id, const FetchResult& result) {
+void CrawlCheckpointer::on_page_processed(uint64_t id, const FetchResult& result) {
   if (!journal_) return;
   std::string url;
   {
     std::lock_guard<std::mutex> lock(outstanding_mu_);
     auto it = outstanding_.find(id);
     if (it == outstanding_.end()) return;
-    url = std::string(decode_queued_url(it->second.entry.url).url);
+    url = std::move(it->second.url);
     outstanding_.erase(it);
   }
   const bool responded = result.outcome == FetchOutcome::kOk;
@@ -152,11 +194,12 @@ void Crawler::on_page_processed(uint64_t id, const FetchResult& result) {
   journal(batch);
 }
 
-void Crawler::audit_outcomes(const std::vector<Candidate>& candidates, const std::vector<InsertOutcome>& outcomes,
-                             JournalBatch& batch) {
-  for (size_t i = 0; i < candidates.size(); ++i) {
+void CrawlCheckpointer::audit_outcomes(const std::vector<std::string_view>& keys,
+                                       const std::vector<InsertOutcome>& outcomes, JournalBatch& batch) {
+  if (!audit_) return;
+  for (size_t i = 0; i < keys.size(); ++i) {
     if (outcomes[i] == InsertOutcome::kFull) continue;  // recorded nowhere
-    const uint64_t h = audit_hash(candidates[i].url);
+    const uint64_t h = audit_hash(keys[i]);
     const bool exact_new = audit_->insert(h);
     if (outcomes[i] == InsertOutcome::kSeen && exact_new) {
       // A page wrongly skipped: the filter's false positive. Journaled so a resume keeps it.
@@ -166,13 +209,14 @@ void Crawler::audit_outcomes(const std::vector<Candidate>& candidates, const std
   }
 }
 
-nlohmann::json Crawler::saved_stats() const {
+nlohmann::json CrawlCheckpointer::saved_stats() const {
   nlohmann::json out = stats_.to_json();
   out["fetches"]["fetch_ms_total"] = stats_.fetch_ms_total.load();
   return out;
 }
 
-void Crawler::maybe_checkpoint() {
+void CrawlCheckpointer::maybe_checkpoint() {
+  if (!enabled()) return;
   const auto now = std::chrono::steady_clock::now();
   if (journal_ && now - last_stats_record_ >= std::chrono::seconds(1)) {
     // Only the scheduler thread swaps journal_, and this is it: no gate pass needed.
@@ -181,7 +225,7 @@ void Crawler::maybe_checkpoint() {
     journal_->append(batch);
     last_stats_record_ = now;
   }
-  if (checkpoint_writing_.load()) return;  // the previous generation is still being written
+  if (writing_.load()) return;  // the previous generation is still being written
   const CrawlCheckpointSettings& c = settings_.checkpoint;
   const bool by_time = c.interval.count() > 0 && now - last_checkpoint_ >= c.interval;
   const bool by_pages = c.interval_pages > 0 && stats_.pages_fetched.load() - pages_at_last_checkpoint_ >= c.interval_pages;
@@ -196,7 +240,7 @@ void Crawler::maybe_checkpoint() {
   }
 }
 
-FrontierImage Crawler::cut_checkpoint(CrawlCheckpoint& cp, std::unique_ptr<JournalWriter>& journal) {
+FrontierImage CrawlCheckpointer::cut_checkpoint(CrawlCheckpoint& cp, std::unique_ptr<JournalWriter>& journal) {
   CrawlManifest& m = cp.manifest;
   FrontierImage frontier;
   double pause_ms = 0;
@@ -206,7 +250,7 @@ FrontierImage Crawler::cut_checkpoint(CrawlCheckpoint& cp, std::unique_ptr<Journ
     {
       std::lock_guard<std::mutex> lock(outstanding_mu_);
       for (const auto& [id, o] : outstanding_) {
-        m.outstanding.emplace_back(decode_queued_url(o.entry.url).url);
+        m.outstanding.push_back(o.url);
         if (o.fetched) m.requeue.push_back(o.entry);
       }
     }
@@ -227,13 +271,13 @@ FrontierImage Crawler::cut_checkpoint(CrawlCheckpoint& cp, std::unique_ptr<Journ
   m.key_hash = settings_.checkpoint.key_hash;
   m.config = settings_.checkpoint.config;
   m.queued = frontier.queued_urls();
-  std::lock_guard<std::mutex> lock(checkpoint_stats_mu_);
-  checkpoint_stats_.last_pause_ms = pause_ms;
-  checkpoint_stats_.max_pause_ms = std::max(checkpoint_stats_.max_pause_ms, pause_ms);
+  std::lock_guard<std::mutex> lock(written_mu_);
+  written_.last_pause_ms = pause_ms;
+  written_.max_pause_ms = std::max(written_.max_pause_ms, pause_ms);
   return frontier;
 }
 
-void Crawler::finish_checkpoint(CrawlCheckpoint& cp, const FrontierImage& frontier, JournalWriter& journal) {
+void CrawlCheckpointer::finish_checkpoint(CrawlCheckpoint& cp, const FrontierImage& frontier, JournalWriter& journal) {
   // The filter is copied while the crawl goes on, so the copy holds every key admitted before the
   // cut and perhaps some admitted after it. Those are in `journal` (the one the cut opened), and
   // a resume replays their admitted records, queueing them whether or not the filter knew them.
@@ -248,8 +292,8 @@ void Crawler::finish_checkpoint(CrawlCheckpoint& cp, const FrontierImage& fronti
   std::sort(cp.audit.begin(), cp.audit.end());
 }
 
-void Crawler::take_checkpoint(bool wait) {
-  if (checkpoint_writer_.joinable()) checkpoint_writer_.join();
+void CrawlCheckpointer::take_checkpoint(bool wait) {
+  if (writer_.joinable()) writer_.join();
   const CrawlCheckpointSettings& c = settings_.checkpoint;
   std::filesystem::create_directories(c.directory);
   generation_ = std::max(generation_ + 1, next_generation(c.directory));
@@ -270,45 +314,45 @@ void Crawler::take_checkpoint(bool wait) {
   JournalWriter* current = journal_.get();
   last_checkpoint_ = std::chrono::steady_clock::now();
   pages_at_last_checkpoint_ = checkpoint->manifest.pages_done;
-  checkpoint_writing_ = true;
+  writing_ = true;
   auto write = [this, checkpoint, frontier, previous, current]() mutable {
     previous.reset();  // synced and closed
     try {
       finish_checkpoint(*checkpoint, *frontier, *current);
       frontier.reset();  // unpins the frontier's queue chunks
       CrawlSaveResult r = save_crawl_checkpoint(*checkpoint, settings_.checkpoint.directory, settings_.checkpoint.keep);
-      std::lock_guard<std::mutex> lock(checkpoint_stats_mu_);
-      ++checkpoint_stats_.taken;
-      checkpoint_stats_.last_bytes = r.bytes_written;
-      checkpoint_stats_.total_bytes += r.bytes_written;
-      checkpoint_stats_.last_manifest = r.manifest_file;
+      std::lock_guard<std::mutex> lock(written_mu_);
+      ++written_.taken;
+      written_.last_bytes = r.bytes_written;
+      written_.total_bytes += r.bytes_written;
+      written_.last_manifest = r.manifest_file;
       spdlog::debug("checkpoint {}: {} bytes written", r.manifest_file, r.bytes_written);
     } catch (const std::exception& e) {
       // The crawl goes on: the journal since the last good generation still covers it.
       spdlog::error("checkpoint generation {} not written: {}", checkpoint->manifest.generation, e.what());
-      std::lock_guard<std::mutex> lock(checkpoint_stats_mu_);
-      ++checkpoint_stats_.failed;
+      std::lock_guard<std::mutex> lock(written_mu_);
+      ++written_.failed;
     }
-    checkpoint_writing_ = false;
+    writing_ = false;
   };
   if (wait) {
     write();
   } else {
-    checkpoint_writer_ = std::thread(std::move(write));
+    writer_ = std::thread(std::move(write));
   }
 }
 
-nlohmann::json Crawler::checkpoint_report() const {
-  std::lock_guard<std::mutex> lock(checkpoint_stats_mu_);
+nlohmann::json CrawlCheckpointer::report() const {
+  std::lock_guard<std::mutex> lock(written_mu_);
   return {{"directory", settings_.checkpoint.directory.string()},
           {"generation", generation_},
-          {"manifest", checkpoint_stats_.last_manifest},
-          {"taken", checkpoint_stats_.taken},
-          {"failed", checkpoint_stats_.failed},
-          {"last_pause_ms", checkpoint_stats_.last_pause_ms},
-          {"max_pause_ms", checkpoint_stats_.max_pause_ms},
-          {"last_bytes_written", checkpoint_stats_.last_bytes},
-          {"total_bytes_written", checkpoint_stats_.total_bytes},
+          {"manifest", written_.last_manifest},
+          {"taken", written_.taken},
+          {"failed", written_.failed},
+          {"last_pause_ms", written_.last_pause_ms},
+          {"max_pause_ms", written_.max_pause_ms},
+          {"last_bytes_written", written_.last_bytes},
+          {"total_bytes_written", written_.total_bytes},
           {"resumes", resumes_.load()},
           {"journal_problems", journal_problems_}};
 }

@@ -1,0 +1,143 @@
+// CrawlCheckpointer: a crawl's checkpoints, as a room of its own that the pipeline calls.
+// A generation is cut at the start, every interval and at the end; between them a journal records
+// what changed, so a crawl killed at any instant resumes without fetching a completed page again.
+// It owns what that takes: the gate that makes each journaled change atomic with respect to a cut,
+// the journal writer (swapped only inside a cut), the pages outstanding between dispatch and
+// processing, what a resume replayed from the journals, the thread that writes a generation off
+// the critical path, and its counters; and, with --audit, the exact URL set and its false
+// positives, which a checkpoint carries too.
+// The pipeline calls it where it changes checkpointed state: inside a gate() pass it reports each
+// page dispatched, fetched, requeued and processed, and journals the links it admits; the
+// scheduler thread calls start(), maybe_checkpoint() and finish(). With no checkpoint directory
+// only the gate and the audit do anything. Formats: crawl_checkpoint.h, journal.h and
+// docs/checkpoint-format.md, which says why each piece is needed.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "crawler/persist/audit_set.h"
+#include "crawler/persist/crawl_checkpoint.h"
+#include "crawler/persist/journal.h"
+#include "crawler/pipeline/crawl_checkpoint_gate.h"
+#include "crawler/pipeline/crawl_settings.h"
+#include "crawler/pipeline/crawl_stats.h"
+#include "frontier/frontier.h"
+#include "seenfilter/seen_filter.h"
+
+namespace bloomcrawl {
+
+class PageLog;
+struct FetchResult;
+struct JournalReplay;
+
+class CrawlCheckpointer {
+ public:
+  // The filter and frontier a crawl starts with: `resume`'s, or empty ones.
+  static SeenFilter make_filter(const CrawlerSettings& s, const CrawlCheckpoint* resume);
+  static Frontier make_frontier(const CrawlerSettings& s, const CrawlCheckpoint* resume);
+
+  // Everything passed by reference must outlive the checkpointer; `page_log` may be null.
+  CrawlCheckpointer(const CrawlerSettings& settings, SeenFilter& filter, Frontier& frontier, CrawlStats& stats,
+                    PageLog* page_log, std::unique_ptr<CrawlCheckpoint> resume);
+  ~CrawlCheckpointer();  // waits for a generation being written
+  CrawlCheckpointer(const CrawlCheckpointer&) = delete;
+  CrawlCheckpointer& operator=(const CrawlCheckpointer&) = delete;
+
+  bool enabled() const { return !settings_.checkpoint.directory.empty(); }
+  bool resuming() const { return resume_ != nullptr; }
+  CheckpointGate& gate() { return gate_; }
+
+  // Scheduler thread. start(): resumes (if resuming) and cuts the first generation; a fresh
+  // crawl's is empty and its journal records the seeds, a resumed one's folds the replayed
+  // journals in. maybe_checkpoint(): a stats record every second, a generation when one is due.
+  // finish(): the final generation, from which a resume continues.
+  void start();
+  void maybe_checkpoint();
+  void finish();
+
+  // Inside a gate() pass. Admitted records go to the journal only while journaling().
+  bool journaling() const { return journal_ != nullptr; }
+  void journal(const JournalBatch& batch);
+  // Skips a page the journal says was completed before a crash; true if skipped.
+  bool skip_replayed(const Lease& lease, std::string_view url);
+  void on_page_dispatched(uint64_t id, const FrontierUrl& entry, std::string_view url);
+  void on_page_fetched(uint64_t id);
+  // The request ended without a record and its URL is back in the frontier (a stop, a retry).
+  void on_page_requeued(uint64_t id);
+  void on_page_processed(uint64_t id, const FetchResult& result);
+  // --audit: the exact set's view of the filter's answers for `keys` (a no-op without --audit).
+  void audit_outcomes(const std::vector<std::string_view>& keys, const std::vector<InsertOutcome>& outcomes,
+                      JournalBatch& batch);
+
+  uint64_t refetched_after_crash() const { return refetched_after_crash_.load(); }
+  const AuditSet* audit() const { return audit_.get(); }
+  uint64_t audit_false_positives() const { return audit_false_positives_.load(); }
+  nlohmann::json report() const;  // report.json's "checkpoint"
+
+ private:
+  struct Outstanding {
+    FrontierUrl entry;
+    std::string url;       // entry's URL, decoded
+    bool fetched = false;  // frontier_.complete() done, processing not finished
+  };
+
+  void resume_from_checkpoint();
+  void apply_replay(JournalReplay& replay);
+  void take_checkpoint(bool wait);
+  // The pause: fills what must be exact at the cut, swaps in `journal`, returns the frontier's image.
+  FrontierImage cut_checkpoint(CrawlCheckpoint& cp, std::unique_ptr<JournalWriter>& journal);
+  // After the pause, on the writer thread: the filter copy and the frontier's bytes.
+  void finish_checkpoint(CrawlCheckpoint& cp, const FrontierImage& frontier, JournalWriter& journal);
+  nlohmann::json saved_stats() const;  // CrawlStats as a checkpoint or stats record keeps them
+
+  const CrawlerSettings& settings_;
+  SeenFilter& filter_;
+  Frontier& frontier_;
+  CrawlStats& stats_;
+  PageLog* const page_log_;
+  std::unique_ptr<CrawlCheckpoint> resume_;
+  std::unique_ptr<AuditSet> audit_;
+  std::atomic<uint64_t> audit_false_positives_{0};
+
+  CheckpointGate gate_;
+  std::unique_ptr<JournalWriter> journal_;
+  uint64_t generation_ = 0;  // the last generation cut
+  std::mutex outstanding_mu_;
+  std::unordered_map<uint64_t, Outstanding> outstanding_;  // page requests by id, until processed
+  // Scheduler thread only: from the journal replay.
+  std::unordered_set<std::string> replayed_done_;      // completed before the crash: not fetched again
+  std::unordered_set<std::string> crash_outstanding_;  // in flight at the crash: a fetch is a refetch
+  std::atomic<uint64_t> resumes_{0};
+  std::atomic<uint64_t> refetched_after_crash_{0};
+  std::vector<std::string> journal_problems_;
+
+  std::thread writer_;
+  std::atomic<bool> writing_{false};
+  std::chrono::steady_clock::time_point last_checkpoint_;
+  std::chrono::steady_clock::time_point last_stats_record_;
+  uint64_t pages_at_last_checkpoint_ = 0;
+  mutable std::mutex written_mu_;
+  struct {
+    uint64_t taken = 0;
+    uint64_t failed = 0;
+    double last_pause_ms = 0;
+    double max_pause_ms = 0;
+    uint64_t last_bytes = 0;
+    uint64_t total_bytes = 0;
+    std::string last_manifest;
+  } written_;
+};
+
+}  // namespace bloomcrawl

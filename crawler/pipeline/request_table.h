@@ -1,0 +1,38 @@
+// RequestTable: the crawl's requests between the scheduler and the parse workers. Each request
+// submitted to the fetcher is kept by id until its result comes back (take()); a robots.txt
+// request that must wait (a retry after a pause, a redirect hop after the politeness delay) is
+// kept with its due time until the scheduler starts it (take_due()). Thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "crawler/pipeline/crawl_request.h"
+
+namespace bloomcrawl {
+
+class RequestTable {
+ public:
+  void add(uint64_t id, CrawlRequest request);
+  // The request submitted as `id`, removed; nullopt if there is none.
+  std::optional<CrawlRequest> take(uint64_t id);
+
+  void wait(RobotsRequest request, Clock::time_point due);
+  // The waiting requests due by `now`, removed.
+  std::vector<RobotsRequest> take_due(Clock::time_point now);
+  // Every waiting request, removed (the crawl is stopping); returns how many there were.
+  size_t drop_waiting();
+  // When the earliest waiting request is due.
+  std::optional<Clock::time_point> next_due();
+
+ private:
+  std::mutex mu_;
+  std::unordered_map<uint64_t, CrawlRequest> submitted_;
+  std::vector<std::pair<Clock::time_point, RobotsRequest>> waiting_;
+};
+
+}  // namespace bloomcrawl
