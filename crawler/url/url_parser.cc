@@ -144,6 +144,7 @@ class Parser {
 
   void shorten_path();
   void copy_authority_from_base();
+  void resolve_path_against_base(int c);
   bool parse_host_buffer();
   // Starts collecting a buffer at the next byte the state machine will read.
   void enter_buffering_state(State state) {
@@ -258,6 +259,28 @@ void Parser::copy_authority_from_base() {
   url_.host = base_->host;
   url_.has_host = base_->has_host;
   url_.port = base_->port;
+}
+
+// The relative and file states when the input does not start with a slash: the URL starts from the
+// base's path and query, which a query or fragment keeps and a path (its last segment) replaces.
+void Parser::resolve_path_against_base(int c) {
+  url_.path = base_->path;
+  url_.query = base_->query;
+  if (c == '?') {
+    enter_query();
+  } else if (c == '#') {
+    enter_fragment();
+  } else if (c != kEof) {
+    url_.query.reset();
+    // A file path that starts with a drive letter replaces the whole base path.
+    if (is_file_ && starts_with_windows_drive_letter(from_pointer())) {
+      url_.path.clear();
+    } else {
+      shorten_path();
+    }
+    state_ = State::kPath;
+    --pointer_;
+  }
 }
 
 bool Parser::parse_host_buffer() {
@@ -415,18 +438,7 @@ bool Parser::relative_state(int c) {
     state_ = State::kRelativeSlash;
   } else {
     copy_authority_from_base();
-    url_.path = base_->path;
-    url_.query = base_->query;
-    if (c == '?') {
-      enter_query();
-    } else if (c == '#') {
-      enter_fragment();
-    } else if (c != kEof) {
-      url_.query.reset();
-      shorten_path();
-      state_ = State::kPath;
-      --pointer_;
-    }
+    resolve_path_against_base(c);
   }
   return true;
 }
@@ -547,22 +559,7 @@ bool Parser::file_state(int c) {
   } else if (base_ && base_->scheme == "file") {
     url_.host = base_->host;
     url_.has_host = base_->has_host;
-    url_.path = base_->path;
-    url_.query = base_->query;
-    if (c == '?') {
-      enter_query();
-    } else if (c == '#') {
-      enter_fragment();
-    } else if (c != kEof) {
-      url_.query.reset();
-      if (!starts_with_windows_drive_letter(from_pointer())) {
-        shorten_path();
-      } else {
-        url_.path.clear();
-      }
-      state_ = State::kPath;
-      --pointer_;
-    }
+    resolve_path_against_base(c);
   } else {
     state_ = State::kPath;
     --pointer_;
