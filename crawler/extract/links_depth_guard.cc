@@ -194,6 +194,12 @@ Tag lex_tag(std::string_view html, size_t name_start) {
 
 bool is_ascii_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
+// Just past the first '>' at or after `pos`, or the input size if there is none.
+size_t past_next_gt(std::string_view html, size_t pos) {
+  size_t close = html.find('>', pos);
+  return close == std::string_view::npos ? html.size() : close + 1;
+}
+
 // End of a comment that starts at `open` ("<!--"): "-->", "--!>", or the abrupt "<!-->" and
 // "<!--->"; the input size if it never ends.
 size_t comment_end(std::string_view html, size_t open) {
@@ -403,6 +409,55 @@ class OpenElements {
   size_t open_tables_ = 0;
 };
 
+// Where the scan resumes after markup that opens no element: a comment, a CDATA section (only in
+// foreign content; elsewhere it is a bogus comment), a doctype, a processing instruction or a
+// bogus comment. `html[lt]` is '<' and `html[lt + 1]` is '!' or '?'.
+size_t markup_declaration_end(std::string_view html, size_t lt, bool in_foreign_content) {
+  if (html.compare(lt, 4, "<!--") == 0) return comment_end(html, lt);
+  if (in_foreign_content && html.compare(lt, 9, "<![CDATA[") == 0) {
+    size_t close = html.find("]]>", lt + 9);
+    return close == std::string_view::npos ? html.size() : close + 3;
+  }
+  return past_next_gt(html, lt + 1);
+}
+
+// Lexes the end tag (or "</>", or a bogus comment) at `lt` and applies it to `open`. Returns
+// where the scan resumes.
+size_t apply_end_tag(std::string_view html, size_t lt, OpenElements& open) {
+  size_t name_start = lt + 2;
+  if (name_start >= html.size() || !is_ascii_alpha(html[name_start])) return past_next_gt(html, lt + 1);
+  Tag tag = lex_tag(html, name_start);
+  uint64_t hash = name_hash(tag.name);
+  if (tag.complete) open.close_for_end_tag(hash, tag_info(hash));
+  return tag.end;
+}
+
+constexpr size_t kTooDeep = std::string_view::npos;
+
+// Lexes the start tag at `lt` and applies it to `open`. Returns where the scan resumes (the end of
+// the input for a tag cut by it, which Gumbo drops, and for <plaintext>, whose text is the rest of
+// the page), or kTooDeep if the element would open deeper than `max_depth`.
+size_t apply_start_tag(std::string_view html, size_t lt, size_t max_depth, OpenElements& open) {
+  Tag tag = lex_tag(html, lt + 1);
+  if (!tag.complete) return html.size();
+  uint64_t hash = name_hash(tag.name);
+  TagInfo info = tag_info(hash);
+  if (info.flags & kIgnored) return tag.end;
+  if (open.in_foreign_content()) {
+    if ((info.flags & kBreakoutVoid) || tag.self_closing) return tag.end;
+  } else {
+    if (info.flags & kVoid) return tag.end;
+    if ((info.flags & kTablePart) && !open.in_table()) return tag.end;  // ignored outside tables
+    if (info.flags & kRawText) {
+      return hash == kPlaintextHash ? html.size() : raw_text_end(html, tag.end, tag.name);
+    }
+    open.close_for_start_tag(hash, info);
+  }
+  if (open.depth() >= max_depth) return kTooDeep;
+  open.push(hash, info);
+  return tag.end;
+}
+
 }  // namespace
 
 size_t nesting_safe_prefix(std::string_view html, size_t max_depth) {
@@ -416,52 +471,13 @@ size_t nesting_safe_prefix(std::string_view html, size_t max_depth) {
     size_t next = lt + 1;
     if (next >= n) break;
     char c = html[next];
-    if (c == '!') {
-      if (html.compare(lt, 4, "<!--") == 0) {
-        pos = comment_end(html, lt);
-      } else if (open.in_foreign_content() && html.compare(lt, 9, "<![CDATA[") == 0) {
-        size_t close = html.find("]]>", lt + 9);
-        pos = close == std::string_view::npos ? n : close + 3;
-      } else {
-        size_t close = html.find('>', next);  // doctype or bogus comment
-        pos = close == std::string_view::npos ? n : close + 1;
-      }
-    } else if (c == '?') {
-      size_t close = html.find('>', next);
-      pos = close == std::string_view::npos ? n : close + 1;
+    if (c == '!' || c == '?') {
+      pos = markup_declaration_end(html, lt, open.in_foreign_content());
     } else if (c == '/') {
-      if (next + 1 < n && is_ascii_alpha(html[next + 1])) {
-        Tag tag = lex_tag(html, next + 1);
-        uint64_t hash = name_hash(tag.name);
-        if (tag.complete) open.close_for_end_tag(hash, tag_info(hash));
-        pos = tag.end;
-      } else {
-        size_t close = html.find('>', next);  // "</>" or a bogus comment
-        pos = close == std::string_view::npos ? n : close + 1;
-      }
+      pos = apply_end_tag(html, lt, open);
     } else if (is_ascii_alpha(c)) {
-      Tag tag = lex_tag(html, next);
-      if (!tag.complete) break;  // cut inside a tag: Gumbo drops it
-      uint64_t hash = name_hash(tag.name);
-      TagInfo info = tag_info(hash);
-      bool foreign = open.in_foreign_content();
-      pos = tag.end;
-      if (info.flags & kIgnored) continue;
-      if (foreign) {
-        if ((info.flags & kBreakoutVoid) || tag.self_closing) continue;
-      } else {
-        if (info.flags & kVoid) continue;
-        if ((info.flags & kTablePart) && !open.in_table()) continue;  // ignored outside tables
-        if (info.flags & kRawText) {
-          // <plaintext> has no end tag: the rest of the page is its text.
-          if (hash == kPlaintextHash) break;
-          pos = raw_text_end(html, pos, tag.name);
-          continue;
-        }
-        open.close_for_start_tag(hash, info);
-      }
-      if (open.depth() >= max_depth) return lt;
-      open.push(hash, info);
+      pos = apply_start_tag(html, lt, max_depth, open);
+      if (pos == kTooDeep) return lt;
     } else {
       pos = next;  // a '<' in text
     }
