@@ -17,24 +17,53 @@ constexpr std::string_view kAuditMagic{"BCAUDIT\x01", 8};
 
 uint64_t audit_hash(std::string_view canonical_url) { return XXH3_64bits(canonical_url.data(), canonical_url.size()); }
 
-bool AuditSet::insert(uint64_t hash) {
+bool AuditSet::record(uint64_t hash, bool filter_said_new) {
   std::lock_guard<std::mutex> lock(mu_);
-  return hashes_.insert(hash).second;
+  auto [it, first] = urls_.try_emplace(hash, uint8_t{0});
+  uint8_t& state = it->second;
+  if (filter_said_new) {
+    if (state & kGotNew) return false;  // the filter inserts each key once; a replay may repeat it
+    state |= kGotNew;
+    ++admitted_;
+    if (state & kCountedSeen) --false_positives_;  // the race in the header: that "seen" was this URL's
+    return false;
+  }
+  if (!first) return false;  // a true duplicate, or a false positive counted already
+  state = kCountedSeen;
+  ++false_positives_;
+  return true;
+}
+
+uint64_t AuditSet::false_positives() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return false_positives_;
+}
+
+uint64_t AuditSet::admitted() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return admitted_;
 }
 
 size_t AuditSet::size() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return hashes_.size();
+  return urls_.size();
 }
 
 std::vector<uint64_t> AuditSet::hashes() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return std::vector<uint64_t>(hashes_.begin(), hashes_.end());
+  std::vector<uint64_t> out;
+  out.reserve(urls_.size());
+  for (const auto& [hash, state] : urls_) out.push_back(hash);
+  return out;
 }
 
-void AuditSet::insert_all(const std::vector<uint64_t>& hashes) {
+void AuditSet::restore(const std::vector<uint64_t>& hashes, uint64_t false_positives) {
   std::lock_guard<std::mutex> lock(mu_);
-  hashes_.insert(hashes.begin(), hashes.end());
+  // Settled answers: a URL in a checkpoint can no longer get "new" (the filter holds it), so
+  // every one is marked kGotNew, which keeps later "seen" answers from counting, as they must not.
+  for (uint64_t h : hashes) urls_.try_emplace(h, kGotNew);
+  false_positives_ = std::min<uint64_t>(false_positives, urls_.size());
+  admitted_ = urls_.size() - false_positives_;
 }
 
 std::string encode_audit_file(const std::vector<uint64_t>& sorted_hashes) {

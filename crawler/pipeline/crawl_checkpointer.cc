@@ -84,10 +84,10 @@ void CrawlCheckpointer::resume_from_checkpoint() {
   auto counter = [&](const char* name) { return m.counters.value(name, uint64_t{0}); };
   resumes_ = counter("resumes") + 1;
   refetched_after_crash_ = counter("refetched_after_crash");
-  audit_false_positives_ = counter("audit_false_positives");
+  saved_audit_false_positives_ = counter("audit_false_positives");
   if (audit_) {
     if (resume_->audit_enabled) {
-      audit_->insert_all(resume_->audit);
+      audit_->restore(resume_->audit, saved_audit_false_positives_);
     } else {
       spdlog::warn("audit: the checkpoint was taken without audit, so an exact set would miss every URL seen "
                    "before; audit stays off for this crawl");
@@ -120,12 +120,13 @@ void CrawlCheckpointer::apply_replay(JournalReplay& replay) {
   for (const AdmittedRecord& a : replay.admitted) {
     const std::string_view url = decode_queued_url(a.entry).url;
     filter_.insert(url);
-    if (audit_) audit_->insert(audit_hash(url));
+    if (audit_) audit_->record(audit_hash(url), true);
     if (a.queued) frontier_.push(a.host, a.entry, a.depth);
   }
+  // After every admission: a "seen" journaled by a worker that raced the URL's admitting one
+  // (audit_set.h) is withdrawn here as it was in the crawl.
   if (audit_) {
-    for (uint64_t h : replay.audit_false_positives) audit_->insert(h);
-    audit_false_positives_ += replay.audit_false_positives.size();
+    for (uint64_t h : replay.audit_false_positives) audit_->record(h, false);
   }
   stats_.pages_fetched += replay.pages_fetched;
   stats_.bytes_received += replay.bytes_received;
@@ -200,11 +201,10 @@ void CrawlCheckpointer::audit_outcomes(const std::vector<std::string_view>& keys
   for (size_t i = 0; i < keys.size(); ++i) {
     if (outcomes[i] == InsertOutcome::kFull) continue;  // recorded nowhere
     const uint64_t h = audit_hash(keys[i]);
-    const bool exact_new = audit_->insert(h);
-    if (outcomes[i] == InsertOutcome::kSeen && exact_new) {
-      // A page wrongly skipped: the filter's false positive. Journaled so a resume keeps it.
-      audit_false_positives_.fetch_add(1, std::memory_order_relaxed);
-      if (journal_) add_record(batch, AuditFalsePositiveRecord{h});
+    // A page wrongly skipped, unless another worker's "new" for it is still on its way: journaled
+    // so a resume keeps it (and withdraws it the same way).
+    if (audit_->record(h, outcomes[i] == InsertOutcome::kNew) && journal_) {
+      add_record(batch, AuditFalsePositiveRecord{h});
     }
   }
 }
@@ -258,7 +258,7 @@ FrontierImage CrawlCheckpointer::cut_checkpoint(CrawlCheckpoint& cp, std::unique
     m.stats = saved_stats();
     m.counters = {{"resumes", resumes_.load()},
                   {"refetched_after_crash", refetched_after_crash_.load()},
-                  {"audit_false_positives", audit_false_positives_.load()}};
+                  {"audit_false_positives", audit_false_positives()}};
     if (audit_) {
       cp.audit_enabled = true;
       cp.audit = audit_->hashes();  // sorted after the pause

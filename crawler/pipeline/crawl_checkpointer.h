@@ -83,7 +83,8 @@ class CrawlCheckpointer {
 
   uint64_t refetched_after_crash() const { return refetched_after_crash_.load(); }
   const AuditSet* audit() const { return audit_.get(); }
-  uint64_t audit_false_positives() const { return audit_false_positives_.load(); }
+  // The audit's count, or (audit off) the one the resumed checkpoint carried.
+  uint64_t audit_false_positives() const { return audit_ ? audit_->false_positives() : saved_audit_false_positives_; }
   nlohmann::json report() const;  // report.json's "checkpoint"
 
  private:
@@ -109,7 +110,7 @@ class CrawlCheckpointer {
   PageLog* const page_log_;
   std::unique_ptr<CrawlCheckpoint> resume_;
   std::unique_ptr<AuditSet> audit_;
-  std::atomic<uint64_t> audit_false_positives_{0};
+  uint64_t saved_audit_false_positives_ = 0;  // set before the crawl's threads start
 
   CheckpointGate gate_;
   std::unique_ptr<JournalWriter> journal_;

@@ -13,6 +13,7 @@
 #include "crawler/output/page_log.h"
 #include "crawler/output/warc_writer.h"
 #include "crawler/persist/journal_records.h"
+#include "crawler/pipeline/audit_report.h"
 #include "crawler/pipeline/crawl_checkpointer.h"
 #include "crawler/pipeline/host_outcome.h"
 #include "crawler/pipeline/queued_url.h"
@@ -730,11 +731,7 @@ nlohmann::json Crawler::report(double seconds) const {
   FrontierStats f = frontier_.stats(false);
   out["frontier"] = {{"queued", f.queued}, {"hosts", f.hosts}, {"dispatched", f.dispatched}};
   out["duplicates_avoided"]["pages_refetched_after_crash"] = checkpointer_->refetched_after_crash();
-  if (const AuditSet* audit = checkpointer_->audit()) {
-    out["audit"] = {{"exact_urls", audit->size()},
-                    {"false_positives", checkpointer_->audit_false_positives()},
-                    {"filter_estimated_false_positives", fs.estimated_false_positives}};
-  }
+  if (const AuditSet* audit = checkpointer_->audit()) out["audit"] = audit_report(*audit, fs.estimated_false_positives);
   if (checkpointer_->enabled()) out["checkpoint"] = checkpointer_->report();
   return out;
 }

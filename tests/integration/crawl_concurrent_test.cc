@@ -184,6 +184,35 @@ TEST_F(CrawlTest, PolitenessDelayAndConcurrencyHoldAtTheServer) {
   EXPECT_EQ(s.duplicate_fetches, 0u);
 }
 
+// --audit with parse workers admitting the same links at once: a filter sized so that it cannot
+// make a false positive here (estimate far below 1e-9) must count none, however the workers'
+// filter inserts and audit steps interleave (the race is in crawler/persist/audit_set.h).
+TEST_F(CrawlTest, AuditCountsNoFalsePositiveWhenTheFilterCannotMakeOne) {
+  TestWebOptions o;
+  o.trap = false;
+  TestWeb web(o);
+  web.start();
+  CrawlConfig c = config_for(web);
+  c.seen_filter.initial_capacity = 100000;
+  c.seen_filter.target_fpr = 1e-9;  // and at 1% fill the real rate is far lower still
+  validate_config(c);
+  CrawlerSettings s = settings_from_config(c);
+  s.audit = true;
+  s.parse_threads = 4;  // more workers admitting the same links than cores: more interleavings
+  Crawler crawler(std::move(s));
+  nlohmann::json report = crawler.run();
+  web.stop();
+  ASSERT_TRUE(report.contains("audit")) << report.dump(2);
+  const nlohmann::json& audit = report["audit"];
+  EXPECT_LT(audit["filter_estimated_false_positives"].get<double>(), 1e-9) << audit.dump();
+  EXPECT_EQ(audit["false_positives"].get<uint64_t>(), 0u) << audit.dump();
+  EXPECT_TRUE(audit["count_within_expected_range"].get<bool>()) << audit.dump();
+  // Every URL the filter answered for was admitted once: the exact set and the filter agree.
+  EXPECT_EQ(audit["admitted_urls"].get<uint64_t>(), report["seen_filter"]["keys"].get<uint64_t>());
+  EXPECT_EQ(audit["exact_urls"].get<uint64_t>(), audit["admitted_urls"].get<uint64_t>());
+  EXPECT_EQ(web.summary().duplicate_fetches, 0u);
+}
+
 TEST_F(CrawlTest, WarcHoldsEveryHtmlResponse) {
   TestWebOptions o;
   o.pages_per_host = 8;
