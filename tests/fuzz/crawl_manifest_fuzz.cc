@@ -36,7 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   bloomcrawl::put_le(framed, bloomcrawl::kCrawlManifestVersion, 4);
   bloomcrawl::put_le(framed, size, 4);
   framed.append(bytes);
-  bloomcrawl::put_le(framed, checksum64(framed), 8);
+  bloomcrawl::put_le(framed, bloomcrawl::checksum64(framed), 8);
   decode_and_round_trip(framed);
   return 0;
 }
