@@ -5,7 +5,7 @@
 #include <regex>
 #include <sstream>
 
-#include "config/cidr.h"
+#include "base/ip_address.h"
 
 namespace bloomcrawl::config_detail {
 namespace {

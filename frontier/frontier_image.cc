@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <tuple>
 
+#include "base/coding.h"
 #include "frontier/frontier_snapshot.h"
 #include "frontier/frontier_state.h"
-#include "frontier/frontier_varint.h"
 
 namespace bloomcrawl {
 namespace {

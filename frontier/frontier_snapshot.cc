@@ -7,8 +7,8 @@
 
 #include <zlib.h>
 
+#include "base/coding.h"
 #include "frontier/frontier_state.h"
-#include "frontier/frontier_varint.h"
 
 namespace bloomcrawl {
 namespace {
@@ -76,8 +76,7 @@ uint32_t frontier_snapshot_checksum(std::string_view bytes) {
 }
 
 void seal_frontier_snapshot(std::string& body) {
-  const uint32_t crc = frontier_snapshot_checksum(body);
-  for (int shift = 0; shift < 32; shift += 8) body.push_back(static_cast<char>((crc >> shift) & 0xFF));
+  put_le(body, frontier_snapshot_checksum(body), kFrontierSnapshotChecksumBytes);
 }
 
 std::string FrontierState::snapshot() const {
@@ -99,10 +98,7 @@ FrontierState FrontierState::restore(std::string_view bytes, FrontierOptions opt
     SnapshotReader::fail_at(7, "unsupported version " + std::to_string(static_cast<uint8_t>(bytes[7])));
   }
   const size_t checked = bytes.size() - kFrontierSnapshotChecksumBytes;
-  uint32_t stored = 0;
-  for (size_t i = 0; i < kFrontierSnapshotChecksumBytes; ++i) {
-    stored |= static_cast<uint32_t>(static_cast<uint8_t>(bytes[checked + i])) << (8 * i);
-  }
+  const auto stored = static_cast<uint32_t>(get_le(bytes, checked, kFrontierSnapshotChecksumBytes));
   const uint32_t computed = frontier_snapshot_checksum(bytes.substr(0, checked));
   if (stored != computed) {
     SnapshotReader::fail_at(checked, "checksum mismatch (stored " + std::to_string(stored) +

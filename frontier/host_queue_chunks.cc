@@ -5,7 +5,7 @@
 #include <new>
 #include <utility>
 
-#include "frontier/frontier_varint.h"
+#include "base/coding.h"
 
 namespace bloomcrawl {
 namespace {

@@ -5,7 +5,7 @@
 // Sealed layers are written once and reused by later checkpoints, so only the active layer is
 // rewritten. Saving is crash-safe (temp file, fsync, rename, CURRENT switched last): a kill at
 // any instant leaves the previous checkpoint loadable. Loading verifies every size and checksum
-// and throws CheckpointError (defined in checkpoint_format.h) naming the file and the problem.
+// and throws CheckpointError (base/data_error.h) naming the file and the problem.
 #pragma once
 
 #include <cstdint>

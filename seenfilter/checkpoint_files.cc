@@ -9,7 +9,9 @@
 #include <memory>
 #include <vector>
 
-#include "seenfilter/durable_file.h"
+#include "base/checksum.h"
+#include "base/coding.h"
+#include "base/file_system.h"
 
 namespace bloomcrawl::seenfilter {
 namespace fs = std::filesystem;
@@ -60,8 +62,7 @@ std::string resolve_manifest_name(const fs::path& dir, std::string_view requeste
   const fs::path current = dir / kCurrentFileName;
   if (name.empty()) {
     if (!fs::exists(current)) throw CheckpointError(current.string(), "missing: no checkpoint in this directory");
-    const std::vector<uint8_t> bytes = read_small_file(current, 64);
-    name.assign(bytes.begin(), bytes.end());
+    name = read_whole_file(current, 64);
     if (name.empty() || name.back() != '\n') throw CheckpointError(current.string(), "truncated (no final newline)");
     name.pop_back();
   }
@@ -73,8 +74,8 @@ std::string resolve_manifest_name(const fs::path& dir, std::string_view requeste
 }
 
 Manifest read_manifest_file(const fs::path& path) {
-  const std::vector<uint8_t> bytes = read_small_file(path, kMaxManifestBytes);
-  Manifest m = decode_manifest(bytes, path.string());
+  const std::string bytes = read_whole_file(path, kMaxManifestBytes);
+  Manifest m = decode_manifest({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}, path.string());
   const auto named = parse_manifest_file_name(path.filename().string());
   if (named && *named != m.sequence) {
     throw CheckpointError(path.string(), "sequence number " + std::to_string(m.sequence) +

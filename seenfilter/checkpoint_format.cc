@@ -1,26 +1,17 @@
 #include "seenfilter/checkpoint_format.h"
 
-#include <xxhash.h>
-
 #include <bit>
 #include <cstdio>
 #include <cstring>
-#include <new>
+
+#include "base/checksum.h"
+#include "base/coding.h"
 
 namespace bloomcrawl::seenfilter {
 namespace {
 
 constexpr char kManifestMagic[8] = {'B', 'C', 'S', 'F', 'M', 'A', 'N', 'I'};
 constexpr char kLayerMagic[8] = {'B', 'C', 'S', 'F', 'L', 'A', 'Y', 'R'};
-
-uint32_t load_u32(const uint8_t* p) {
-  return static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8 | static_cast<uint32_t>(p[2]) << 16 |
-         static_cast<uint32_t>(p[3]) << 24;
-}
-
-void store_u32(uint8_t* p, uint32_t v) {
-  for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
-}
 
 std::string hex16(uint64_t v) {
   char buf[17];
@@ -38,13 +29,6 @@ void check_magic_and_version(const uint8_t* p, const char (&magic)[8], const cha
 }
 
 }  // namespace
-
-uint64_t load_u64(const uint8_t* p) { return static_cast<uint64_t>(load_u32(p)) | static_cast<uint64_t>(load_u32(p + 4)) << 32; }
-
-void store_u64(uint8_t* p, uint64_t v) {
-  store_u32(p, static_cast<uint32_t>(v));
-  store_u32(p + 4, static_cast<uint32_t>(v >> 32));
-}
 
 std::string ManifestLayer::file_name() const {
   char index_text[16];
@@ -96,7 +80,7 @@ std::vector<uint8_t> encode_manifest(const Manifest& m) {
     store_u64(p + 40, l.checksum);
     p += kManifestEntryBytes;
   }
-  store_u64(p, XXH3_64bits(out.data(), static_cast<size_t>(p - out.data())));
+  store_u64(p, checksum64(out.data(), static_cast<size_t>(p - out.data())));
   return out;
 }
 
@@ -119,7 +103,7 @@ Manifest decode_manifest(std::span<const uint8_t> bytes, const std::string& file
                                     " for " + std::to_string(count) + " layers");
   }
   const size_t body = expected - kChecksumBytes;
-  if (load_u64(p + body) != XXH3_64bits(p, body)) throw CheckpointError(file, "checksum mismatch (corrupted manifest)");
+  if (load_u64(p + body) != checksum64(p, body)) throw CheckpointError(file, "checksum mismatch (corrupted manifest)");
 
   Manifest m;
   m.sequence = load_u64(p + 16);
@@ -184,16 +168,5 @@ void check_layer_header(std::span<const uint8_t> header, const ManifestLayer& ex
   mismatch("keys", load_u64(p + 32), expected.keys);
   mismatch("blocks", load_u64(p + 40), expected.blocks);
 }
-
-Checksum::Checksum() : state_(XXH3_createState()) {
-  if (state_ == nullptr) throw std::bad_alloc();
-  XXH3_64bits_reset(static_cast<XXH3_state_t*>(state_));
-}
-
-Checksum::~Checksum() { XXH3_freeState(static_cast<XXH3_state_t*>(state_)); }
-
-void Checksum::update(const void* data, size_t size) { XXH3_64bits_update(static_cast<XXH3_state_t*>(state_), data, size); }
-
-uint64_t Checksum::digest() const { return XXH3_64bits_digest(static_cast<const XXH3_state_t*>(state_)); }
 
 }  // namespace bloomcrawl::seenfilter

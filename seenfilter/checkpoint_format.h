@@ -7,21 +7,15 @@
 #include <cstdint>
 #include <optional>
 #include <span>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "base/data_error.h"
 #include "seenfilter/blocked_bloom_math.h"
 #include "seenfilter/seen_filter.h"
 
 namespace bloomcrawl {
-
-// A checkpoint that cannot be read or written; the message starts with the file's path.
-class CheckpointError : public std::runtime_error {
- public:
-  CheckpointError(const std::string& file, const std::string& problem) : std::runtime_error(file + ": " + problem) {}
-};
 
 namespace seenfilter {
 
@@ -62,23 +56,6 @@ Manifest decode_manifest(std::span<const uint8_t> bytes, const std::string& file
 std::array<uint8_t, kLayerHeaderBytes> encode_layer_header(const ManifestLayer& layer);
 // Checks a layer file's header against the manifest entry that refers to it.
 void check_layer_header(std::span<const uint8_t> header, const ManifestLayer& expected, const std::string& file);
-
-// XXH3-64 over a file's bytes in pieces.
-class Checksum {
- public:
-  Checksum();
-  ~Checksum();
-  Checksum(const Checksum&) = delete;
-  Checksum& operator=(const Checksum&) = delete;
-  void update(const void* data, size_t size);
-  uint64_t digest() const;
-
- private:
-  void* state_;
-};
-
-uint64_t load_u64(const uint8_t* p);
-void store_u64(uint8_t* p, uint64_t v);
 
 }  // namespace seenfilter
 }  // namespace bloomcrawl

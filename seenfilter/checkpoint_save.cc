@@ -8,9 +8,11 @@
 #include <set>
 #include <system_error>
 
+#include "base/checksum.h"
+#include "base/coding.h"
+#include "base/durable_file.h"
 #include "seenfilter/checkpoint.h"
 #include "seenfilter/checkpoint_files.h"
-#include "seenfilter/durable_file.h"
 
 namespace bloomcrawl {
 namespace fs = std::filesystem;
@@ -35,8 +37,8 @@ bool has_file_of_size(const fs::path& path, uint64_t size) {
 // Writes the layer in one pass, hashing as it goes, and names it after the hash.
 uint64_t write_layer(const seenfilter::LayerBits& bits, ManifestLayer entry, const fs::path& dir) {
   static_assert(std::endian::native == std::endian::little, "layer words are written as little-endian memory");
-  seenfilter::DurableFile file(dir / ("layer-" + std::to_string(entry.index) + ".sfl.tmp"));
-  seenfilter::Checksum checksum;
+  DurableFile file(dir / ("layer-" + std::to_string(entry.index) + ".sfl.tmp"));
+  Checksum checksum;
   const auto header = seenfilter::encode_layer_header(entry);
   const auto put = [&](const void* data, size_t size) {
     checksum.update(data, size);
@@ -51,7 +53,7 @@ uint64_t write_layer(const seenfilter::LayerBits& bits, ManifestLayer entry, con
   }
   entry.checksum = checksum.digest();
   uint8_t trailer[seenfilter::kChecksumBytes];
-  seenfilter::store_u64(trailer, entry.checksum);
+  store_u64(trailer, entry.checksum);
   file.append(trailer, sizeof trailer);
   file.commit(dir / entry.file_name());
   return entry.checksum;
@@ -142,19 +144,19 @@ std::string save_checkpoint(const FilterSnapshot& snapshot, const fs::path& dir,
     seenfilter::Manifest manifest;
     manifest.options = snapshot.options;
     for (const FilterSnapshot::Layer& layer : snapshot.layers) manifest.layers.push_back(store_layer(layer, dir, options));
-    seenfilter::sync_directory(dir);
+    sync_directory(dir);
     report(options, "layers synced");
 
     manifest.sequence = next_sequence(dir);
     const std::string manifest_name = seenfilter::manifest_file_name(manifest.sequence);
     const std::vector<uint8_t> bytes = seenfilter::encode_manifest(manifest);
-    seenfilter::write_file_durably(dir / manifest_name, bytes.data(), bytes.size());
-    seenfilter::sync_directory(dir);
+    write_file_durably(dir / manifest_name, bytes.data(), bytes.size());
+    sync_directory(dir);
     report(options, "manifest written");
 
     const std::string current = manifest_name + "\n";
-    seenfilter::write_file_durably(dir / seenfilter::kCurrentFileName, current.data(), current.size());
-    seenfilter::sync_directory(dir);
+    write_file_durably(dir / seenfilter::kCurrentFileName, current.data(), current.size());
+    sync_directory(dir);
     report(options, "CURRENT switched");
 
     apply_retention(dir, options.keep_manifests);

@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <thread>
 
@@ -16,6 +15,8 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "base/data_error.h"
+#include "base/durable_file.h"
 #include "config/config.h"
 #include "config/key_hash.h"
 #include "crawler/cli/command.h"
@@ -179,9 +180,12 @@ int run_crawl(const CrawlFlags& flags) {
   report["config"] = to_json(config);
   if (config.output.report_json) {
     std::filesystem::path path = std::filesystem::path(config.output.directory) / "report.json";
-    std::ofstream out(path);
-    out << report.dump(2) << "\n";
-    if (!out) spdlog::error("{}: cannot write the report", path.string());
+    const std::string text = report.dump(2) + "\n";
+    try {
+      write_file_durably(path, text.data(), text.size());
+    } catch (const CheckpointError& e) {
+      spdlog::error("cannot write the report: {}", e.what());
+    }
   }
   std::cout << crawl_summary(report);
   return 0;

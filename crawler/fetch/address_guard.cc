@@ -1,12 +1,7 @@
 #include "crawler/fetch/address_guard.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-
-#include <charconv>
 #include <cstring>
-#include <stdexcept>
+#include <iterator>
 
 namespace bloomcrawl {
 namespace {
@@ -111,84 +106,6 @@ const char* embedded_v4(const IpAddress& address, IpAddress* v4) {
 }
 
 }  // namespace
-
-bool IpAddress::parse(std::string_view text, IpAddress* out) {
-  std::string s(text);  // inet_pton needs a terminated string
-  IpAddress a;
-  if (inet_pton(AF_INET, s.c_str(), a.bytes.data() + 12) == 1) {
-    *out = a;
-    return true;
-  }
-  if (inet_pton(AF_INET6, s.c_str(), a.bytes.data()) == 1) {
-    a.v6 = true;
-    *out = a;
-    return true;
-  }
-  return false;
-}
-
-bool IpAddress::from_sockaddr(const sockaddr* address, IpAddress* out) {
-  IpAddress a;
-  if (address->sa_family == AF_INET) {
-    sockaddr_in in;
-    std::memcpy(&in, address, sizeof in);
-    std::memcpy(a.bytes.data() + 12, &in.sin_addr, 4);
-  } else if (address->sa_family == AF_INET6) {
-    sockaddr_in6 in6;
-    std::memcpy(&in6, address, sizeof in6);
-    std::memcpy(a.bytes.data(), &in6.sin6_addr, 16);
-    a.v6 = true;
-  } else {
-    return false;
-  }
-  *out = a;
-  return true;
-}
-
-std::string IpAddress::to_string() const {
-  char buffer[INET6_ADDRSTRLEN] = {};
-  if (v6) {
-    inet_ntop(AF_INET6, bytes.data(), buffer, sizeof buffer);
-  } else {
-    inet_ntop(AF_INET, bytes.data() + 12, buffer, sizeof buffer);
-  }
-  return buffer;
-}
-
-CidrRange CidrRange::parse(std::string_view text) {
-  CidrRange range;
-  const size_t slash = text.find('/');
-  if (!IpAddress::parse(text.substr(0, slash), &range.base)) {
-    throw std::invalid_argument("invalid address range '" + std::string(text) +
-                                "': not an IPv4 or IPv6 address");
-  }
-  const unsigned max_bits = range.base.v6 ? 128 : 32;
-  range.prefix_bits = max_bits;
-  if (slash != std::string_view::npos) {
-    const std::string_view bits = text.substr(slash + 1);
-    unsigned value = 0;
-    const auto [end, ec] = std::from_chars(bits.data(), bits.data() + bits.size(), value);
-    if (ec != std::errc() || end != bits.data() + bits.size() || bits.empty() || value > max_bits) {
-      throw std::invalid_argument("invalid address range '" + std::string(text) +
-                                  "': prefix length must be 0.." + std::to_string(max_bits));
-    }
-    range.prefix_bits = value;
-  }
-  return range;
-}
-
-bool CidrRange::contains(const IpAddress& address) const {
-  if (address.v6 != base.v6) return false;
-  const unsigned offset = base.v6 ? 0 : 12;  // IPv4 lives in the last 4 bytes
-  unsigned bits = prefix_bits;
-  for (unsigned i = offset; bits > 0; ++i) {
-    const unsigned take = bits < 8 ? bits : 8;
-    const uint8_t mask = static_cast<uint8_t>(0xFF00u >> take);
-    if ((address.bytes[i] & mask) != (base.bytes[i] & mask)) return false;
-    bits -= take;
-  }
-  return true;
-}
 
 AddressGuard::AddressGuard(const std::vector<std::string>& allowed_ranges) {
   for (const std::string& text : allowed_ranges) allowed_.push_back(CidrRange::parse(text));

@@ -6,44 +6,20 @@
 //   benchmarking and reserved ranges of IPv4, and IPv6 loopback, unspecified, ULA, link-local,
 //   site-local, multicast, documentation, discard and deprecated/embedded forms. IPv6 forms that
 //   carry an IPv4 address (v4-mapped, v4-compatible, NAT64, 6to4) are judged by that IPv4 address.
-// - Ranges given as allowed (CIDR, or a bare address) are exempt; they are checked first, also
+// - Ranges given as allowed (CIDR, or a bare address; base/ip_address.h's strict syntax, the one
+//   config validates with) are exempt; they are checked first, also
 //   against the IPv4 address inside a v4-mapped IPv6 address.
 // - It is checked on the address actually being connected to (after DNS), so rebinding a name to an
 //   internal address cannot bypass it. The ranges and reasons are in docs/fetcher.md.
 // - Thread-safe after construction (read-only).
 #pragma once
 
-#include <array>
-#include <cstdint>
 #include <string>
-#include <string_view>
 #include <vector>
 
-struct sockaddr;
+#include "base/ip_address.h"
 
 namespace bloomcrawl {
-
-// An IPv4 or IPv6 address; IPv4 is held in the last 4 bytes.
-struct IpAddress {
-  bool v6 = false;
-  std::array<uint8_t, 16> bytes{};
-
-  // Parses a numeric address literal ("10.0.0.1", "::1"); returns false if it is not one.
-  static bool parse(std::string_view text, IpAddress* out);
-  // From a socket address of family AF_INET or AF_INET6; returns false for any other family.
-  static bool from_sockaddr(const sockaddr* address, IpAddress* out);
-  std::string to_string() const;
-};
-
-// A prefix of an address family: `prefix_bits` leading bits of `base` (0..32 or 0..128).
-struct CidrRange {
-  IpAddress base;
-  unsigned prefix_bits = 0;
-
-  // Parses "a.b.c.d/n", "x::/n" or a bare address. Throws std::invalid_argument naming `text`.
-  static CidrRange parse(std::string_view text);
-  bool contains(const IpAddress& address) const;
-};
 
 struct AddressVerdict {
   bool allowed = true;

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <cstdio>
 #include <cstring>
 #include <random>
 #include <stdexcept>
@@ -125,8 +126,7 @@ void WarcWriter::open_file() {
   std::snprintf(name, sizeof name, "%s-%s-%05llu-%d.warc.gz.open", options_.prefix.c_str(), stamp,
                 (unsigned long long)serial_++, int(getpid()));
   open_path_ = options_.directory / name;
-  file_ = std::fopen(open_path_.c_str(), "wb");
-  if (!file_) throw std::runtime_error(open_path_.string() + ": cannot create: " + std::strerror(errno));
+  file_ = std::make_unique<WritableFile>(open_path_, FileSystem::Mode::kTruncate);
   file_bytes_ = 0;
   std::string info = "software: " + options_.software + "\r\nformat: WARC File Format 1.1\r\n" +
                      "conformsTo: http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/\r\n";
@@ -142,9 +142,7 @@ void WarcWriter::append_record(const std::string& warc_headers, const std::strin
   std::string record = "WARC/1.1\r\n" + warc_headers + "Content-Length: " + std::to_string(block.size()) +
                        "\r\n\r\n" + block + "\r\n\r\n";
   std::string member = gzip_member(record);
-  if (std::fwrite(member.data(), 1, member.size(), file_) != member.size()) {
-    throw std::runtime_error(open_path_.string() + ": write failed: " + std::strerror(errno));
-  }
+  file_->append(member);
   file_bytes_ += member.size();
   ++records_;
 }
@@ -177,13 +175,12 @@ void WarcWriter::close() {
 
 void WarcWriter::close_locked() {
   if (!file_) return;
-  bool ok = std::fflush(file_) == 0 && fsync(fileno(file_)) == 0;
-  ok = std::fclose(file_) == 0 && ok;
-  file_ = nullptr;
-  if (!ok) throw std::runtime_error(open_path_.string() + ": flush failed: " + std::strerror(errno));
+  const std::unique_ptr<WritableFile> file = std::move(file_);
+  file->sync();
+  file->close();
   std::filesystem::path done = open_path_;
   done.replace_extension();  // drop ".open"
-  std::filesystem::rename(open_path_, done);
+  if (const int error = file_system().rename(open_path_, done)) throw_file_error(done, "rename failed", error);
   ++files_completed_;
 }
 

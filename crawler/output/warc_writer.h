@@ -7,10 +7,12 @@
 
 #include <chrono>
 #include <cstdint>
-#include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <string>
+
+#include "base/file_system.h"
 
 namespace bloomcrawl {
 
@@ -55,7 +57,7 @@ class WarcWriter {
 
   WarcOptions options_;
   mutable std::mutex mu_;
-  std::FILE* file_ = nullptr;
+  std::unique_ptr<WritableFile> file_;
   std::filesystem::path open_path_;
   uint64_t file_bytes_ = 0;
   uint64_t serial_ = 0;

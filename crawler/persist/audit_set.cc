@@ -3,10 +3,9 @@
 #include <algorithm>
 #include <cstring>
 
-#include <xxhash.h>
-
-#include "crawler/persist/crawl_checkpoint_bytes.h"
-#include "seenfilter/checkpoint_format.h"
+#include "base/checksum.h"
+#include "base/coding.h"
+#include "base/data_error.h"
 
 namespace bloomcrawl {
 namespace {
@@ -15,7 +14,7 @@ constexpr std::string_view kAuditMagic{"BCAUDIT\x01", 8};
 
 }  // namespace
 
-uint64_t audit_hash(std::string_view canonical_url) { return XXH3_64bits(canonical_url.data(), canonical_url.size()); }
+uint64_t audit_hash(std::string_view canonical_url) { return checksum64(canonical_url); }
 
 bool AuditSet::record(uint64_t hash, bool filter_said_new) {
   std::lock_guard<std::mutex> lock(mu_);
@@ -71,7 +70,7 @@ std::string encode_audit_file(const std::vector<uint64_t>& sorted_hashes) {
   out.reserve(24 + 8 * sorted_hashes.size());
   put_le(out, sorted_hashes.size(), 8);
   for (uint64_t h : sorted_hashes) put_le(out, h, 8);
-  put_le(out, XXH3_64bits(out.data(), out.size()), 8);
+  put_le(out, checksum64(out), 8);
   return out;
 }
 
@@ -82,7 +81,7 @@ std::vector<uint64_t> decode_audit_file(std::string_view bytes, const std::strin
     throw CheckpointError(name, "size " + std::to_string(bytes.size()) + " does not match " + std::to_string(count) + " hashes");
   }
   const size_t body = bytes.size() - 8;
-  if (XXH3_64bits(bytes.data(), body) != get_le(bytes, body, 8)) throw CheckpointError(name, "checksum mismatch");
+  if (checksum64(bytes.data(), body) != get_le(bytes, body, 8)) throw CheckpointError(name, "checksum mismatch");
   std::vector<uint64_t> out(count);
   for (uint64_t i = 0; i < count; ++i) out[i] = get_le(bytes, 16 + 8 * i, 8);
   if (!std::is_sorted(out.begin(), out.end())) throw CheckpointError(name, "hashes not sorted");

@@ -16,6 +16,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/data_error.h"
+
 namespace bloomcrawl {
 
 uint64_t audit_hash(std::string_view canonical_url);

@@ -3,16 +3,16 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
-#include <fstream>
-#include <iterator>
 #include <set>
 
 #include <spdlog/spdlog.h>
-#include <xxhash.h>
 
+#include "base/checksum.h"
+#include "base/data_error.h"
+#include "base/durable_file.h"
+#include "base/file_system.h"
 #include "crawler/persist/audit_set.h"
 #include "seenfilter/checkpoint.h"
-#include "seenfilter/durable_file.h"
 
 namespace bloomcrawl {
 namespace {
@@ -51,26 +51,17 @@ std::vector<uint64_t> generations(const fs::path& dir, std::string_view prefix, 
   return out;
 }
 
-std::string read_whole_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw CheckpointError(path.string(), "cannot open");
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw CheckpointError(path.string(), "cannot read");
-  return bytes;
-}
-
 std::string read_verified(const fs::path& path, uint64_t size, uint64_t checksum) {
   std::string bytes = read_whole_file(path);
   if (bytes.size() != size) {
     throw CheckpointError(path.string(), "size " + std::to_string(bytes.size()) + ", the manifest says " + std::to_string(size));
   }
-  if (XXH3_64bits(bytes.data(), bytes.size()) != checksum) throw CheckpointError(path.string(), "checksum mismatch");
+  if (checksum64(bytes) != checksum) throw CheckpointError(path.string(), "checksum mismatch");
   return bytes;
 }
 
 std::string current_manifest_name(const fs::path& dir) {
-  std::vector<uint8_t> bytes = seenfilter::read_small_file(dir / kCurrent, 256);
-  std::string name(bytes.begin(), bytes.end());
+  std::string name = read_whole_file(dir / kCurrent, 256);
   if (name.empty() || name.back() != '\n') throw CheckpointError((dir / kCurrent).string(), "not terminated by a newline");
   name.pop_back();
   if (!generation_of(name, kManifestPrefix, "")) {
@@ -147,26 +138,26 @@ CrawlSaveResult save_crawl_checkpoint(CrawlCheckpoint& cp, const fs::path& dir, 
 
   m.frontier_file = numbered("frontier-", m.generation, ".bin");
   m.frontier_bytes = cp.frontier.size();
-  m.frontier_checksum = XXH3_64bits(cp.frontier.data(), cp.frontier.size());
-  seenfilter::write_file_durably(dir / m.frontier_file, cp.frontier.data(), cp.frontier.size());
+  m.frontier_checksum = checksum64(cp.frontier);
+  write_file_durably(dir / m.frontier_file, cp.frontier.data(), cp.frontier.size());
   result.bytes_written += cp.frontier.size();
 
   if (cp.audit_enabled) {
     const std::string audit = encode_audit_file(cp.audit);
     m.audit_file = numbered("audit-", m.generation, ".bin");
     m.audit_bytes = audit.size();
-    m.audit_checksum = XXH3_64bits(audit.data(), audit.size());
-    seenfilter::write_file_durably(dir / m.audit_file, audit.data(), audit.size());
+    m.audit_checksum = checksum64(audit);
+    write_file_durably(dir / m.audit_file, audit.data(), audit.size());
     result.bytes_written += audit.size();
   }
 
   result.manifest_file = numbered(kManifestPrefix, m.generation, "");
   const std::string manifest = encode_crawl_manifest(m);
-  seenfilter::write_file_durably(dir / result.manifest_file, manifest.data(), manifest.size());
-  seenfilter::sync_directory(dir);
+  write_file_durably(dir / result.manifest_file, manifest.data(), manifest.size());
+  sync_directory(dir);
   const std::string current = result.manifest_file + "\n";
-  seenfilter::write_file_durably(dir / kCurrent, current.data(), current.size());  // the commit point
-  seenfilter::sync_directory(dir);
+  write_file_durably(dir / kCurrent, current.data(), current.size());  // the commit point
+  sync_directory(dir);
   result.bytes_written += manifest.size() + current.size();
   apply_retention(dir, keep);
   return result;
@@ -184,8 +175,7 @@ bool is_crawl_checkpoint(const fs::path& dir) {
 CrawlManifest read_crawl_manifest(const fs::path& dir, std::string name) {
   if (name.empty()) name = current_manifest_name(dir);
   const fs::path path = dir / name;
-  std::vector<uint8_t> bytes = seenfilter::read_small_file(path, kMaxManifestBytes);
-  return decode_crawl_manifest(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), path.string());
+  return decode_crawl_manifest(read_whole_file(path, kMaxManifestBytes), path.string());
 }
 
 namespace {

@@ -20,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/data_error.h"
 #include "frontier/frontier_types.h"
 #include "seenfilter/seen_filter.h"
 

@@ -3,11 +3,10 @@
 #include <cinttypes>
 #include <cstdio>
 
-#include <xxhash.h>
-
+#include "base/checksum.h"
+#include "base/coding.h"
+#include "base/data_error.h"
 #include "crawler/persist/crawl_checkpoint.h"
-#include "crawler/persist/crawl_checkpoint_bytes.h"
-#include "seenfilter/checkpoint_format.h"
 
 namespace bloomcrawl {
 namespace {
@@ -94,7 +93,7 @@ std::string encode_crawl_manifest(const CrawlManifest& m) {
   put_le(out, kCrawlManifestVersion, 4);
   put_le(out, text.size(), 4);
   out += text;
-  const uint64_t sum = XXH3_64bits(out.data(), out.size());
+  const uint64_t sum = checksum64(out);
   put_le(out, sum, 8);
   return out;
 }
@@ -108,7 +107,7 @@ CrawlManifest decode_crawl_manifest(std::string_view bytes, const std::string& n
   if (length > kMaxBodyBytes || bytes.size() != kHeaderBytes + length + 8) {
     throw CheckpointError(name, "size " + std::to_string(bytes.size()) + " does not match body length " + std::to_string(length));
   }
-  if (XXH3_64bits(bytes.data(), kHeaderBytes + length) != get_le(bytes, kHeaderBytes + length, 8)) {
+  if (checksum64(bytes.data(), kHeaderBytes + length) != get_le(bytes, kHeaderBytes + length, 8)) {
     throw CheckpointError(name, "checksum mismatch");
   }
   nlohmann::json body = nlohmann::json::parse(bytes.substr(kHeaderBytes, length), nullptr, false);

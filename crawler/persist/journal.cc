@@ -1,39 +1,21 @@
 #include "crawler/persist/journal.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 
 #include <spdlog/spdlog.h>
-#include <xxhash.h>
 
-#include "crawler/persist/crawl_checkpoint_bytes.h"
-#include "seenfilter/checkpoint_format.h"
-#include "seenfilter/durable_file.h"
+#include "base/checksum.h"
+#include "base/coding.h"
+#include "base/data_error.h"
+#include "base/durable_file.h"
+#include "base/file_system.h"
 
 namespace bloomcrawl {
 namespace {
 
 // Covers the length too, so a damaged length is caught rather than trusted.
 uint32_t record_checksum(std::string_view length_type_payload) {
-  return uint32_t(XXH3_64bits(length_type_payload.data(), length_type_payload.size()));
-}
-
-std::string errno_text() { return std::strerror(errno); }
-
-bool write_all(int fd, const char* data, size_t size) {
-  while (size > 0) {
-    ssize_t n = ::write(fd, data, size);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    data += n;
-    size -= size_t(n);
-  }
-  return true;
+  return uint32_t(checksum64(length_type_payload));
 }
 
 }  // namespace
@@ -45,21 +27,24 @@ void JournalBatch::add(uint8_t type, std::string_view payload) {
   bytes_.push_back(char(type));
   bytes_.append(payload);
   const uint32_t sum = record_checksum(std::string_view(bytes_).substr(start + 4));
-  for (int i = 0; i < 4; ++i) bytes_[start + i] = char((sum >> (8 * i)) & 0xff);
+  store_u32(reinterpret_cast<uint8_t*>(bytes_.data() + start), sum);
   ++count_;
 }
 
 JournalWriter::JournalWriter(std::filesystem::path path, JournalOptions options)
     : path_(std::move(path)), options_(options) {
-  fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw CheckpointError(path_.string(), "cannot create journal: " + errno_text());
-  if (!write_all(fd_, kJournalMagic.data(), kJournalMagic.size()) || ::fsync(fd_) != 0) {
-    std::string problem = errno_text();
-    ::close(fd_);
-    throw CheckpointError(path_.string(), "cannot write journal header: " + problem);
+  FileSystem& fs = file_system();
+  if (const int error = fs.open_for_write(path_, FileSystem::Mode::kTruncate, &fd_)) {
+    throw_file_error(path_, "cannot create journal", error);
+  }
+  int error = fs.write(fd_, kJournalMagic.data(), kJournalMagic.size());
+  if (error == 0) error = fs.sync(fd_);
+  if (error != 0) {
+    fs.close(fd_);
+    throw_file_error(path_, "cannot write journal header", error);
   }
   bytes_ = kJournalMagic.size();
-  seenfilter::sync_directory(path_.parent_path());
+  sync_directory(path_.parent_path());
   syncer_ = std::thread([this] { sync_loop(); });
 }
 
@@ -70,8 +55,8 @@ JournalWriter::~JournalWriter() {
   }
   wake_.notify_all();
   syncer_.join();
-  ::fdatasync(fd_);
-  ::close(fd_);
+  file_system().sync_data(fd_);
+  file_system().close(fd_);
 }
 
 void JournalWriter::append(const JournalBatch& batch) {
@@ -80,10 +65,10 @@ void JournalWriter::append(const JournalBatch& batch) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (failed_) return;
-    if (!write_all(fd_, batch.bytes().data(), batch.bytes().size())) {
+    if (const int error = file_system().write(fd_, batch.bytes().data(), batch.bytes().size())) {
       failed_ = true;
       spdlog::error("{}: journal write failed ({}); pages since the last checkpoint may be fetched again after a crash",
-                    path_.string(), errno_text());
+                    path_.string(), std::strerror(error));
       return;
     }
     bytes_ += batch.bytes().size();
@@ -98,7 +83,7 @@ void JournalWriter::sync() {
     std::lock_guard<std::mutex> lock(mu_);
     unsynced_entries_ = 0;
   }
-  ::fdatasync(fd_);
+  file_system().sync_data(fd_);
 }
 
 uint64_t JournalWriter::bytes_written() const {
@@ -114,7 +99,7 @@ void JournalWriter::sync_loop() {
     if (unsynced_entries_ == 0) continue;
     unsynced_entries_ = 0;
     lock.unlock();
-    ::fdatasync(fd_);  // outside the lock: appends go on while the disk catches up
+    file_system().sync_data(fd_);  // outside the lock: appends go on while the disk catches up
     lock.lock();
   }
 }
@@ -164,11 +149,7 @@ JournalContents parse_journal(std::string_view bytes, const std::string& name) {
 }
 
 JournalContents read_journal_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw CheckpointError(path.string(), "cannot open journal");
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw CheckpointError(path.string(), "cannot read journal");
-  return parse_journal(bytes, path.string());
+  return parse_journal(read_whole_file(path), path.string());
 }
 
 }  // namespace bloomcrawl

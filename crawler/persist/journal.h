@@ -22,6 +22,8 @@
 #include <thread>
 #include <vector>
 
+#include "base/data_error.h"
+
 namespace bloomcrawl {
 
 inline constexpr std::string_view kJournalMagic{"BCJRNL\x00\x01", 8};  // version 1

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "crawler/persist/crawl_checkpoint_bytes.h"
+#include "base/coding.h"
 
 namespace bloomcrawl {
 namespace {

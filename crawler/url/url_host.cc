@@ -3,6 +3,7 @@
 #include <array>
 #include <charconv>
 
+#include "base/ip_address.h"
 #include "crawler/url/url_idna.h"
 #include "crawler/url/url_percent.h"
 
@@ -82,7 +83,7 @@ void append_ipv4(std::string& out, uint32_t address) {
   }
 }
 
-void append_ipv6(std::string& out, const uint16_t (&pieces)[8]) {
+void append_ipv6(std::string& out, const std::array<uint16_t, 8>& pieces) {
   // Compress the first longest run of two or more zero pieces.
   int compress = -1, best_length = 1;
   for (int i = 0; i < 8;) {
@@ -180,95 +181,12 @@ std::optional<uint32_t> parse_ipv4(std::string_view input, std::string* error) {
   return static_cast<uint32_t>(address);
 }
 
-bool parse_ipv6(std::string_view input, uint16_t (&pieces)[8], std::string* error) {
-  for (uint16_t& piece : pieces) piece = 0;
-  int piece_index = 0, compress = -1;
-  size_t p = 0;
-  auto at = [&](size_t i) -> int {
-    return i < input.size() ? static_cast<unsigned char>(input[i]) : -1;
-  };
-  auto is_digit = [](int c) { return c >= '0' && c <= '9'; };
-  if (at(p) == ':') {
-    if (at(p + 1) != ':') return fail(error, "IPv6 address starts with a single ':'");
-    p += 2;
-    compress = ++piece_index;
-  }
-  while (at(p) != -1) {
-    if (piece_index == 8) return fail(error, "IPv6 address has too many pieces");
-    if (at(p) == ':') {
-      if (compress != -1) return fail(error, "IPv6 address has more than one '::'");
-      ++p;
-      compress = ++piece_index;
-      continue;
-    }
-    int value = 0, length = 0;
-    while (length < 4 && at(p) != -1 && hex_value(static_cast<char>(at(p))) >= 0) {
-      value = value * 16 + hex_value(static_cast<char>(at(p)));
-      ++p;
-      ++length;
-    }
-    if (at(p) == '.') {
-      if (length == 0) return fail(error, "IPv6 embedded IPv4 part is empty");
-      p -= length;
-      if (piece_index > 6) return fail(error, "IPv6 embedded IPv4 address is misplaced");
-      int numbers_seen = 0;
-      while (at(p) != -1) {
-        int ipv4_piece = -1;
-        if (numbers_seen > 0) {
-          if (at(p) == '.' && numbers_seen < 4) {
-            ++p;
-          } else {
-            return fail(error, "IPv6 embedded IPv4 address is malformed");
-          }
-        }
-        if (!is_digit(at(p))) return fail(error, "IPv6 embedded IPv4 part is not a number");
-        while (is_digit(at(p))) {
-          int number = at(p) - '0';
-          if (ipv4_piece == -1) {
-            ipv4_piece = number;
-          } else if (ipv4_piece == 0) {
-            return fail(error, "IPv6 embedded IPv4 part has a leading zero");
-          } else {
-            ipv4_piece = ipv4_piece * 10 + number;
-          }
-          if (ipv4_piece > 255) return fail(error, "IPv6 embedded IPv4 part exceeds 255");
-          ++p;
-        }
-        pieces[piece_index] = static_cast<uint16_t>(pieces[piece_index] * 0x100 + ipv4_piece);
-        ++numbers_seen;
-        if (numbers_seen == 2 || numbers_seen == 4) ++piece_index;
-      }
-      if (numbers_seen != 4) return fail(error, "IPv6 embedded IPv4 address is too short");
-      break;
-    }
-    if (at(p) == ':') {
-      ++p;
-      if (at(p) == -1) return fail(error, "IPv6 address ends with ':'");
-    } else if (at(p) != -1) {
-      return fail(error, "invalid character in IPv6 address");
-    }
-    pieces[piece_index++] = static_cast<uint16_t>(value);
-  }
-  if (compress != -1) {
-    int swaps = piece_index - compress;
-    piece_index = 7;
-    while (piece_index != 0 && swaps > 0) {
-      std::swap(pieces[piece_index], pieces[compress + swaps - 1]);
-      --piece_index;
-      --swaps;
-    }
-  } else if (piece_index != 8) {
-    return fail(error, "IPv6 address is too short");
-  }
-  return true;
-}
-
 bool parse_host(std::string_view input, bool is_opaque, std::string& out, std::string* error) {
   if (!input.empty() && input[0] == '[') {
     if (input.back() != ']' || input.size() < 2) return fail(error, "unterminated IPv6 address");
-    uint16_t pieces[8];
-    if (!parse_ipv6(input.substr(1, input.size() - 2), pieces, error)) return false;
-    append_ipv6(out, pieces);
+    const auto pieces = parse_ipv6_groups(input.substr(1, input.size() - 2), error);
+    if (!pieces) return false;
+    append_ipv6(out, *pieces);
     return true;
   }
   if (is_opaque) return parse_opaque_host(input, out, error);

@@ -16,9 +16,8 @@ namespace bloomcrawl::url_internal {
 // host is invalid.
 bool parse_host(std::string_view input, bool is_opaque, std::string& out, std::string* error);
 
-// Exposed for tests: the IPv4 parser on an already ASCII-lowercased domain, and the IPv6
-// parser on the text inside the brackets.
+// Exposed for tests: the IPv4 parser (WHATWG number forms) on an already ASCII-lowercased
+// domain. Bracketed IPv6 goes to base/ip_address.h, whose parser is the standard's.
 std::optional<uint32_t> parse_ipv4(std::string_view input, std::string* error);
-bool parse_ipv6(std::string_view input, uint16_t (&pieces)[8], std::string* error);
 
 }  // namespace bloomcrawl::url_internal

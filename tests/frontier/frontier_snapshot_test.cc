@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "base/coding.h"
 #include "frontier/frontier.h"
-#include "frontier/frontier_varint.h"
 
 namespace bloomcrawl {
 namespace {

@@ -8,7 +8,6 @@
 // Any outcome but a clean load or a CheckpointError is a bug.
 #include <stdlib.h>
 #include <unistd.h>
-#include <xxhash.h>
 
 #include <cstdint>
 #include <cstring>
@@ -18,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "base/checksum.h"
+#include "base/coding.h"
 #include "seenfilter/checkpoint.h"
 #include "seenfilter/checkpoint_format.h"
 
@@ -68,7 +69,7 @@ void load_expecting_only_checkpoint_errors(const std::string& manifest) {
 void fuzz_manifest(std::vector<uint8_t> bytes, bool fix_checksum) {
   if (fix_checksum && bytes.size() >= seenfilter::kChecksumBytes) {
     const size_t body = bytes.size() - seenfilter::kChecksumBytes;
-    seenfilter::store_u64(bytes.data() + body, XXH3_64bits(bytes.data(), body));
+    store_u64(bytes.data() + body, checksum64(bytes.data(), body));
   }
   try {
     (void)seenfilter::decode_manifest(bytes, "fuzz-manifest");
@@ -85,11 +86,11 @@ void fuzz_layer_file(const std::vector<uint8_t>& bytes) {
   const uint8_t* h = bytes.data();
   entry.index = 0;
   std::memcpy(&entry.probes, h + 16, 4);
-  entry.capacity = seenfilter::load_u64(h + 24);
-  entry.keys = seenfilter::load_u64(h + 32);
-  entry.blocks = seenfilter::load_u64(h + 40);
+  entry.capacity = load_u64(h + 24);
+  entry.keys = load_u64(h + 32);
+  entry.blocks = load_u64(h + 40);
   entry.file_size = seenfilter::layer_file_size(entry.blocks);
-  entry.checksum = seenfilter::load_u64(bytes.data() + bytes.size() - seenfilter::kChecksumBytes);
+  entry.checksum = load_u64(bytes.data() + bytes.size() - seenfilter::kChecksumBytes);
   seenfilter::Manifest manifest;
   manifest.sequence = 999998;
   manifest.options.initial_capacity = 64;

@@ -8,11 +8,10 @@
 #include <string>
 #include <string_view>
 
-#include <xxhash.h>
-
+#include "base/checksum.h"
+#include "base/coding.h"
+#include "base/data_error.h"
 #include "crawler/persist/crawl_checkpoint.h"
-#include "crawler/persist/crawl_checkpoint_bytes.h"
-#include "seenfilter/checkpoint_format.h"
 
 namespace {
 
@@ -37,7 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   bloomcrawl::put_le(framed, bloomcrawl::kCrawlManifestVersion, 4);
   bloomcrawl::put_le(framed, size, 4);
   framed.append(bytes);
-  bloomcrawl::put_le(framed, XXH3_64bits(framed.data(), framed.size()), 8);
+  bloomcrawl::put_le(framed, bloomcrawl::checksum64(framed), 8);
   decode_and_round_trip(framed);
   return 0;
 }

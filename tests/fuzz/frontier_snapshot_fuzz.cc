@@ -17,8 +17,7 @@ namespace {
 std::string frame(std::string_view body) {
   std::string bytes(bloomcrawl::kFrontierSnapshotMagic);
   bytes.append(body);
-  const uint32_t crc = bloomcrawl::frontier_snapshot_checksum(bytes);
-  for (int shift = 0; shift < 32; shift += 8) bytes.push_back(static_cast<char>(crc >> shift));
+  bloomcrawl::seal_frontier_snapshot(bytes);
   return bytes;
 }
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "seenfilter/checkpoint_files.h"
 #include "tests/seenfilter/checkpoint_test_util.h"
 #include "tests/seenfilter/url_keys.h"
+#include "tests/support/faulty_file_system.h"
 
 namespace bloomcrawl {
 namespace {
@@ -270,6 +272,27 @@ TEST_F(CheckpointTest, UnwritableDirectoryIsACheckpointError) {
   } catch (const CheckpointError& e) {
     EXPECT_NE(std::string(e.what()).find("a-file"), std::string::npos) << e.what();
   }
+}
+
+TEST_F(CheckpointTest, AFailedFsyncLeavesThePreviousCheckpointLoadable) {
+  insert_range(filter_, 5500, 6000);
+  // Each fsync of the save in turn (layer file, manifest, CURRENT) fails once.
+  for (int nth = 1;; ++nth) {
+    testing::FaultyFileSystem faulty;
+    faulty.fail_sync(nth, EIO);
+    try {
+      save_checkpoint(filter_.snapshot(), dir_.path());
+    } catch (const CheckpointError& e) {
+      EXPECT_NE(std::string(e.what()).find(dir_.path().string()), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("fsync failed"), std::string::npos) << e.what();
+      auto loaded = load_checkpoint(dir_.path());
+      EXPECT_EQ(loaded->size(), first_size_) << "fsync " << nth;
+      continue;
+    }
+    EXPECT_EQ(nth, 4) << "a save has three fsyncs of files";
+    break;
+  }
+  EXPECT_EQ(load_checkpoint(dir_.path())->size(), filter_.size());
 }
 
 TEST(CheckpointLinking, LinksIdenticalLayersFromAnEarlierDirectory) {

@@ -13,7 +13,7 @@
 #include "crawler/persist/audit_set.h"
 #include "crawler/persist/journal.h"
 #include "frontier/frontier.h"
-#include "seenfilter/checkpoint_format.h"
+#include "base/data_error.h"
 
 namespace bloomcrawl {
 namespace {

@@ -4,13 +4,15 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
+#include "base/data_error.h"
 #include "crawler/persist/journal_records.h"
 #include "crawler/persist/journal_replay.h"
-#include "seenfilter/checkpoint_format.h"
+#include "tests/support/faulty_file_system.h"
 
 namespace bloomcrawl {
 namespace {
@@ -114,6 +116,39 @@ TEST_F(JournalTest, NotAJournalIsAnErrorNamingTheFile) {
   } catch (const CheckpointError& e) {
     EXPECT_NE(std::string(e.what()).find(path.string()), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("bad magic"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(JournalTest, AFailedWriteDisablesTheJournalKeepingWhatWasWritten) {
+  const fs::path path = dir_ / "j.log";
+  testing::FaultyFileSystem faulty;
+  {
+    JournalWriter writer(path, JournalOptions{});
+    JournalBatch first, second, third;
+    add_record(first, DispatchedRecord{"http://a.test/1"});
+    add_record(second, DispatchedRecord{"http://a.test/2"});
+    add_record(third, DispatchedRecord{"http://a.test/3"});
+    writer.append(first);
+    faulty.fail_write(1, ENOSPC);
+    writer.append(second);  // logged, not thrown: the crawl goes on
+    writer.append(third);   // not attempted after a failure
+    EXPECT_EQ(faulty.writes(), 3) << "header, first batch, the failed one";
+  }
+  const JournalContents c = read_journal_file(path);
+  EXPECT_TRUE(c.problem.empty()) << c.problem;
+  ASSERT_EQ(c.records.size(), 1u);
+  EXPECT_EQ(std::get<DispatchedRecord>(*decode_record(c.records[0])).url, "http://a.test/1");
+}
+
+TEST_F(JournalTest, AFailedHeaderWriteIsAnErrorNamingTheFile) {
+  testing::FaultyFileSystem faulty;
+  faulty.fail_sync(1, EIO);
+  try {
+    JournalWriter writer(dir_ / "j.log", JournalOptions{});
+    FAIL() << "no error";
+  } catch (const CheckpointError& e) {
+    EXPECT_NE(std::string(e.what()).find((dir_ / "j.log").string() + ": cannot write journal header"), std::string::npos)
+        << e.what();
   }
 }
 

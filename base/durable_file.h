@@ -1,14 +1,15 @@
-// Crash-safe file primitives for checkpoints: a file is written under NAME.tmp, fsync'ed, then
-// renamed to NAME, so NAME is always either absent or complete; the directory is fsync'ed so
-// the rename itself survives a crash. Failures throw CheckpointError naming the path and errno.
+// Crash-safe writing on top of the FileSystem seam: a file is written under NAME.tmp, fsync'ed,
+// then renamed to NAME, so NAME is always either absent or complete (the old content survives any
+// failure); the directory is fsync'ed so the rename itself survives a crash. Failures throw
+// CheckpointError naming the path and errno text, and leave no temp file behind.
 #pragma once
 
-#include <cstdint>
+#include <cstddef>
 #include <filesystem>
-#include <string>
-#include <vector>
 
-namespace bloomcrawl::seenfilter {
+#include "base/file_system.h"
+
+namespace bloomcrawl {
 
 // A file being written under a temporary name (which should end in ".tmp"); commit() makes it
 // durable under its final name, which may be decided only once the content is written (layer
@@ -20,19 +21,16 @@ class DurableFile {
   DurableFile(const DurableFile&) = delete;
   DurableFile& operator=(const DurableFile&) = delete;
 
-  void append(const void* data, size_t size);
+  void append(const void* data, size_t size) { file_.append(data, size); }
   // fsync + rename; the caller fsyncs the directory (once for several files).
   void commit(const std::filesystem::path& final_path);
 
  private:
-  std::filesystem::path temp_path_;
-  int fd_ = -1;
+  WritableFile file_;
+  bool committed_ = false;
 };
 
 void write_file_durably(const std::filesystem::path& path, const void* data, size_t size);
 void sync_directory(const std::filesystem::path& dir);
-// The whole of a small file (manifest, CURRENT); throws CheckpointError if unreadable or larger
-// than max_bytes.
-std::vector<uint8_t> read_small_file(const std::filesystem::path& path, size_t max_bytes);
 
-}  // namespace bloomcrawl::seenfilter
+}  // namespace bloomcrawl
