@@ -219,6 +219,21 @@ TEST(SeenFilter, EstimatedFalsePositivesTracksFalseKSeen) {
   EXPECT_NEAR(static_cast<double>(wrongly_seen), expected, 5.0 * std::sqrt(expected) + 0.15 * expected);
 }
 
+TEST(SeenFilter, EstimatedFalsePositivesIsTheModelSummedPerInsert) {
+  // The reference evaluates the FPR model before every insert that records a key; the filter's
+  // figure (what `dedup --stats` prints) is computed once, from the layers' final counts. Several
+  // layers, the last one partly filled.
+  SeenFilter filter(small_options(400, 1e-3));
+  double per_insert = 0.0;
+  for (uint64_t i = 0; i < 3600; ++i) {
+    const double fpr_now = filter.stats(false).estimated_fpr;
+    if (filter.insert(url_key(i))) per_insert += fpr_now;
+  }
+  ASSERT_GE(filter.stats(false).layers.size(), 4u);
+  ASSERT_GT(per_insert, 0.0);
+  EXPECT_NEAR(filter.stats(false).estimated_false_positives, per_insert, 0.01 * per_insert);
+}
+
 TEST(SeenFilter, SnapshotRestoresAnIdenticalFilter) {
   SeenFilter filter(small_options(1000, 1e-4));
   for (uint64_t i = 0; i < 4500; ++i) filter.insert(url_key(i));
