@@ -60,7 +60,7 @@ std::unique_ptr<SeenFilter> open_filter(const DedupArgs& args) {
 void dedup_lines(SeenFilter& filter, std::span<const std::string_view> lines, DedupCounts& counts, LineWriter& out) {
   static thread_local std::vector<InsertOutcome> outcomes;
   outcomes.resize(lines.size());
-  filter.insert_batch(lines, outcomes);
+  filter.insert_batch(lines, outcomes, SeenFilter::Writers::kOne);  // dedup is single-threaded
   for (size_t i = 0; i < lines.size(); ++i) {
     switch (outcomes[i]) {
       case InsertOutcome::kSeen: ++counts.duplicates; continue;
