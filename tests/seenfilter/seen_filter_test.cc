@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <stdexcept>
@@ -132,6 +133,27 @@ TEST(SeenFilter, BatchFormsMatchSingleKeyForms) {
   batch.contains_batch(probe_views, std::span<bool>(found.get(), probe_views.size()));
   for (size_t i = 0; i < probe_views.size(); ++i) EXPECT_EQ(found[i], single.contains(probe_views[i])) << i;
   EXPECT_THROW(batch.insert_batch(views, std::span<InsertOutcome>(outcomes.data(), 3)), std::invalid_argument);
+}
+
+TEST(SeenFilter, SingleWriterBatchesMatchLockedOnes) {
+  // Across layer growth, with repeats inside and across batches, and up to a memory limit (kFull).
+  SeenFilterOptions o = small_options(500, 1e-4);
+  o.memory_limit_bytes = SeenFilter(o).stats().bytes * 7;  // layers 0-2 (1x + 2x + 4x), not layer 3
+  SeenFilter one(o), many(o);
+  std::vector<std::string> urls;
+  for (uint64_t i = 0; i < 8000; ++i) urls.push_back(url_key((i * 7) % 5000));
+  std::vector<std::string_view> views(urls.begin(), urls.end());
+  std::vector<InsertOutcome> got(views.size()), want(views.size());
+  for (size_t at = 0; at < views.size(); at += 700) {
+    const size_t n = std::min<size_t>(700, views.size() - at);
+    one.insert_batch(std::span(views).subspan(at, n), std::span(got).subspan(at, n), SeenFilter::Writers::kOne);
+    many.insert_batch(std::span(views).subspan(at, n), std::span(want).subspan(at, n));
+  }
+  EXPECT_EQ(got, want);
+  EXPECT_NE(std::count(want.begin(), want.end(), InsertOutcome::kFull), 0);
+  EXPECT_EQ(one.stats(false).layers.size(), 3u);
+  EXPECT_EQ(one.size(), many.size());
+  for (uint64_t i = 0; i < 6000; ++i) ASSERT_EQ(one.contains(url_key(i)), many.contains(url_key(i))) << i;
 }
 
 TEST(SeenFilter, MemoryLimitRefusesGrowthButKeepsAnswering) {
