@@ -103,9 +103,15 @@ class SeenFilter {
   bool insert(std::string_view key) { return try_insert(key) == InsertOutcome::kNew; }
   bool contains(std::string_view key) const { return contains_hashed(hash_and_prefetch(key, false)); }
 
+  // Who may insert while an insert_batch call runs. kOne promises that no other thread inserts or
+  // takes a snapshot meanwhile (lookups may run): a single-threaded filter like `bloomcrawl
+  // dedup` then skips the per-key stripe lock. Breaking the promise can lose a key's bits.
+  enum class Writers { kMany, kOne };
+
   // A page of links at once: hashes all keys, prefetches their cache lines, then probes.
   // Keys are inserted in order, so a repeat later in the same batch gets kSeen.
-  void insert_batch(std::span<const std::string_view> keys, std::span<InsertOutcome> outcomes);
+  void insert_batch(std::span<const std::string_view> keys, std::span<InsertOutcome> outcomes,
+                    Writers writers = Writers::kMany);
   void contains_batch(std::span<const std::string_view> keys, std::span<bool> found) const;
 
   // For callers that already hold the key's hash (KeyHash from hash_key()).
@@ -143,6 +149,8 @@ class SeenFilter {
   // insert into the last of them takes.
   void prefetch(const KeyHash& hash, uint32_t layers, bool for_insert) const;
   KeyHash hash_and_prefetch(std::string_view key, bool for_insert) const;
+  template <Writers kWriters>
+  InsertOutcome insert_hashed(const KeyHash& hash);
   template <typename Probe>
   void probe_batch(std::span<const std::string_view> keys, size_t outputs, bool for_insert, Probe&& probe) const;
 

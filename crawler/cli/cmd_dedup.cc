@@ -3,7 +3,9 @@
 // there first and saved back at the end, so runs on different days dedupe together.
 //
 // Lines are read in 1 MiB chunks and inserted a chunk at a time with insert_batch; output is
-// buffered. A line the filter cannot record (memory limit reached: kFull) is printed, since it
+// written in large blocks, or line by line to a terminal or with --line-buffered. When the reader
+// of the output goes away (`| head`) the command stops quietly, without saving --state: the
+// filter then holds lines that were never delivered. A line the filter cannot record (memory limit reached: kFull) is printed, since it
 // cannot be shown to be a duplicate, and counted; a warning says so once.
 #include <unistd.h>
 
@@ -30,6 +32,7 @@ struct DedupArgs {
   double tightening = SeenFilterOptions{}.tightening_ratio;
   std::optional<uint64_t> memory_limit;
   bool stats = false;
+  bool line_buffered = false;
 };
 
 struct DedupCounts {
@@ -54,10 +57,10 @@ std::unique_ptr<SeenFilter> open_filter(const DedupArgs& args) {
   return std::make_unique<SeenFilter>(options);
 }
 
-void dedup_lines(SeenFilter& filter, std::span<const std::string_view> lines, DedupCounts& counts, StdoutLines& out) {
+void dedup_lines(SeenFilter& filter, std::span<const std::string_view> lines, DedupCounts& counts, LineWriter& out) {
   static thread_local std::vector<InsertOutcome> outcomes;
   outcomes.resize(lines.size());
-  filter.insert_batch(lines, outcomes);
+  filter.insert_batch(lines, outcomes, SeenFilter::Writers::kOne);  // dedup is single-threaded
   for (size_t i = 0; i < lines.size(); ++i) {
     switch (outcomes[i]) {
       case InsertOutcome::kSeen: ++counts.duplicates; continue;
@@ -98,10 +101,10 @@ class TerminalProgress {
   std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };
 
-void dedup_stdin(SeenFilter& filter, DedupCounts& counts) {
+void dedup_stdin(SeenFilter& filter, DedupCounts& counts, LineWriter::Buffering buffering) {
   TerminalProgress progress;
-  StdoutLines out("dedup");
-  read_stdin_lines("dedup", [&](std::span<const std::string_view> lines) {
+  LineWriter out("dedup", STDOUT_FILENO, buffering);
+  read_lines(STDIN_FILENO, "dedup", [&](std::span<const std::string_view> lines) {
     dedup_lines(filter, lines, counts, out);
     progress.update(counts);
   });
@@ -143,10 +146,15 @@ RunFn setup_dedup(CLI::App& app) {
   app.add_option("--memory-limit", args->memory_limit, "bound on filter memory, e.g. 512M, 4G")
       ->transform(CLI::AsSizeValue(false));
   app.add_flag("--stats", args->stats, "print a JSON summary on stderr");
+  app.add_flag("--line-buffered", args->line_buffered, "write each line at once (the default on a terminal)");
   return [args] {
     std::unique_ptr<SeenFilter> filter = open_filter(*args);
     DedupCounts counts;
-    dedup_stdin(*filter, counts);
+    try {
+      dedup_stdin(*filter, counts, args->line_buffered ? LineWriter::Buffering::kLine : LineWriter::Buffering::kAuto);
+    } catch (const OutputClosed&) {
+      return kOutputClosedExitStatus;
+    }
     std::string manifest;
     if (!args->state_dir.empty()) manifest = save_checkpoint(filter->snapshot(), args->state_dir);
     if (args->stats) print_stats(*filter, counts, manifest);

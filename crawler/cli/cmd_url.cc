@@ -1,5 +1,7 @@
 // `bloomcrawl url`: canonicalize URLs from stdin, one output line per input line.
 //
+// Input lines are read and output written in large blocks (line by line to a terminal or with
+// --line-buffered); when the output's reader goes away (`| head`) the command stops quietly.
 // Input lines are "URL" or "BASE<TAB>HREF". Output is the canonical URL, the WHATWG href with
 // --href (parser only, for conformance checks), or "ERROR<TAB>category: detail" where category
 // is a UrlDropReason name (invalid, unsupported_scheme, too_long).
@@ -7,6 +9,8 @@
 // With --links FILE.html --base URL it instead extracts the page's links (crawler/extract/links.h),
 // resolves them against the page's <base href> (itself resolved against URL) or URL, and prints
 // "KIND<TAB>CANONICAL_URL[<TAB>nofollow]" per link, or "KIND<TAB>ERROR<TAB>category: detail<TAB>HREF".
+#include <unistd.h>
+
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -16,6 +20,7 @@
 
 #include "crawler/url/canonical.h"
 #include "crawler/cli/command.h"
+#include "crawler/cli/line_stream.h"
 #include "crawler/extract/links.h"
 #include "crawler/url/url.h"
 
@@ -26,12 +31,16 @@ struct UrlCommandArgs {
   CanonicalizeOptions options;
   std::vector<std::string> extra_strip_params;
   bool href_only = false;
+  bool line_buffered = false;
   std::string links_file;
   std::string page_url;
 };
 
-void print_error(std::ostream& out, UrlDropReason reason, std::string_view detail) {
-  out << "ERROR\t" << url_drop_reason_name(reason) << ": " << detail << '\n';
+void print_error(LineWriter& out, UrlDropReason reason, std::string_view detail) {
+  out.append("ERROR\t");
+  out.append(url_drop_reason_name(reason));
+  out.append(": ");
+  out.append_line(detail);
 }
 
 // Parses the base of a "BASE<TAB>HREF" line, reusing the previous one when unchanged (files of
@@ -53,47 +62,56 @@ class BaseCache {
   std::string error_;
 };
 
-int run_url(const UrlCommandArgs& args) {
-  std::ios::sync_with_stdio(false);
-  BaseCache bases;
-  std::string line;
-  size_t lines = 0, errors = 0;
-  while (std::getline(std::cin, line)) {
-    ++lines;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    std::string_view href = line;
-    const Url* base = nullptr;
-    size_t tab = href.find('\t');
-    if (tab != std::string_view::npos) {
-      std::string error;
-      base = bases.get(href.substr(0, tab), error);
-      if (!base) {
-        ++errors;
-        print_error(std::cout, UrlDropReason::kInvalid, error);
-        continue;
-      }
-      href.remove_prefix(tab + 1);
+// One input line: "URL" or "BASE<TAB>HREF", a trailing CR dropped.
+void canonicalize_line(std::string_view line, const UrlCommandArgs& args, BaseCache& bases, LineWriter& out,
+                       size_t& errors) {
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  std::string_view href = line;
+  const Url* base = nullptr;
+  const size_t tab = href.find('\t');
+  if (tab != std::string_view::npos) {
+    std::string error;
+    base = bases.get(href.substr(0, tab), error);
+    if (!base) {
+      ++errors;
+      print_error(out, UrlDropReason::kInvalid, error);
+      return;
     }
-    if (args.href_only) {
-      std::string error;
-      std::optional<Url> url = parse_url(href, base, &error);
-      if (url) {
-        std::cout << url->href() << '\n';
-      } else {
-        ++errors;
-        print_error(std::cout, UrlDropReason::kInvalid, error);
-      }
-      continue;
-    }
-    CanonicalUrl canonical = canonicalize(href, base, args.options);
-    if (canonical.ok()) {
-      std::cout << canonical.url << '\n';
+    href.remove_prefix(tab + 1);
+  }
+  if (args.href_only) {
+    std::string error;
+    std::optional<Url> url = parse_url(href, base, &error);
+    if (url) {
+      out.append_line(url->href());
     } else {
       ++errors;
-      print_error(std::cout, canonical.reason, canonical.error);
+      print_error(out, UrlDropReason::kInvalid, error);
     }
+    return;
   }
-  std::cout.flush();
+  CanonicalUrl canonical = canonicalize(href, base, args.options);
+  if (canonical.ok()) {
+    out.append_line(canonical.url);
+  } else {
+    ++errors;
+    print_error(out, canonical.reason, canonical.error);
+  }
+}
+
+int run_url(const UrlCommandArgs& args) {
+  BaseCache bases;
+  size_t lines = 0, errors = 0;
+  try {
+    LineWriter out("url", STDOUT_FILENO, args.line_buffered ? LineWriter::Buffering::kLine : LineWriter::Buffering::kAuto);
+    read_lines(STDIN_FILENO, "url", [&](std::span<const std::string_view> batch) {
+      for (std::string_view line : batch) canonicalize_line(line, args, bases, out, errors);
+      lines += batch.size();
+    });
+    out.flush();
+  } catch (const OutputClosed&) {
+    return kOutputClosedExitStatus;
+  }
   std::cerr << "bloomcrawl url: " << lines << " lines, " << errors << " errors\n";
   return 0;
 }
@@ -162,6 +180,7 @@ RunFn setup_url(CLI::App& app) {
   app.add_flag("--lowercase-path", args->options.lowercase_path, "lowercase the path");
   app.add_flag("--drop-index-pages", args->options.drop_index_pages,
                "turn .../index.html, index.php, default.aspx ... into the directory");
+  app.add_flag("--line-buffered", args->line_buffered, "write each line at once (the default on a terminal)");
   app.add_option("--max-length", args->options.max_length, "reject URLs longer than this (bytes)")
       ->check(CLI::PositiveNumber);
   CLI::Option* links = app.add_option("--links", args->links_file,

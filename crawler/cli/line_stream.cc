@@ -4,41 +4,48 @@
 
 #include <cerrno>
 #include <cstring>
-#include <stdexcept>
 #include <vector>
 
 namespace bloomcrawl {
 
-void read_stdin_lines(const std::string& who, const std::function<void(std::span<const std::string_view>)>& on_lines) {
+void read_lines(int fd, const std::string& who, const std::function<void(std::span<const std::string_view>)>& on_lines) {
   std::vector<char> buffer(size_t{1} << 20);
   size_t filled = 0;
   std::vector<std::string_view> lines;
   for (bool eof = false; !eof;) {
     if (filled == buffer.size()) buffer.resize(buffer.size() * 2);  // a line longer than the buffer
-    const ssize_t n = ::read(STDIN_FILENO, buffer.data() + filled, buffer.size() - filled);
+    const ssize_t n = ::read(fd, buffer.data() + filled, buffer.size() - filled);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw std::runtime_error(who + ": reading stdin failed: " + std::strerror(errno));
+    if (n < 0) throw std::runtime_error(who + ": reading input failed: " + std::strerror(errno));
     eof = n == 0;
-    filled += static_cast<size_t>(n);
+    // Only the new bytes can hold newlines: the carried-over part of a line has none.
+    const char* const begin = buffer.data();
+    const char* start = begin;
+    const char* const end = begin + filled + static_cast<size_t>(n);
     lines.clear();
-    size_t start = 0;
-    for (size_t i = 0; i < filled; ++i) {
-      if (buffer[i] == '\n') {
-        lines.emplace_back(buffer.data() + start, i - start);
-        start = i + 1;
-      }
+    for (const char* p = begin + filled; p < end;) {
+      const auto* newline = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
+      if (newline == nullptr) break;
+      lines.emplace_back(start, static_cast<size_t>(newline - start));
+      start = p = newline + 1;
     }
-    if (eof && start < filled) {
-      lines.emplace_back(buffer.data() + start, filled - start);
-      start = filled;
+    if (eof && start < end) {
+      lines.emplace_back(start, static_cast<size_t>(end - start));
+      start = end;
     }
-    on_lines(lines);
-    std::memmove(buffer.data(), buffer.data() + start, filled - start);
-    filled -= start;
+    if (!lines.empty()) on_lines(lines);
+    filled = static_cast<size_t>(end - start);
+    std::memmove(buffer.data(), start, filled);
   }
 }
 
-StdoutLines::~StdoutLines() {
+LineWriter::LineWriter(std::string who, int fd, Buffering buffering)
+    : who_(std::move(who)),
+      fd_(fd),
+      line_buffered_(buffering == Buffering::kLine || (buffering == Buffering::kAuto && ::isatty(fd) == 1)),
+      buffer_(new char[kBlockBytes]) {}
+
+LineWriter::~LineWriter() {
   try {
     flush();
   } catch (const std::runtime_error&) {
@@ -46,17 +53,44 @@ StdoutLines::~StdoutLines() {
   }
 }
 
-void StdoutLines::flush() {
-  const char* p = buffer_.data();
-  size_t left = buffer_.size();
-  while (left > 0) {
-    const ssize_t n = ::write(STDOUT_FILENO, p, left);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw std::runtime_error(who_ + ": writing stdout failed: " + std::strerror(errno));
-    p += n;
-    left -= static_cast<size_t>(n);
+// A piece that overflows the block: fill the block, write it, and write what is still longer
+// than a block straight from the caller's memory.
+void LineWriter::append_slow(std::string_view text) {
+  const size_t head = kBlockBytes - filled_;
+  std::memcpy(buffer_.get() + filled_, text.data(), head);
+  filled_ = kBlockBytes;
+  text.remove_prefix(head);
+  write_block();
+  if (text.size() >= kBlockBytes) {
+    write_all(text.data(), text.size());
+    return;
   }
-  buffer_.clear();
+  std::memcpy(buffer_.get(), text.data(), text.size());
+  filled_ = text.size();
+}
+
+void LineWriter::write_block() {
+  write_all(buffer_.get(), filled_);
+  filled_ = 0;
+}
+
+void LineWriter::flush() {
+  if (filled_ > 0) write_block();
+}
+
+void LineWriter::write_all(const char* data, size_t size) {
+  while (size > 0) {
+    ++write_calls_;
+    const ssize_t n = ::write(fd_, data, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EPIPE) {
+      filled_ = 0;  // nobody will read it: the destructor must not try again
+      throw OutputClosed(who_);
+    }
+    if (n < 0) throw std::runtime_error(who_ + ": writing output failed: " + std::strerror(errno));
+    data += n;
+    size -= static_cast<size_t>(n);
+  }
 }
 
 }  // namespace bloomcrawl

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <stdexcept>
@@ -134,6 +135,27 @@ TEST(SeenFilter, BatchFormsMatchSingleKeyForms) {
   EXPECT_THROW(batch.insert_batch(views, std::span<InsertOutcome>(outcomes.data(), 3)), std::invalid_argument);
 }
 
+TEST(SeenFilter, SingleWriterBatchesMatchLockedOnes) {
+  // Across layer growth, with repeats inside and across batches, and up to a memory limit (kFull).
+  SeenFilterOptions o = small_options(500, 1e-4);
+  o.memory_limit_bytes = SeenFilter(o).stats().bytes * 7;  // layers 0-2 (1x + 2x + 4x), not layer 3
+  SeenFilter one(o), many(o);
+  std::vector<std::string> urls;
+  for (uint64_t i = 0; i < 8000; ++i) urls.push_back(url_key((i * 7) % 5000));
+  std::vector<std::string_view> views(urls.begin(), urls.end());
+  std::vector<InsertOutcome> got(views.size()), want(views.size());
+  for (size_t at = 0; at < views.size(); at += 700) {
+    const size_t n = std::min<size_t>(700, views.size() - at);
+    one.insert_batch(std::span(views).subspan(at, n), std::span(got).subspan(at, n), SeenFilter::Writers::kOne);
+    many.insert_batch(std::span(views).subspan(at, n), std::span(want).subspan(at, n));
+  }
+  EXPECT_EQ(got, want);
+  EXPECT_NE(std::count(want.begin(), want.end(), InsertOutcome::kFull), 0);
+  EXPECT_EQ(one.stats(false).layers.size(), 3u);
+  EXPECT_EQ(one.size(), many.size());
+  for (uint64_t i = 0; i < 6000; ++i) ASSERT_EQ(one.contains(url_key(i)), many.contains(url_key(i))) << i;
+}
+
 TEST(SeenFilter, MemoryLimitRefusesGrowthButKeepsAnswering) {
   SeenFilterOptions o = small_options(1000, 1e-3);
   const uint64_t first_layer_bytes = SeenFilter(o).stats().bytes;
@@ -217,6 +239,21 @@ TEST(SeenFilter, EstimatedFalsePositivesTracksFalseKSeen) {
   const double expected = filter.stats(false).estimated_false_positives;
   ASSERT_GT(expected, 20.0);
   EXPECT_NEAR(static_cast<double>(wrongly_seen), expected, 5.0 * std::sqrt(expected) + 0.15 * expected);
+}
+
+TEST(SeenFilter, EstimatedFalsePositivesIsTheModelSummedPerInsert) {
+  // The reference evaluates the FPR model before every insert that records a key; the filter's
+  // figure (what `dedup --stats` prints) is computed once, from the layers' final counts. Several
+  // layers, the last one partly filled.
+  SeenFilter filter(small_options(400, 1e-3));
+  double per_insert = 0.0;
+  for (uint64_t i = 0; i < 3600; ++i) {
+    const double fpr_now = filter.stats(false).estimated_fpr;
+    if (filter.insert(url_key(i))) per_insert += fpr_now;
+  }
+  ASSERT_GE(filter.stats(false).layers.size(), 4u);
+  ASSERT_GT(per_insert, 0.0);
+  EXPECT_NEAR(filter.stats(false).estimated_false_positives, per_insert, 0.01 * per_insert);
 }
 
 TEST(SeenFilter, SnapshotRestoresAnIdenticalFilter) {

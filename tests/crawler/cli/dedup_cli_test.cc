@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/crawler/cli/filter_process.h"
 #include "tests/seenfilter/checkpoint_test_util.h"
 
 namespace bloomcrawl {
@@ -91,6 +92,33 @@ TEST_F(DedupCli, HandlesManyLinesAcrossLayersAndALongLine) {
   EXPECT_GT(s["bits_per_key"].get<double>(), 0);
   EXPECT_LT(s["estimated_fpr"].get<double>(), 1e-7);
   EXPECT_NE(r.err.find("90001 new"), std::string::npos) << r.err;  // the human summary line
+}
+
+TEST_F(DedupCli, KeepsNulBytesCarriageReturnsAndEmptyLines) {
+  const std::string input = std::string("a\0b\na\0c\na\0b\n\r\n\r\n\n\n", 17) + std::string(5000, 'z') + "\r";
+  for (const char* args : {"dedup", "dedup --line-buffered"}) {
+    const RunResult r = run(args, input);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, std::string("a\0b\na\0c\n\r\n\n", 11) + std::string(5000, 'z') + "\r\n") << args;
+  }
+}
+
+TEST_F(DedupCli, IntoHeadStopsQuietly) {
+  const fs::path big = work_.path() / "big";
+  std::ofstream(big, std::ios::binary) << url_lines(0, 200000);  // 10 MB of new lines: far past a pipe's buffer
+  for (bool ignore_sigpipe : {false, true}) {
+    const testing_cli::HeadRun r = testing_cli::run_into_head("dedup --stats --state " + state().string(), big.string(),
+                                                              work_.path().string(), ignore_sigpipe);
+    EXPECT_EQ(r.filter_status, 141) << "ignore_sigpipe " << ignore_sigpipe;
+    EXPECT_EQ(r.head_out, url_lines(0, 1));
+    EXPECT_EQ(r.filter_err, "") << "ignore_sigpipe " << ignore_sigpipe;
+    EXPECT_FALSE(fs::exists(state())) << "lines never delivered must not be remembered";
+  }
+}
+
+TEST_F(DedupCli, WritesEachLineAtOnceToATerminal) {
+  // Input still open: a block-buffered filter would show nothing yet.
+  EXPECT_EQ(testing_cli::terminal_output_while_input_open("dedup", "a\na\nb\n", 2), "a\r\nb\r\n");
 }
 
 TEST_F(DedupCli, StateDedupesAcrossRuns) {

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <string>
 
+#include "tests/crawler/cli/filter_process.h"
+
 namespace {
 
 struct RunResult {
@@ -48,6 +50,45 @@ TEST(UrlCli, CanonicalizesOneLinePerInputLine) {
             "ERROR\tunsupported_scheme: scheme 'mailto' is not crawled (only http and https)\n"
             "ERROR\tinvalid: invalid host 'exa mple.com': forbidden code point in host\n"
             "ERROR\tinvalid: relative URL without a base at byte 0\n");
+}
+
+TEST(UrlCli, LineEndingsNulBytesAndLongLines) {
+  const std::string long_path(3 << 20, 'p');  // longer than the 1 MiB read buffer
+  const std::string input = std::string("http://a/\0x\r\r\nhttp://b/\n\r\nhttp://c/", 35) + long_path +
+                            "\nhttp://d/last-without-newline";
+  // One CR is the line ending's; the URL parser strips the other as trailing C0 control.
+  for (const char* flags : {"", "--line-buffered --max-length 4194304"}) {
+    RunResult r = run_url_command(flags, input);
+    EXPECT_EQ(r.status, 0);
+    const std::string c = flags[0] == '\0' ? "ERROR\ttoo_long: URL is 3145737 bytes, over the limit of 2048\n"
+                                           : "http://c/" + long_path + "\n";
+    // EXPECT_TRUE: a mismatch must not print 3 MiB.
+    EXPECT_TRUE(r.out == "http://a/%00x\n"
+                         "http://b/\n"
+                         "ERROR\tinvalid: relative URL without a base at byte 0\n" +
+                             c + "http://d/last-without-newline\n")
+        << flags << ": " << r.out.substr(0, 200);
+  }
+}
+
+TEST(UrlCli, IntoHeadStopsQuietly) {
+  const std::string dir = testing::TempDir();
+  const std::string big = dir + "/url_cli_big_" + std::to_string(getpid()) + ".txt";
+  {
+    std::ofstream file(big, std::ios::binary);
+    for (int i = 0; i < 200000; ++i) file << "http://example.com/item?id=" << i << "\n";
+  }
+  for (bool ignore_sigpipe : {false, true}) {
+    const bloomcrawl::testing_cli::HeadRun r = bloomcrawl::testing_cli::run_into_head("url", big, dir, ignore_sigpipe);
+    EXPECT_EQ(r.filter_status, 141) << "ignore_sigpipe " << ignore_sigpipe;
+    EXPECT_EQ(r.head_out, "http://example.com/item?id=0\n");
+    EXPECT_EQ(r.filter_err, "") << "ignore_sigpipe " << ignore_sigpipe;
+  }
+}
+
+TEST(UrlCli, WritesEachLineAtOnceToATerminal) {
+  EXPECT_EQ(bloomcrawl::testing_cli::terminal_output_while_input_open("url", "HTTP://A/\nhttp://b/./c\n", 2),
+            "http://a/\r\nhttp://b/c\r\n");
 }
 
 TEST(UrlCli, InvalidBaseIsReportedOnItsLine) {
