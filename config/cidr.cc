@@ -118,7 +118,7 @@ std::string format_network(const Cidr& cidr) {
   }
   std::string text;  // uncompressed but unambiguous
   for (int i = 0; i < 8; ++i) {
-    std::snprintf(buffer, sizeof buffer, "%s%x", i ? ":" : "", cidr.address[2 * i] << 8 | cidr.address[2 * i + 1]);
+    std::snprintf(buffer, sizeof buffer, "%s%x", i ? ":" : "", cidr.address[2 * static_cast<size_t>(i)] << 8 | cidr.address[2 * static_cast<size_t>(i) + 1]);
     text += buffer;
   }
   return text + "/" + std::to_string(cidr.prefix_length);
