@@ -24,7 +24,7 @@ void collect_leaves(const nlohmann::json& value, const std::string& path, std::v
     paths->push_back(path);
     return;
   }
-  for (const auto& [key, child] : value.items()) collect_leaves(child, path + '/' + key, paths);
+  for (const auto& [key, child] : value.items()) collect_leaves(child, path + "/" + key, paths);
 }
 
 std::string value_text(const nlohmann::json& root, const std::string& path) {

@@ -13,4 +13,5 @@ cmake -S . -B build/tidy -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=
   -DBLOOMCRAWL_BENCH=ON -DBLOOMCRAWL_FUZZ=ON >/dev/null
 files=("$@")
 [ ${#files[@]} -eq 0 ] && files=("^$root/(base|seenfilter|frontier|config|crawler|tests|bench)/.*\\.cc\$")
-run-clang-tidy-14 -j "$jobs" -p build/tidy -quiet "${files[@]}"
+# run-clang-tidy-14 always asks for colour; the log is read as text.
+run-clang-tidy-14 -j "$jobs" -p build/tidy -quiet "${files[@]}" | sed -u 's/\x1b\[[0-9;]*m//g'
