@@ -5,7 +5,7 @@
 #   2. clang with ASan+UBSan, all tests, then every fuzz target for a short bounded time;
 #   3. clang with TSan, the concurrent tests.
 # Exits non-zero on the first failure. Sized for a 2-core machine: under 30 minutes, of which
-# clang-tidy takes about 7 (about 14 CPU-minutes over ~160 files).
+# clang-tidy takes about 5.5 (10 CPU-minutes over 162 files, measured).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
