@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -55,7 +56,8 @@ void fill_filter(SeenFilter& filter, uint64_t from, uint64_t to) {
 }
 
 void fill_frontier(Frontier& frontier, uint64_t urls, uint64_t hosts) {
-  std::string host, url;
+  std::string host;
+  std::string url;
   for (uint64_t i = 0; i < urls; ++i) {
     const uint64_t h = (i * 0x9e3779b97f4a7c15ULL >> 11) % hosts;
     host.assign("www.site").append(std::to_string(h)).append(".example.com");
@@ -126,9 +128,7 @@ void print_row(const char* name, const Measure& m, double memcpy_s) {
               m.write_s, double(m.bytes_written) / 1e6);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   const uint64_t keys = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 100'000'000;
   const uint64_t urls = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 10'000'000;
   const uint64_t hosts = argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 1'000'000;
@@ -176,4 +176,15 @@ int main(int argc, char** argv) {
   print_row("second (+1% keys: sealed layers reused)", second, memcpy_s);
   std::filesystem::remove_all(dir);
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {  // a full disk or a bad directory: say so rather than abort
+    std::fprintf(stderr, "checkpoint_bench: %s\n", e.what());
+    return 1;
+  }
 }

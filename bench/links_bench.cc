@@ -43,7 +43,7 @@ class PageWriter {
   std::string page(size_t target_bytes, int number) {
     out_.clear();
     head(number);
-    emit("<body class=\"page\"><header><nav><ul class=\"menu\">");
+    emit(R"(<body class="page"><header><nav><ul class="menu">)");
     for (int i = 0; i < 12; ++i) emit("<li><a href=\"/", word(), "/\">", word(), "</a></li>");
     emit("</ul></nav></header><main><article><h1>", sentence(6), "</h1>");
     while (out_.size() < target_bytes) section();
@@ -92,10 +92,10 @@ class PageWriter {
     std::string n = std::to_string(page_number);
     emit("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>",
-         sentence(5), "</title><link rel=\"stylesheet\" href=\"/css/site.css?v=", n, "\">",
+         sentence(5), R"(</title><link rel="stylesheet" href="/css/site.css?v=)", n, "\">",
          "<link rel=\"stylesheet\" href=\"https://cdn.example.net/fonts.css\">"
          "<link rel=\"canonical\" href=\"https://www.example.com/page/", n, "\">",
-         "<link rel=\"alternate\" hreflang=\"de\" href=\"https://www.example.com/de/page/", n,
+         R"(<link rel="alternate" hreflang="de" href="https://www.example.com/de/page/)", n,
          "\"><link rel=\"icon\" href=\"/favicon.ico\">"
          "<script>(function(w,d){var s=d.createElement('script');s.async=true;"
             "for(var i=0;i<10&&i<w.length;i++){s.src='/t.js?i='+i;}})(window,document);</script>"
@@ -123,8 +123,8 @@ class PageWriter {
         break;
       }
       default:  // a related-links list with an image
-        emit("<div class=\"related\"><img src=\"/img/", word(), ".jpg\" alt=\"", word(),
-             "\" width=\"120\" height=\"80\"><ul>");
+        emit(R"(<div class="related"><img src="/img/)", word(), ".jpg\" alt=\"", word(),
+             R"(" width="120" height="80"><ul>)");
         for (int i = 0, n = 3 + rng_() % 6; i < n; ++i) {
           emit("<li><a href=\"", href(), "\">", sentence(4), "</a></li>");
         }
@@ -148,7 +148,7 @@ Corpus read_corpus(const char* list_path) {
   std::ifstream list(list_path);
   if (!list) {
     std::fprintf(stderr, "links_bench: cannot read the page list %s\n", list_path);
-    std::exit(2);
+    std::_Exit(2);  // fatal before any thread starts: nothing to flush or tear down
   }
   for (std::string path; std::getline(list, path);) {
     if (path.empty()) continue;
@@ -156,14 +156,14 @@ Corpus read_corpus(const char* list_path) {
     std::ostringstream bytes;
     if (!in || !(bytes << in.rdbuf())) {
       std::fprintf(stderr, "links_bench: cannot read page %s (listed in %s)\n", path.c_str(), list_path);
-      std::exit(2);
+      std::_Exit(2);  // fatal before any thread starts: nothing to flush or tear down
     }
     read.pages.push_back(std::move(bytes).str());
     read.total_bytes += read.pages.back().size();
   }
   if (read.pages.empty()) {
     std::fprintf(stderr, "links_bench: the page list %s names no pages\n", list_path);
-    std::exit(2);
+    std::_Exit(2);  // fatal before any thread starts: nothing to flush or tear down
   }
   return read;
 }

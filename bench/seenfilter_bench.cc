@@ -15,7 +15,7 @@
 #include <benchmark/benchmark.h>
 
 #include <array>
-#include <time.h>
+#include <ctime>
 
 #include <algorithm>
 #include <cmath>
@@ -205,7 +205,9 @@ PassResult run_pass(const Pass& pass, Op op) {
 
 // Wilson score interval (95%) of a proportion.
 std::pair<double, double> wilson95(uint64_t hits, uint64_t trials) {
-  const double z = 1.959964, n = static_cast<double>(trials), p = static_cast<double>(hits) / n;
+  const double z = 1.959964;
+  const auto n = static_cast<double>(trials);
+  const double p = static_cast<double>(hits) / n;
   const double centre = (p + z * z / (2 * n)) / (1 + z * z / n);
   const double half = z * std::sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n);
   return {std::max(0.0, centre - half), centre + half};

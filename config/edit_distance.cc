@@ -10,7 +10,9 @@ size_t edit_distance(std::string_view a, std::string_view b) {
     return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
   };
   // Three rolling rows: transpositions look two rows back.
-  std::vector<size_t> before(b.size() + 1), previous(b.size() + 1), current(b.size() + 1);
+  std::vector<size_t> before(b.size() + 1);
+  std::vector<size_t> previous(b.size() + 1);
+  std::vector<size_t> current(b.size() + 1);
   for (size_t j = 0; j <= b.size(); ++j) previous[j] = j;
   for (size_t i = 1; i <= a.size(); ++i) {
     current[0] = i;

@@ -32,10 +32,7 @@ std::string number_text(double value) {
 }
 
 bool has_space_or_control(const std::string& text) {
-  for (char c : text) {
-    if (static_cast<unsigned char>(c) <= 0x20 || c == 0x7f) return true;
-  }
-  return false;
+  return std::ranges::any_of(text, [](char c) { return static_cast<unsigned char>(c) <= 0x20 || c == 0x7f; });
 }
 
 std::string join(const std::vector<std::string>& items) {

@@ -1,8 +1,8 @@
 #include "config/seeds_file.h"
 
 #include <cerrno>
-#include <cstring>
 #include <fstream>
+#include <system_error>
 
 #include "config/config_error.h"
 #include "config/field_rules.h"
@@ -11,7 +11,7 @@ namespace bloomcrawl::config_detail {
 namespace {
 
 // Far longer than any URL worth crawling, short enough that a binary file fails fast.
-constexpr std::size_t kMaxSeedLineBytes = 64 * 1024;
+constexpr std::size_t kMaxSeedLineBytes = std::size_t{64} * 1024;
 
 std::string_view trim(std::string_view text) {
   size_t start = text.find_first_not_of(" \t\r\f\v");
@@ -26,7 +26,7 @@ std::ifstream open_for_reading(const std::filesystem::path& file, const char* wh
     throw ConfigError(file.string(), "", std::string("cannot read ") + what + ": is a directory");
   }
   std::ifstream in(file, std::ios::binary);
-  if (!in) throw ConfigError(file.string(), "", std::string("cannot read ") + what + ": " + std::strerror(errno));
+  if (!in) throw ConfigError(file.string(), "", std::string("cannot read ") + what + ": " + std::generic_category().message(errno));
   return in;
 }
 
@@ -46,7 +46,7 @@ std::string read_text_file(const std::filesystem::path& file, const char* what, 
   std::ifstream in = open_for_reading(file, what);
   std::string text(max_bytes + 1, '\0');
   in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  if (in.bad()) throw ConfigError(file.string(), "", std::string("error reading ") + what + ": " + std::strerror(errno));
+  if (in.bad()) throw ConfigError(file.string(), "", std::string("error reading ") + what + ": " + std::generic_category().message(errno));
   text.resize(static_cast<size_t>(in.gcount()));
   if (text.size() > max_bytes) {
     throw ConfigError(file.string(), "", std::string(what) + " is larger than " + std::to_string(max_bytes) + " bytes");
@@ -65,7 +65,7 @@ std::vector<std::string> read_seeds_file(const std::filesystem::path& file) {
       throw ConfigError(file.string(), "", "line longer than " + std::to_string(kMaxSeedLineBytes) + " bytes",
                         line_number);
     }
-    if (in.bad()) throw ConfigError(file.string(), "", std::string("error reading seeds file: ") + std::strerror(errno));
+    if (in.bad()) throw ConfigError(file.string(), "", std::string("error reading seeds file: ") + std::generic_category().message(errno));
     if (length == 0 && in.eof()) break;
     // gcount() includes the '\n' getline consumed but did not store.
     std::string_view text(line.data(), in.eof() ? length : length - 1);

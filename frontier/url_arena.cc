@@ -4,11 +4,11 @@
 
 namespace bloomcrawl {
 namespace {
-constexpr size_t kBlockBytes = 64 * 1024;
+constexpr size_t kBlockBytes = size_t{64} * 1024;
 }  // namespace
 
 std::string_view UrlArena::store(std::string_view bytes) {
-  if (bytes.empty()) return std::string_view("", 0);
+  if (bytes.empty()) return bytes;  // an empty view needs no storage
   if (bytes.size() > remaining_) {
     // Oversized strings get a block of their own so the current block's tail is not wasted.
     const size_t block = bytes.size() > kBlockBytes / 4 ? bytes.size() : kBlockBytes;
@@ -16,7 +16,7 @@ std::string_view UrlArena::store(std::string_view bytes) {
     allocated_ += block;
     if (block != kBlockBytes) {
       std::memcpy(blocks_.back().get(), bytes.data(), bytes.size());
-      return std::string_view(blocks_.back().get(), bytes.size());
+      return {blocks_.back().get(), bytes.size()};
     }
     cursor_ = blocks_.back().get();
     remaining_ = block;

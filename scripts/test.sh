@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test:
+#   0. static checks: the dependency rule between rooms (and its own test), the format, clang-tidy;
 #   1. Release build with warnings as errors (gcc), all tests;
 #   2. clang with ASan+UBSan, all tests, then every fuzz target for a short bounded time;
 #   3. clang with TSan, the concurrent tests.
-# Exits non-zero on the first failure. Sized for a 2-core machine: well under 15 minutes.
+# Exits non-zero on the first failure. Sized for a 2-core machine: under 30 minutes, of which
+# clang-tidy takes about 5.5 (10 CPU-minutes over 162 files, measured).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -22,6 +24,15 @@ configure_build() {  # dir, cmake args...
   cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBLOOMCRAWL_WERROR=ON "$@" >/dev/null
   cmake --build "$dir" -j "$jobs"
 }
+
+step "static checks: layers"
+python3 scripts/check_layers.py
+python3 tests/tooling/check_layers_test.py
+step "static checks: format (apply with scripts/format.sh)"
+scripts/format.sh --check
+step "static checks: clang-tidy"
+mkdir -p build
+JOBS=$jobs scripts/tidy.sh >build/tidy.log 2>&1 || { grep -E 'error:|warning:' build/tidy.log | sort -u; echo "clang-tidy found the above (log: build/tidy.log)"; exit 1; }
 
 step "release build"
 # Benchmarks are built (and -Werror checked) by their own bench/run_*.sh scripts.

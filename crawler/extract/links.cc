@@ -153,7 +153,7 @@ void walk_elements(const GumboNode* document, LinkCollector& collector) {
       children = &node->v.element.children;
     }
     for (unsigned i = children->length; i-- > 0;) {
-      auto* child = static_cast<const GumboNode*>(children->data[i]);
+      const auto* child = static_cast<const GumboNode*>(children->data[i]);
       if (child->type == GUMBO_NODE_ELEMENT) pending.push_back(child);
     }
   }

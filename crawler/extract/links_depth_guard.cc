@@ -1,5 +1,6 @@
 #include "crawler/extract/links_depth_guard.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -345,10 +346,7 @@ class OpenElements {
     static constexpr std::array<uint64_t, 6> kHeadings = {name_hash("h1"), name_hash("h2"),
                                                           name_hash("h3"), name_hash("h4"),
                                                           name_hash("h5"), name_hash("h6")};
-    for (uint64_t h : kHeadings) {
-      if (h == hash) return true;
-    }
-    return false;
+    return std::ranges::find(kHeadings, hash) != kHeadings.end();
   }
   static bool stops_list_item(const Entry& e) {
     return (e.info.flags & kSpecial) && e.hash != kAddress && e.hash != kDiv && e.hash != kP;

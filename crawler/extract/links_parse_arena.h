@@ -32,7 +32,7 @@ class ParseArena {
   struct Block {
     Block* next;
   };
-  void* allocate_slow(size_t bytes);
+  void* allocate_slow(size_t rounded);
 
   char* cursor_ = nullptr;
   char* limit_ = nullptr;

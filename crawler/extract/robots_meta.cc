@@ -1,5 +1,6 @@
 #include "crawler/extract/robots_meta.h"
 
+#include <algorithm>
 #include <array>
 
 #include "crawler/extract/links_text.h"
@@ -14,22 +15,15 @@ using links_text::trim_html_space;
 bool is_valued_directive(std::string_view name) {
   static constexpr std::array<std::string_view, 4> kValued = {
       "max-snippet", "max-image-preview", "max-video-preview", "unavailable_after"};
-  for (std::string_view valued : kValued) {
-    if (equals_ignore_ascii_case(name, valued)) return true;
-  }
-  return false;
+  return std::ranges::any_of(kValued, [&](std::string_view valued) { return equals_ignore_ascii_case(name, valued); });
 }
 
 // A user-agent product token (RFC 9309): letters, digits, '-' and '_'. Requiring this keeps the
 // "15:00:00" of an unavailable_after date, split at its comma, from posing as an agent prefix.
 bool is_product_token(std::string_view name) {
-  if (name.empty()) return false;
-  for (char c : name) {
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '-' || c == '_';
-    if (!ok) return false;
-  }
-  return true;
+  return !name.empty() && std::ranges::all_of(name, [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+  });
 }
 
 }  // namespace

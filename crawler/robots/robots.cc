@@ -133,7 +133,7 @@ RobotsRules RobotsRules::parse(std::string_view robots_txt, std::string_view use
   return rules;
 }
 
-RobotsRules RobotsRules::allow_all() { return RobotsRules(); }
+RobotsRules RobotsRules::allow_all() { return {}; }
 
 RobotsRules RobotsRules::disallow_all() {
   RobotsRules rules;
@@ -147,7 +147,7 @@ RobotsRules RobotsRules::disallow_all() {
 // Allow rules match exactly as the reference's do (a decoded Allow could permit a URL the
 // reference disallows); so the difference only ever disallows more.
 RobotsRules::Best RobotsRules::best_match(const std::vector<Rule>& rules, std::string_view path,
-                                          std::string_view decoded_path) const {
+                                          std::string_view decoded_path) {
   Best best;
   std::vector<std::size_t> scratch;
   const bool path_has_escapes = decoded_path.size() != path.size();

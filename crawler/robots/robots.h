@@ -19,7 +19,7 @@
 
 namespace bloomcrawl {
 
-inline constexpr std::size_t kRobotsMaxBytes = 500 * 1024;  // RFC 9309 section 2.5 minimum
+inline constexpr std::size_t kRobotsMaxBytes = std::size_t{500} * 1024;  // RFC 9309 section 2.5 minimum
 
 struct RobotsDecision {
   bool allowed = true;
@@ -60,7 +60,7 @@ class RobotsRules {
   };
   struct Best;  // best Allow and Disallow match among a rule list
 
-  Best best_match(const std::vector<Rule>& rules, std::string_view path, std::string_view decoded_path) const;
+  static Best best_match(const std::vector<Rule>& rules, std::string_view path, std::string_view decoded_path);
   static RobotsDecision decision_from(bool allowed, const Rule* rule);
 
   std::vector<Rule> agent_rules_;   // groups naming our agent

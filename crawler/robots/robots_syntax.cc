@@ -1,5 +1,6 @@
 #include "crawler/robots/robots_syntax.h"
 
+#include <algorithm>
 #include <array>
 
 namespace bloomcrawl {
@@ -31,10 +32,7 @@ bool starts_with_ignore_case(std::string_view s, std::string_view prefix) {
 }
 
 bool starts_with_any(std::string_view s, std::initializer_list<std::string_view> prefixes) {
-  for (std::string_view p : prefixes) {
-    if (starts_with_ignore_case(s, p)) return true;
-  }
-  return false;
+  return std::ranges::any_of(prefixes, [&](std::string_view p) { return starts_with_ignore_case(s, p); });
 }
 
 // One raw line -> directive, or false when the line holds none. Mirrors the reference's

@@ -22,7 +22,7 @@ ConfigError error_of(const std::string& json) {
     return e;
   }
   ADD_FAILURE() << "no ConfigError for: " << json;
-  return ConfigError("", "", "");
+  return {"", "", ""};
 }
 
 // A config with one seed plus `extra` members of the top-level object.

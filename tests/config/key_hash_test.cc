@@ -34,7 +34,7 @@ const std::vector<Change>& key_affecting_changes() {
 
 const std::vector<Change>& inert_changes() {
   static const std::vector<Change> changes = {
-      {"", [](CrawlConfig& c) { c.seeds.urls.push_back("https://other.example/"); }},
+      {"", [](CrawlConfig& c) { c.seeds.urls.emplace_back("https://other.example/"); }},
       {"", [](CrawlConfig& c) { c.scope.max_pages = 10; }},
       {"", [](CrawlConfig& c) { c.scope.exclude = {"x"}; }},
       {"", [](CrawlConfig& c) { c.politeness.delay_ms = 5; }},
@@ -110,7 +110,7 @@ TEST(KeyHash, StrippedParamNamesCountAsASetWhileStrippingIsOn) {
   reordered.canonicalization.strip_param_names = {"gclid", "utm_source", "gclid"};
   EXPECT_EQ(canonical_key_hash(reordered), canonical_key_hash(base));
   CrawlConfig added = base;
-  added.canonicalization.strip_param_names.push_back("fbclid");
+  added.canonicalization.strip_param_names.emplace_back("fbclid");
   EXPECT_NE(canonical_key_hash(added), canonical_key_hash(base));
   std::vector<ConfigDifference> differences = key_affecting_differences(base, added);
   ASSERT_EQ(differences.size(), 1u);

@@ -49,6 +49,7 @@ TEST(FrontierConcurrentTest, EveryUrlCompletedOnceWithinConcurrency) {
   std::map<std::string, int> completed;
 
   std::vector<std::thread> threads;
+  threads.reserve(kProducers);
   for (int p = 0; p < kProducers; ++p) {
     threads.emplace_back([&, p] {
       for (int i = 0; i < kUrlsPerProducer; ++i) {

@@ -64,7 +64,7 @@ TEST(FrontierImageConcurrentTest, ImagesEncodeConsistentSnapshotsWhileTheFrontie
     // Restored: the queue at the capture plus the leases then in flight (at most the 50 hosts'
     // concurrency), all put back.
     EXPECT_GE(stats.queued, image.queued_urls());
-    EXPECT_LE(stats.queued, image.queued_urls() + 50 * 8);
+    EXPECT_LE(stats.queued, image.queued_urls() + uint64_t{50} * 8);
     EXPECT_EQ(restored.snapshot(), bytes);
     ++images;
   }

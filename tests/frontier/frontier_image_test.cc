@@ -53,6 +53,7 @@ Frontier populated() {
 TEST(FrontierImageTest, EncodesTheStateAtCaptureWhateverHappensAfter) {
   Frontier frontier = populated();
   std::vector<Lease> leases;
+  leases.reserve(20);
   for (int i = 0; i < 20; ++i) leases.push_back(*frontier.pop_ready(kT0));
 
   const std::string expected = frontier.snapshot();

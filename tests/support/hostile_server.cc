@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
 #include <stdexcept>
+#include <system_error>
 
 #include "tests/support/hostile_server_compress.h"
 
@@ -283,7 +283,7 @@ HostileServer::HostileServer() {
   if (listen_fd_ < 0 || bind(listen_fd_, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
       listen(listen_fd_, 128) != 0 ||
       getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
-    const std::string reason = std::strerror(errno);
+    const std::string reason = std::generic_category().message(errno);
     stop();
     throw std::runtime_error("hostile server: cannot listen on 127.0.0.1: " + reason);
   }

@@ -82,7 +82,7 @@ class BrotliEncoder : public StreamEncoder {
   std::string encode(std::string_view input, bool final) override {
     std::string out;
     size_t available_in = input.size();
-    const uint8_t* next_in = reinterpret_cast<const uint8_t*>(input.data());
+    const auto* next_in = reinterpret_cast<const uint8_t*>(input.data());
     const BrotliEncoderOperation operation = final ? BROTLI_OPERATION_FINISH : BROTLI_OPERATION_PROCESS;
     for (;;) {
       uint8_t buffer[kOutputChunk];

@@ -95,7 +95,7 @@ std::optional<uint32_t> calendar_month(std::string_view path) {
   if (!year || *year < 2024 || !std::isdigit(static_cast<unsigned char>(mm[0])) ||
       !std::isdigit(static_cast<unsigned char>(mm[1])))
     return std::nullopt;
-  const uint32_t month = static_cast<uint32_t>((mm[0] - '0') * 10 + (mm[1] - '0'));
+  const auto month = static_cast<uint32_t>((mm[0] - '0') * 10 + (mm[1] - '0'));
   if (month < 1 || month > 12) return std::nullopt;
   const uint32_t months = (*year - 2024) * 12 + (month - 1);
   if (calendar_path(months) != path) return std::nullopt;
@@ -253,6 +253,7 @@ std::optional<SitePage> Site::special_page(size_t host, std::string_view path_qu
     links.add(host, "/private/" + std::to_string(number ? (*number + 1) % kPrivatePages : 0) + ".html", 1);
     links.add(host, number ? "/private/open.html" : "/", 1);
   } else if (auto nofollow = numbered(path, "/nofollow/", ".html", options_.pages_per_host);
+             // NOLINTNEXTLINE(bugprone-branch-clone): links home like the meta pages below, but is another page
              path == "/nofollow/home.html" || (nofollow && has_nofollow_page(*nofollow))) {
     links.add(host, "/", 1);
   } else if (path == "/meta/noindex.html") {

@@ -43,7 +43,10 @@ bool robots_pattern_matches(std::string_view pattern, std::string_view path) {
   const bool anchored = !pattern.empty() && pattern.back() == '$';
   if (anchored) pattern.remove_suffix(1);
   // Classic wildcard matching with backtracking to the last '*'.
-  size_t p = 0, s = 0, star = std::string_view::npos, star_s = 0;
+  size_t p = 0;
+  size_t s = 0;
+  size_t star = std::string_view::npos;
+  size_t star_s = 0;
   while (s < path.size()) {
     if (p < pattern.size() && pattern[p] == '*') {
       star = p++;

@@ -25,7 +25,7 @@ void reuse_address_only(int sock) {
 
 TestWeb::TestWeb(TestWebOptions options) : options_(std::move(options)) {
   // Building the site model validates the options now rather than after the sockets are bound.
-  Site(SiteOptions{.hosts = options_.hosts, .pages_per_host = options_.pages_per_host});
+  const Site validated(SiteOptions{.hosts = options_.hosts, .pages_per_host = options_.pages_per_host});
   if (options_.threads_per_host == 0) throw std::invalid_argument("test web: threads_per_host must be >= 1");
 }
 
@@ -151,7 +151,7 @@ void TestWeb::handle(size_t host, const httplib::Request& request, httplib::Resp
   SiteResponse answer = render_site_path(site, host, path_query);
   response.status = answer.status;
   for (const auto& [name, value] : answer.headers) response.set_header(name, value);
-  response.set_content(std::move(answer.body), answer.content_type.c_str());
+  response.set_content(answer.body, answer.content_type);
   log_.end(ticket, answer.status);
 }
 

@@ -66,9 +66,7 @@ std::vector<std::string> split_hosts(const std::string& list) {
   return hosts;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   CLI::App app{"bloomcrawl-testweb: the local multi-host test web with ground truth and a fetch log"};
   TestWebOptions options;
   ServeFiles files;
@@ -104,18 +102,24 @@ int main(int argc, char** argv) {
   generate->add_option("--ground-truth", static_options.ground_truth, "ground truth file (one URL a line)")->required();
   CLI11_PARSE(app, argc, argv);
 
+  if (generate->parsed()) {
+    static_options.hosts = split_hosts(hosts);
+    bloomcrawl::testweb::generate_static_site(static_options, std::cerr);
+    return 0;
+  }
+  options.hosts = split_hosts(hosts);
+  options.response_delay = std::chrono::milliseconds(delay_ms);
+  options.keep_alive_timeout = std::chrono::seconds(keep_alive_s);
+  options.robots = !no_robots;
+  options.trap = !no_trap;
+  return serve(std::move(options), files);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
   try {
-    if (generate->parsed()) {
-      static_options.hosts = split_hosts(hosts);
-      bloomcrawl::testweb::generate_static_site(static_options, std::cerr);
-      return 0;
-    }
-    options.hosts = split_hosts(hosts);
-    options.response_delay = std::chrono::milliseconds(delay_ms);
-    options.keep_alive_timeout = std::chrono::seconds(keep_alive_s);
-    options.robots = !no_robots;
-    options.trap = !no_trap;
-    return serve(std::move(options), files);
+    return run(argc, argv);
   } catch (const std::exception& e) {
     std::cerr << "bloomcrawl-testweb: error: " << e.what() << "\n";
     return 1;

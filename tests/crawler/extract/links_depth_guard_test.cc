@@ -31,7 +31,7 @@ size_t gumbo_tree_depth(std::string_view html) {
     deepest = std::max(deepest, depth);
     const GumboVector& children = node->v.element.children;
     for (unsigned i = 0; i < children.length; ++i) {
-      auto* child = static_cast<const GumboNode*>(children.data[i]);
+      const auto* child = static_cast<const GumboNode*>(children.data[i]);
       if (child->type == GUMBO_NODE_ELEMENT || child->type == GUMBO_NODE_TEMPLATE) {
         pending.emplace_back(child, depth + 1);
       }
@@ -115,7 +115,7 @@ TEST(DepthGuardTest, SloppyButShallowPagesAreNotCut) {
 TEST(DepthGuardTest, CutsAtTheStartTagThatWouldExceed) {
   std::string html = "<html><body>" + repeat("<div>", 10) + "<p>";
   size_t first_div = html.find("<div>");
-  EXPECT_EQ(nesting_safe_prefix(html, 4), first_div + 4 * 5);
+  EXPECT_EQ(nesting_safe_prefix(html, 4), first_div + size_t{4} * 5);
   EXPECT_EQ(nesting_safe_prefix(html, 11), html.size());
   EXPECT_EQ(nesting_safe_prefix("", 4), 0u);
   EXPECT_EQ(nesting_safe_prefix("<", 4), 1u);

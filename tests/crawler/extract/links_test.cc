@@ -10,7 +10,7 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::FieldsAre;
 
-ExtractedLinks extract(std::string_view html, LinkExtractOptions options = {}) {
+ExtractedLinks extract(std::string_view html, const LinkExtractOptions& options = {}) {
   return extract_links(html, options);
 }
 

@@ -23,6 +23,7 @@ TEST(RobotsCacheConcurrent, OneFetchPerHostAndSharedRules) {
   std::atomic<int> disallowed{0};
   std::latch start(kThreads);
   std::vector<std::thread> threads;
+  threads.reserve(kThreads);
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&] {
       start.arrive_and_wait();

@@ -14,7 +14,7 @@ using std::chrono::seconds;
 class RobotsCacheTest : public ::testing::Test {
  protected:
   RobotsCache::Clock::time_point t0 = RobotsCache::Clock::time_point() + hours(1000);
-  RobotsCacheOptions options() {
+  static RobotsCacheOptions options() {
     RobotsCacheOptions o;
     o.user_agent = "bloomcrawl/1.0";
     return o;

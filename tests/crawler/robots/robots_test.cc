@@ -213,7 +213,7 @@ TEST(RobotsReference, IndexHtmlIsDirectory) {
 }
 
 TEST(RobotsReference, LongLinesAreCut) {
-  constexpr std::size_t kMaxLineLen = 2083 * 8;
+  constexpr std::size_t kMaxLineLen = std::size_t{2083} * 8;
   const std::string allow = "allow: ";
   const std::string disallow = "disallow: ";
   {
