@@ -15,7 +15,9 @@ Checksum::Checksum() : state_(XXH3_createState()) {
 
 Checksum::~Checksum() { XXH3_freeState(static_cast<XXH3_state_t*>(state_)); }
 
-void Checksum::update(const void* data, size_t size) { XXH3_64bits_update(static_cast<XXH3_state_t*>(state_), data, size); }
+void Checksum::update(const void* data, size_t size) {
+  XXH3_64bits_update(static_cast<XXH3_state_t*>(state_), data, size);
+}
 
 uint64_t Checksum::digest() const { return XXH3_64bits_digest(static_cast<const XXH3_state_t*>(state_)); }
 

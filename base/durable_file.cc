@@ -11,7 +11,8 @@ DurableFile::~DurableFile() {
 void DurableFile::commit(const std::filesystem::path& final_path) {
   file_.sync();
   file_.close();
-  if (const int error = file_system().rename(file_.path(), final_path)) throw_file_error(final_path, "rename failed", error);
+  if (const int error = file_system().rename(file_.path(), final_path))
+    throw_file_error(final_path, "rename failed", error);
   committed_ = true;
 }
 

@@ -94,7 +94,8 @@ void throw_file_error(const std::filesystem::path& path, const std::string& what
 }
 
 WritableFile::WritableFile(std::filesystem::path path, FileSystem::Mode mode) : path_(std::move(path)) {
-  if (const int error = file_system().open_for_write(path_, mode, &fd_)) throw_file_error(path_, "cannot create", error);
+  if (const int error = file_system().open_for_write(path_, mode, &fd_))
+    throw_file_error(path_, "cannot create", error);
 }
 
 WritableFile::~WritableFile() {

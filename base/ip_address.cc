@@ -137,7 +137,8 @@ std::string format_network(const CidrRange& range) {
   std::string text;
   char group[8];
   for (int i = 0; i < 8; ++i) {
-    std::snprintf(group, sizeof group, "%s%x", i ? ":" : "", range.base.bytes[2 * i] << 8 | range.base.bytes[2 * i + 1]);
+    std::snprintf(group, sizeof group, "%s%x", i ? ":" : "",
+                  range.base.bytes[2 * i] << 8 | range.base.bytes[2 * i + 1]);
     text += group;
   }
   return text + "/" + std::to_string(range.prefix_bits);

@@ -16,15 +16,13 @@ namespace {
 using bloomcrawl::CanonicalizeOptions;
 using bloomcrawl::Url;
 
-const char* const kWords[] = {"news", "2024", "article", "products", "category", "blog",
-                              "about-us", "index.html", "p", "item_1234", "search", "en",
-                              "docs", "img", "static", "user", "profile", "tag", "comments"};
-const char* const kParams[] = {"id=42", "page=2", "q=bloom+filter", "utm_source=twitter",
-                               "sort=desc", "lang=en", "ref=home", "s=%E2%82%AC"};
+const char* const kWords[] = {"news",       "2024", "article",   "products", "category", "blog", "about-us",
+                              "index.html", "p",    "item_1234", "search",   "en",       "docs", "img",
+                              "static",     "user", "profile",   "tag",      "comments"};
+const char* const kParams[] = {"id=42",     "page=2",  "q=bloom+filter", "utm_source=twitter",
+                               "sort=desc", "lang=en", "ref=home",       "s=%E2%82%AC"};
 
-std::string word(std::mt19937& rng) {
-  return kWords[rng() % (sizeof kWords / sizeof kWords[0])];
-}
+std::string word(std::mt19937& rng) { return kWords[rng() % (sizeof kWords / sizeof kWords[0])]; }
 
 std::string path(std::mt19937& rng) {
   std::string out;
@@ -110,9 +108,7 @@ void BM_ParseAbsolute(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 
-void BM_CanonicalizeAbsolute(benchmark::State& state) {
-  run(state, absolute_urls(4096), nullptr, {});
-}
+void BM_CanonicalizeAbsolute(benchmark::State& state) { run(state, absolute_urls(4096), nullptr, {}); }
 
 void BM_CanonicalizeRelative(benchmark::State& state) {
   std::optional<Url> base = bloomcrawl::parse_url("https://www.example.com/news/2024/article.html");

@@ -169,8 +169,9 @@ int run(int argc, char** argv) {
 
   std::printf("\nfilter: %zu layers, %.1f MB; frontier snapshot %.1f MB; baseline: copying all filter bits %.1f ms\n\n",
               fs.layers.size(), double(fs.bytes) / 1e6, double(first.frontier_bytes) / 1e6, memcpy_s * 1e3);
-  std::printf("| checkpoint | pause ms (frontier capture) | longest frontier wait ms | pause / copy-all | "
-              "after the pause: filter copy ms | frontier encode ms | write s | MB written |\n");
+  std::printf(
+      "| checkpoint | pause ms (frontier capture) | longest frontier wait ms | pause / copy-all | "
+      "after the pause: filter copy ms | frontier encode ms | write s | MB written |\n");
   std::printf("|---|---|---|---|---|---|---|---|\n");
   print_row("first (every layer written)", first, memcpy_s);
   print_row("second (+1% keys: sealed layers reused)", second, memcpy_s);

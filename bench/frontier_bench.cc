@@ -51,8 +51,8 @@ struct Workload {
     host.assign("www.site");
     host.append(std::to_string(host_id)).append(".example.com");
     url.assign("https://").append(host);
-    static const char* const kSections[] = {"/news/", "/blog/2024/", "/products/category-", "/wiki/",
-                                            "/forum/thread-", "/"};
+    static const char* const kSections[] = {"/news/", "/blog/2024/",    "/products/category-",
+                                            "/wiki/", "/forum/thread-", "/"};
     url.append(kSections[(r >> 20) % 6]);
     url.append(std::to_string((r >> 24) % 100000));
     if ((r >> 40) % 3 == 0) url.append("/article-title-with-words");
@@ -62,9 +62,7 @@ struct Workload {
   }
 };
 
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 struct Result {
   double bytes_per_url;
@@ -94,8 +92,8 @@ Result run_frontier(uint64_t urls, uint64_t hosts) {
     result.bytes_per_url = static_cast<double>(used) / urls;
     result.raw_bytes_per_url = static_cast<double>(raw) / urls;
     std::printf("frontier: %llu URLs over %llu hosts: heap %.1f MB, own estimate %.1f MB\n",
-                static_cast<unsigned long long>(stats.queued), static_cast<unsigned long long>(stats.hosts),
-                used / 1e6, stats.bytes_used / 1e6);
+                static_cast<unsigned long long>(stats.queued), static_cast<unsigned long long>(stats.hosts), used / 1e6,
+                stats.bytes_used / 1e6);
     start = Clock::now();
     {
       const std::string snapshot = frontier.snapshot();
@@ -114,8 +112,9 @@ Result run_frontier(uint64_t urls, uint64_t hosts) {
       ++popped;
     }
     result.pop_per_second = popped / seconds_since(start);
-    if (popped != urls) std::printf("error: popped %llu of %llu\n", static_cast<unsigned long long>(popped),
-                                    static_cast<unsigned long long>(urls));
+    if (popped != urls)
+      std::printf("error: popped %llu of %llu\n", static_cast<unsigned long long>(popped),
+                  static_cast<unsigned long long>(urls));
   }
   return result;
 }
@@ -157,13 +156,13 @@ int main(int argc, char** argv) {
   const Result baseline = run_baseline(baseline_urls, baseline_hosts);
   const Result frontier = run_frontier(urls, hosts);
   std::printf("\n| measure | frontier | naive map<host, deque<string>> | ratio |\n|---|---|---|---|\n");
-  std::printf("| heap bytes per queued URL | %.1f | %.1f | %.2f |\n", frontier.bytes_per_url,
-              baseline.bytes_per_url, frontier.bytes_per_url / baseline.bytes_per_url);
+  std::printf("| heap bytes per queued URL | %.1f | %.1f | %.2f |\n", frontier.bytes_per_url, baseline.bytes_per_url,
+              frontier.bytes_per_url / baseline.bytes_per_url);
   std::printf("| raw URL bytes per URL | %.1f | %.1f | |\n", frontier.raw_bytes_per_url, baseline.raw_bytes_per_url);
   std::printf("| heap / raw URL bytes | %.2f | %.2f | |\n", frontier.bytes_per_url / frontier.raw_bytes_per_url,
               baseline.bytes_per_url / baseline.raw_bytes_per_url);
-  std::printf("| push per second | %.0f | %.0f | %.2f |\n", frontier.push_per_second,
-              baseline.push_per_second, frontier.push_per_second / baseline.push_per_second);
+  std::printf("| push per second | %.0f | %.0f | %.2f |\n", frontier.push_per_second, baseline.push_per_second,
+              frontier.push_per_second / baseline.push_per_second);
   std::printf("| pop+complete per second | %.0f | %.0f (pop only) | %.2f |\n", frontier.pop_per_second,
               baseline.pop_per_second, frontier.pop_per_second / baseline.pop_per_second);
   std::printf("\nfrontier: %llu URLs over %llu hosts; baseline: %llu URLs over %llu hosts\n",

@@ -22,19 +22,19 @@
 
 #include <gumbo.h>
 
-#include "crawler/url/canonical.h"
 #include "crawler/extract/links.h"
 #include "crawler/extract/links_depth_guard.h"
+#include "crawler/url/canonical.h"
 #include "crawler/url/url.h"
 
 namespace {
 
-const char* const kWords[] = {"crawler", "bloom", "filter", "frontier", "politeness", "robots",
-                              "the", "of", "and", "a", "to", "in", "is", "for", "on", "with",
-                              "index", "page", "news", "release", "notes", "2024", "download",
-                              "library", "community", "support", "privacy", "caf\xC3\xA9"};
-const char* const kHosts[] = {"www.example.com", "example.org", "cdn.example.net",
-                              "news.example.co.uk", "shop.example.de"};
+const char* const kWords[] = {"crawler", "bloom",    "filter",  "frontier",  "politeness", "robots",  "the",
+                              "of",      "and",      "a",       "to",        "in",         "is",      "for",
+                              "on",      "with",     "index",   "page",      "news",       "release", "notes",
+                              "2024",    "download", "library", "community", "support",    "privacy", "caf\xC3\xA9"};
+const char* const kHosts[] = {"www.example.com", "example.org", "cdn.example.net", "news.example.co.uk",
+                              "shop.example.de"};
 
 class PageWriter {
  public:
@@ -47,10 +47,11 @@ class PageWriter {
     for (int i = 0; i < 12; ++i) emit("<li><a href=\"/", word(), "/\">", word(), "</a></li>");
     emit("</ul></nav></header><main><article><h1>", sentence(6), "</h1>");
     while (out_.size() < target_bytes) section();
-    emit("</article></main><footer><p>&copy; 2024 <a href=\"/about\">About</a> | "
-         "<a href=\"/privacy\" rel=\"nofollow\">Privacy</a></p></footer>"
-         "<script src=\"/js/app.js\" async></script><script>window.__DATA__ = {\"page\": ",
-         std::to_string(number), ", \"items\": [1, 2, 3]};</script></body></html>");
+    emit(
+        "</article></main><footer><p>&copy; 2024 <a href=\"/about\">About</a> | "
+        "<a href=\"/privacy\" rel=\"nofollow\">Privacy</a></p></footer>"
+        "<script src=\"/js/app.js\" async></script><script>window.__DATA__ = {\"page\": ",
+        std::to_string(number), ", \"items\": [1, 2, 3]};</script></body></html>");
     return out_;
   }
 
@@ -78,28 +79,26 @@ class PageWriter {
   std::string href() {
     switch (rng_() % 4) {
       case 0:
-        return concat("https://", kHosts[rng_() % std::size(kHosts)], "/", word(), "/", word(), "-",
-                      number(10000), ".html");
-      case 1:
-        return concat("/", word(), "?id=", number(100000), "&amp;ref=", word());
-      case 2:
-        return concat("../", word(), "/", word(), ".html#", word());
-      default:
-        return concat(word(), "-", number(1000));
+        return concat("https://", kHosts[rng_() % std::size(kHosts)], "/", word(), "/", word(), "-", number(10000),
+                      ".html");
+      case 1: return concat("/", word(), "?id=", number(100000), "&amp;ref=", word());
+      case 2: return concat("../", word(), "/", word(), ".html#", word());
+      default: return concat(word(), "-", number(1000));
     }
   }
   void head(int page_number) {
     std::string n = std::to_string(page_number);
-    emit("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>",
-         sentence(5), R"(</title><link rel="stylesheet" href="/css/site.css?v=)", n, "\">",
-         "<link rel=\"stylesheet\" href=\"https://cdn.example.net/fonts.css\">"
-         "<link rel=\"canonical\" href=\"https://www.example.com/page/", n, "\">",
-         R"(<link rel="alternate" hreflang="de" href="https://www.example.com/de/page/)", n,
-         "\"><link rel=\"icon\" href=\"/favicon.ico\">"
-         "<script>(function(w,d){var s=d.createElement('script');s.async=true;"
-            "for(var i=0;i<10&&i<w.length;i++){s.src='/t.js?i='+i;}})(window,document);</script>"
-            "<style>body{margin:0}.menu>li{display:inline-block}a:hover{color:#c00}</style></head>");
+    emit(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>",
+        sentence(5), R"(</title><link rel="stylesheet" href="/css/site.css?v=)", n, "\">",
+        "<link rel=\"stylesheet\" href=\"https://cdn.example.net/fonts.css\">"
+        "<link rel=\"canonical\" href=\"https://www.example.com/page/",
+        n, "\">", R"(<link rel="alternate" hreflang="de" href="https://www.example.com/de/page/)", n,
+        "\"><link rel=\"icon\" href=\"/favicon.ico\">"
+        "<script>(function(w,d){var s=d.createElement('script');s.async=true;"
+        "for(var i=0;i<10&&i<w.length;i++){s.src='/t.js?i='+i;}})(window,document);</script>"
+        "<style>body{margin:0}.menu>li{display:inline-block}a:hover{color:#c00}</style></head>");
   }
   void section() {
     switch (rng_() % 4) {
@@ -116,8 +115,8 @@ class PageWriter {
       case 2: {  // a table of links
         emit("<table class=\"links\"><thead><tr><th>Name</th><th>Notes</th></tr></thead><tbody>");
         for (int i = 0, n = 5 + rng_() % 10; i < n; ++i) {
-          emit("<tr><td><a href=\"", href(), "\" title=\"", word(), "\">", sentence(2),
-               "</a></td><td>", sentence(5), "</td></tr>");
+          emit("<tr><td><a href=\"", href(), "\" title=\"", word(), "\">", sentence(2), "</a></td><td>", sentence(5),
+               "</td></tr>");
         }
         emit("</tbody></table>\n");
         break;
@@ -225,8 +224,8 @@ void BM_ExtractLinks(benchmark::State& state) {
     links += extracted.links.size();
     benchmark::DoNotOptimize(extracted.links.data());
   });
-  state.counters["links_per_page"] = benchmark::Counter(
-      static_cast<double>(links) / static_cast<double>(state.iterations() * corpus().pages.size()));
+  state.counters["links_per_page"] =
+      benchmark::Counter(static_cast<double>(links) / static_cast<double>(state.iterations() * corpus().pages.size()));
 }
 BENCHMARK(BM_ExtractLinks);
 
@@ -248,8 +247,8 @@ void BM_ExtractAndCanonicalize(benchmark::State& state) {
       benchmark::DoNotOptimize(canonical.url.data());
     }
   });
-  state.counters["canonical_per_page"] = benchmark::Counter(
-      static_cast<double>(kept) / static_cast<double>(state.iterations() * corpus().pages.size()));
+  state.counters["canonical_per_page"] =
+      benchmark::Counter(static_cast<double>(kept) / static_cast<double>(state.iterations() * corpus().pages.size()));
 }
 BENCHMARK(BM_ExtractAndCanonicalize);
 

@@ -32,8 +32,8 @@ class LibBloom {
   static std::optional<std::string> unsupported(uint64_t keys, double fpr) {
     const double bits = static_cast<double>(keys) * -std::log(fpr) / (std::log(2.0) * std::log(2.0));
     if (keys > static_cast<uint64_t>(INT_MAX) || bits > static_cast<double>(INT_MAX)) {
-      return "libbloom " + std::string(bloom_version()) + " keeps entries and bits in int: " +
-             std::to_string(static_cast<uint64_t>(bits)) + " bits > 2^31-1";
+      return "libbloom " + std::string(bloom_version()) +
+             " keeps entries and bits in int: " + std::to_string(static_cast<uint64_t>(bits)) + " bits > 2^31-1";
     }
     return std::nullopt;
   }

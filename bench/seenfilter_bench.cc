@@ -270,9 +270,9 @@ void measure(benchmark::State& state, const std::function<std::unique_ptr<Target
 
     const uint64_t probes = negative_probes(target_fpr);
     const PassResult miss = run_pass({.count = sample, .family = kAbsent, .alternate = alternate}, lookup(*target));
-    const PassResult miss2 = run_pass(
-        {.count = probes - sample, .first = sample, .family = kAbsent, .threads = 2, .alternate = alternate},
-        lookup(*target));
+    const PassResult miss2 =
+        run_pass({.count = probes - sample, .first = sample, .family = kAbsent, .threads = 2, .alternate = alternate},
+                 lookup(*target));
     timed += miss.seconds;
     set_ns(state, "miss", miss);
     set_ns(state, "miss_2t", miss2);
@@ -318,7 +318,8 @@ void once(benchmark::internal::Benchmark* b) { b->Iterations(1)->UseManualTime()
 
 void add_seen(const std::string& structure, uint64_t keys, double fpr, const SeenFilterOptions& options) {
   once(benchmark::RegisterBenchmark(name(structure, fpr, keys).c_str(), [=](benchmark::State& state) {
-    measure<SeenTarget>(state, [options] { return std::make_unique<SeenTarget>(options); }, keys, fpr);
+    measure<SeenTarget>(
+        state, [options] { return std::make_unique<SeenTarget>(options); }, keys, fpr);
   }));
 }
 
@@ -334,7 +335,8 @@ void register_all() {
         }));
       } else {
         once(benchmark::RegisterBenchmark(name("libbloom", fpr, keys).c_str(), [=](benchmark::State& state) {
-          measure<LibBloomTarget>(state, [=] { return std::make_unique<LibBloomTarget>(keys, fpr); }, keys, fpr);
+          measure<LibBloomTarget>(
+              state, [=] { return std::make_unique<LibBloomTarget>(keys, fpr); }, keys, fpr);
         }));
       }
       // Right-sized with the library's default tightening ratio (0.9): layer 0 gets 10% of the budget.
@@ -346,7 +348,8 @@ void register_all() {
     }
     // The exact set has no target FPR; 1e-2 only sizes its negative probes (the minimum, 10M).
     once(benchmark::RegisterBenchmark(name("exact_set", 0, keys).c_str(), [=](benchmark::State& state) {
-      measure<ExactTarget>(state, [=] { return std::make_unique<ExactTarget>(keys); }, keys, 1e-2);
+      measure<ExactTarget>(
+          state, [=] { return std::make_unique<ExactTarget>(keys); }, keys, 1e-2);
     }));
   }
 }

@@ -70,20 +70,16 @@ class UrlKeyWriter {
 
   static constexpr std::string_view kSchemes[] = {"https://", "https://", "https://", "http://"};
   static constexpr std::string_view kSubdomains[] = {"www.", "", "shop.", "blog.", "m.", "news.", "static.cdn."};
-  static constexpr std::string_view kNames[] = {"example", "acme-store", "newsportal", "university",
-                                           "wiki-mirror", "forum", "recipes-and-cooking", "travelguide"};
+  static constexpr std::string_view kNames[] = {"example",     "acme-store", "newsportal",          "university",
+                                                "wiki-mirror", "forum",      "recipes-and-cooking", "travelguide"};
   static constexpr std::string_view kTlds[] = {".com", ".org", ".net", ".co.uk", ".de", ".io", ".com.au"};
-  static constexpr std::string_view kPaths[] = {"/catalog/electronics/computers/laptops/",
-                                           "/news/2024/11/",
-                                           "/wiki/Special:Search/",
-                                           "/forum/viewtopic.php/",
-                                           "/blog/category/uncategorized/",
-                                           "/products/",
-                                           "/en-us/docs/reference/api/"};
+  static constexpr std::string_view kPaths[] = {
+      "/catalog/electronics/computers/laptops/", "/news/2024/11/", "/wiki/Special:Search/",     "/forum/viewtopic.php/",
+      "/blog/category/uncategorized/",           "/products/",     "/en-us/docs/reference/api/"};
   static constexpr std::string_view kSlugs[] = {"item-", "article-", "page-", "t-", "post-"};
   static constexpr std::string_view kQueries[] = {"?utm_source=newsletter&utm_medium=email&utm_campaign=spring_sale&",
-                                             "?sort=price_asc&view=grid&per_page=48&", "?ref=homepage&",
-                                             "?session=abcdef0123456789&lang=en&", "?"};
+                                                  "?sort=price_asc&view=grid&per_page=48&", "?ref=homepage&",
+                                                  "?session=abcdef0123456789&lang=en&", "?"};
 };
 
 // A reusable batch of keys: `count` keys with indices begin, begin + stride, ... written into

@@ -34,18 +34,18 @@ struct SeedsConfig {
 };
 
 // The link kinds the extractor can report; scope.link_kinds is a subset of these.
-inline const std::vector<std::string> kAllLinkKinds = {
-    "a", "area", "frame", "iframe", "meta-refresh", "canonical", "alternate", "stylesheet", "img", "script"};
+inline const std::vector<std::string> kAllLinkKinds = {"a",         "area",      "frame",      "iframe", "meta-refresh",
+                                                       "canonical", "alternate", "stylesheet", "img",    "script"};
 
 struct ScopeConfig {
-  std::vector<std::string> allowed_hosts;    // exact host names (case-insensitive)
-  std::vector<std::string> allowed_domains;  // a domain and all its subdomains
-  bool same_host = true;                     // the seeds' hosts are in scope
-  std::vector<std::string> include;          // ECMAScript regexes; if any, a URL must match one
-  std::vector<std::string> exclude;          // ECMAScript regexes; a match puts a URL out of scope
-  int max_depth = 5;                         // link hops from a seed; -1 = unlimited
-  std::uint64_t max_pages = 0;               // 0 = unlimited
-  std::uint64_t max_pages_per_host = 0;      // 0 = unlimited
+  std::vector<std::string> allowed_hosts;      // exact host names (case-insensitive)
+  std::vector<std::string> allowed_domains;    // a domain and all its subdomains
+  bool same_host = true;                       // the seeds' hosts are in scope
+  std::vector<std::string> include;            // ECMAScript regexes; if any, a URL must match one
+  std::vector<std::string> exclude;            // ECMAScript regexes; a match puts a URL out of scope
+  int max_depth = 5;                           // link hops from a seed; -1 = unlimited
+  std::uint64_t max_pages = 0;                 // 0 = unlimited
+  std::uint64_t max_pages_per_host = 0;        // 0 = unlimited
   std::uint64_t max_queued_per_host = 100000;  // 0 = unlimited
   int max_url_length = 2048;
   bool follow_nofollow = false;
@@ -56,9 +56,8 @@ struct ScopeConfig {
 
 // Query parameters that only track the visitor; stripping them merges duplicate URLs.
 inline const std::vector<std::string> kDefaultTrackingParams = {
-    "utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content", "utm_id",
-    "gclid",      "dclid",      "fbclid",       "msclkid",  "yclid",       "igshid",
-    "mc_cid",     "mc_eid",     "_ga",          "_gl"};
+    "utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content", "utm_id", "gclid", "dclid",
+    "fbclid",     "msclkid",    "yclid",        "igshid",   "mc_cid",      "mc_eid", "_ga",   "_gl"};
 
 struct CanonicalizationConfig {
   bool sort_query = false;
@@ -71,11 +70,11 @@ struct CanonicalizationConfig {
 };
 
 struct BackoffConfig {
-  bool on_429_503 = true;            // back off a host on 429/503, honouring Retry-After
-  int max_retry_after_s = 3600;      // longer Retry-After values are capped to this
-  int max_retries = 2;               // times a URL answered 429/503 is fetched again
-  int error_budget = 10;             // consecutive failures before the host is parked
-  int park_s = 600;                  // how long a parked host rests
+  bool on_429_503 = true;        // back off a host on 429/503, honouring Retry-After
+  int max_retry_after_s = 3600;  // longer Retry-After values are capped to this
+  int max_retries = 2;           // times a URL answered 429/503 is fetched again
+  int error_budget = 10;         // consecutive failures before the host is parked
+  int park_s = 600;              // how long a parked host rests
   bool operator==(const BackoffConfig&) const = default;
 };
 
@@ -97,7 +96,7 @@ struct FetchConfig {
   int threads = 2;
   int transfers_per_thread = 64;
   int connect_timeout_ms = 10000;
-  int idle_timeout_ms = 30000;    // no bytes received for this long aborts a transfer
+  int idle_timeout_ms = 30000;  // no bytes received for this long aborts a transfer
   int total_timeout_ms = 120000;
   std::uint64_t max_body_bytes = 10ull << 20;     // on the wire
   std::uint64_t max_decoded_bytes = 50ull << 20;  // after content decoding (gzip bombs)
@@ -137,8 +136,8 @@ struct OutputConfig {
 };
 
 struct CheckpointConfig {
-  std::string directory;  // empty = checkpointing off
-  int interval_s = 60;    // 0 = no time-based checkpoints
+  std::string directory;             // empty = checkpointing off
+  int interval_s = 60;               // 0 = no time-based checkpoints
   std::uint64_t interval_pages = 0;  // 0 = no page-count-based checkpoints
   int keep = 3;
   int journal_group_ms = 100;        // group commit: flush the journal at least this often
@@ -151,7 +150,7 @@ inline const std::vector<std::string> kProgressModes = {"auto", "always", "never
 
 struct LoggingConfig {
   std::string level = "info";
-  std::string file;             // empty = stderr only
+  std::string file;               // empty = stderr only
   std::string progress = "auto";  // auto = when stderr is a terminal
   bool operator==(const LoggingConfig&) const = default;
 };
@@ -179,8 +178,7 @@ CrawlConfig load_config(const std::filesystem::path& file, LoadOptions options =
 // source_name is used in messages and, as a path, to resolve a relative seeds.file.
 CrawlConfig parse_config(std::string_view json_text, std::string_view source_name, LoadOptions options = {});
 // Re-checks every rule on a config built or changed in code; source_name appears in messages.
-void validate_config(const CrawlConfig& config, std::string_view source_name = "<config>",
-                     LoadOptions options = {});
+void validate_config(const CrawlConfig& config, std::string_view source_name = "<config>", LoadOptions options = {});
 
 nlohmann::json to_json(const CrawlConfig& config);
 

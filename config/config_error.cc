@@ -5,8 +5,8 @@
 namespace bloomcrawl {
 namespace {
 
-std::string format_message(const std::string& file, const std::string& json_path, const std::string& problem,
-                           int line, int column) {
+std::string format_message(const std::string& file, const std::string& json_path, const std::string& problem, int line,
+                           int column) {
   // Appended piecewise: gcc 12 misreports `":" + std::to_string(n)` under -Wrestrict.
   std::string message = file;
   for (int number : {line, column}) {

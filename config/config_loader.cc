@@ -42,9 +42,9 @@ class RuleChecker {
 void check_across_fields(const CrawlConfig& config, const std::string& source_name, LoadOptions options) {
   if (options.require_seeds && config.seeds.urls.empty() && config.seeds.file_urls.empty()) {
     throw ConfigError(source_name, "/seeds",
-                      config.seeds.file.empty() ? "no seed URLs: set /seeds/urls or /seeds/file"
-                                                : "no seed URLs: /seeds/urls is empty and " + config.seeds.file +
-                                                      " lists none");
+                      config.seeds.file.empty()
+                          ? "no seed URLs: set /seeds/urls or /seeds/file"
+                          : "no seed URLs: /seeds/urls is empty and " + config.seeds.file + " lists none");
   }
   if (config.fetch.connect_timeout_ms > config.fetch.total_timeout_ms) {
     throw ConfigError(source_name, "/fetch/connect_timeout_ms",

@@ -177,7 +177,8 @@ std::optional<std::string> check_host_name(const std::string& host) {
   bool bad = host.empty() || has_space_or_control(host) || host.find_first_of("/?#@") != std::string::npos ||
              host.front() == '.' || host.find("..") != std::string::npos;
   bool colon_outside_brackets = host.find(':') != std::string::npos && host.front() != '[';
-  if (bad || colon_outside_brackets) return "expected a host name such as example.com (no scheme, port or path), got " + quoted(host);
+  if (bad || colon_outside_brackets)
+    return "expected a host name such as example.com (no scheme, port or path), got " + quoted(host);
   return std::nullopt;
 }
 

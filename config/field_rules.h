@@ -5,9 +5,9 @@
 
 #include <cstdint>
 #include <limits>
-#include <type_traits>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace bloomcrawl::config_detail {

@@ -23,15 +23,9 @@ class DuplicateKeyFinder {
         frames_.push_back(Frame{event == json::parse_event_t::array_start, path_, {}, -1});
         break;
       case json::parse_event_t::object_end:
-      case json::parse_event_t::array_end:
-        frames_.pop_back();
-        break;
-      case json::parse_event_t::key:
-        on_key(parsed.get<std::string>());
-        break;
-      case json::parse_event_t::value:
-        enter_value();
-        break;
+      case json::parse_event_t::array_end: frames_.pop_back(); break;
+      case json::parse_event_t::key: on_key(parsed.get<std::string>()); break;
+      case json::parse_event_t::value: enter_value(); break;
     }
     return true;
   }

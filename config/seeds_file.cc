@@ -26,7 +26,9 @@ std::ifstream open_for_reading(const std::filesystem::path& file, const char* wh
     throw ConfigError(file.string(), "", std::string("cannot read ") + what + ": is a directory");
   }
   std::ifstream in(file, std::ios::binary);
-  if (!in) throw ConfigError(file.string(), "", std::string("cannot read ") + what + ": " + std::generic_category().message(errno));
+  if (!in)
+    throw ConfigError(file.string(), "",
+                      std::string("cannot read ") + what + ": " + std::generic_category().message(errno));
   return in;
 }
 
@@ -46,7 +48,9 @@ std::string read_text_file(const std::filesystem::path& file, const char* what, 
   std::ifstream in = open_for_reading(file, what);
   std::string text(max_bytes + 1, '\0');
   in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  if (in.bad()) throw ConfigError(file.string(), "", std::string("error reading ") + what + ": " + std::generic_category().message(errno));
+  if (in.bad())
+    throw ConfigError(file.string(), "",
+                      std::string("error reading ") + what + ": " + std::generic_category().message(errno));
   text.resize(static_cast<size_t>(in.gcount()));
   if (text.size() > max_bytes) {
     throw ConfigError(file.string(), "", std::string(what) + " is larger than " + std::to_string(max_bytes) + " bytes");
@@ -65,7 +69,9 @@ std::vector<std::string> read_seeds_file(const std::filesystem::path& file) {
       throw ConfigError(file.string(), "", "line longer than " + std::to_string(kMaxSeedLineBytes) + " bytes",
                         line_number);
     }
-    if (in.bad()) throw ConfigError(file.string(), "", std::string("error reading seeds file: ") + std::generic_category().message(errno));
+    if (in.bad())
+      throw ConfigError(file.string(), "",
+                        std::string("error reading seeds file: ") + std::generic_category().message(errno));
     if (length == 0 && in.eof()) break;
     // gcount() includes the '\n' getline consumed but did not store.
     std::string_view text(line.data(), in.eof() ? length : length - 1);

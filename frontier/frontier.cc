@@ -23,15 +23,13 @@ struct Frontier::Shared {
   bool closed = false;
 };
 
-Frontier::Frontier(FrontierOptions options)
-    : shared_(std::make_unique<Shared>(FrontierState(options))) {}
+Frontier::Frontier(FrontierOptions options) : shared_(std::make_unique<Shared>(FrontierState(options))) {}
 Frontier::Frontier(FrontierState state) : shared_(std::make_unique<Shared>(std::move(state))) {}
 Frontier::Frontier(Frontier&&) noexcept = default;
 Frontier& Frontier::operator=(Frontier&&) noexcept = default;
 Frontier::~Frontier() = default;
 
-AdmitResult Frontier::push(std::string_view host, std::string_view url, uint32_t depth,
-                           bool* new_host) {
+AdmitResult Frontier::push(std::string_view host, std::string_view url, uint32_t depth, bool* new_host) {
   std::lock_guard lock(shared_->mutex);
   const auto before = shared_->state.next_ready_time();
   const AdmitResult result = shared_->state.push(host, url, depth, new_host);

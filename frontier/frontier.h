@@ -43,8 +43,7 @@ class Frontier {
 
   // Queues `url` for `host`. *new_host (if given) is set when this call created the host's state,
   // which is the crawler's cue to fetch robots.txt (see FrontierOptions::hold_new_hosts).
-  AdmitResult push(std::string_view host, std::string_view url, uint32_t depth,
-                   bool* new_host = nullptr);
+  AdmitResult push(std::string_view host, std::string_view url, uint32_t depth, bool* new_host = nullptr);
   bool is_known_host(std::string_view host) const;
 
   // A URL whose host may be contacted at `now`; it counts toward the page limits at once.

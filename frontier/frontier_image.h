@@ -39,11 +39,11 @@ class FrontierImage {
     uint64_t dispatched;         // pages dispatched and not in flight
     uint64_t queued;             // URLs in the pinned buckets
     uint64_t flags;
-    uint64_t delay_field;        // 0 = default, else delay_ms + 1
+    uint64_t delay_field;                // 0 = default, else delay_ms + 1
     uint64_t first_bucket, last_bucket;  // in buckets_ (up to hosts x depths)
-    uint32_t group_index;        // 0 = the host's own group, else 1 + index in group_names_
+    uint32_t group_index;                // 0 = the host's own group, else 1 + index in group_names_
     uint32_t concurrency;
-    uint32_t first_lease, last_lease;    // in leases_ (in flight: bounded by concurrency)
+    uint32_t first_lease, last_lease;  // in leases_ (in flight: bounded by concurrency)
   };
   struct LeaseEntry {
     uint32_t depth;

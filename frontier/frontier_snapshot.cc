@@ -88,8 +88,8 @@ std::string FrontierState::snapshot() const {
 FrontierState FrontierState::restore(std::string_view bytes, FrontierOptions options) {
   const size_t framing = kFrontierSnapshotMagic.size() + kFrontierSnapshotChecksumBytes;
   if (bytes.size() < framing) {
-    SnapshotReader::fail_at(bytes.size(), "only " + std::to_string(bytes.size()) +
-                                              " bytes, shorter than the header and checksum");
+    SnapshotReader::fail_at(bytes.size(),
+                            "only " + std::to_string(bytes.size()) + " bytes, shorter than the header and checksum");
   }
   if (bytes.substr(0, kFrontierSnapshotMagic.size() - 1) != kFrontierSnapshotMagic.substr(0, 7)) {
     SnapshotReader::fail_at(0, "bad magic, not a frontier snapshot");
@@ -101,9 +101,8 @@ FrontierState FrontierState::restore(std::string_view bytes, FrontierOptions opt
   const auto stored = static_cast<uint32_t>(get_le(bytes, checked, kFrontierSnapshotChecksumBytes));
   const uint32_t computed = frontier_snapshot_checksum(bytes.substr(0, checked));
   if (stored != computed) {
-    SnapshotReader::fail_at(checked, "checksum mismatch (stored " + std::to_string(stored) +
-                                         ", computed " + std::to_string(computed) +
-                                         "): the snapshot is corrupted or truncated");
+    SnapshotReader::fail_at(checked, "checksum mismatch (stored " + std::to_string(stored) + ", computed " +
+                                         std::to_string(computed) + "): the snapshot is corrupted or truncated");
   }
 
   SnapshotReader in(bytes.substr(kFrontierSnapshotMagic.size(), checked - kFrontierSnapshotMagic.size()),
@@ -128,7 +127,8 @@ FrontierState FrontierState::restore(std::string_view bytes, FrontierOptions opt
     }
     const size_t flags_at = in.offset();
     const uint64_t flags = in.varint("host flags");
-    if ((flags & ~kFrontierSnapshotHostHeld) != 0) SnapshotReader::fail_at(flags_at, "unknown host flags " + std::to_string(flags));
+    if ((flags & ~kFrontierSnapshotHostHeld) != 0)
+      SnapshotReader::fail_at(flags_at, "unknown host flags " + std::to_string(flags));
     const uint32_t delay = in.u32("host delay");
     const uint32_t concurrency = in.u32("host concurrency");
     const uint64_t dispatched = in.varint("host pages dispatched");

@@ -63,8 +63,7 @@ uint32_t FrontierState::find_or_create_host(std::string_view host, bool* created
 }
 
 std::chrono::milliseconds FrontierState::delay_of(const Host& host) const {
-  return host.delay_ms == kDefaultDelay ? options_.default_delay
-                                        : std::chrono::milliseconds(host.delay_ms);
+  return host.delay_ms == kDefaultDelay ? options_.default_delay : std::chrono::milliseconds(host.delay_ms);
 }
 
 uint32_t FrontierState::concurrency_of(const Host& host) const {
@@ -76,12 +75,9 @@ AdmitResult FrontierState::refuse(AdmitResult reason) {
   return reason;
 }
 
-bool FrontierState::page_limit_reached() const {
-  return options_.max_pages != 0 && dispatched_ >= options_.max_pages;
-}
+bool FrontierState::page_limit_reached() const { return options_.max_pages != 0 && dispatched_ >= options_.max_pages; }
 
-AdmitResult FrontierState::push(std::string_view host, std::string_view url, uint32_t depth,
-                                bool* new_host) {
+AdmitResult FrontierState::push(std::string_view host, std::string_view url, uint32_t depth, bool* new_host) {
   if (new_host != nullptr) *new_host = false;
   if (depth > options_.max_depth) return refuse(AdmitResult::kTooDeep);
   // Queued URLs count against the page limits too: a URL that could never be dispatched is
@@ -92,8 +88,7 @@ AdmitResult FrontierState::push(std::string_view host, std::string_view url, uin
   if (const uint32_t known = find_host(host); known != kNone) {
     const Host& existing = hosts_[known];
     const uint64_t waiting = existing.queue.size();
-    if (options_.max_pages_per_host != 0 &&
-        existing.dispatched + waiting >= options_.max_pages_per_host) {
+    if (options_.max_pages_per_host != 0 && existing.dispatched + waiting >= options_.max_pages_per_host) {
       return refuse(AdmitResult::kHostPageLimit);
     }
     if (options_.max_queued_per_host != 0 && waiting >= options_.max_queued_per_host) {
@@ -158,8 +153,7 @@ void FrontierState::refresh(uint32_t host_id) {
 
 void FrontierState::reschedule(uint32_t group_id) {
   const Group& group = groups_[group_id];
-  const bool has_slot = group.ring_head != kNone &&
-                        group.clock.in_flight < concurrency_of(hosts_[group.ring_head]);
+  const bool has_slot = group.ring_head != kNone && group.clock.in_flight < concurrency_of(hosts_[group.ring_head]);
   if (!has_slot) {
     ready_.remove(group_id);
     return;
@@ -214,9 +208,8 @@ std::optional<Lease> FrontierState::pop_ready(Clock::time_point now) {
 FrontierState::InFlight FrontierState::take_lease(const Lease& lease, const char* operation) {
   const auto it = leases_.find(lease.lease_id);
   if (it == leases_.end()) {
-    throw std::invalid_argument(std::string("Frontier::") + operation + ": lease " +
-                                std::to_string(lease.lease_id) + " for " + lease.entry.url +
-                                " is not in flight (already completed or released?)");
+    throw std::invalid_argument(std::string("Frontier::") + operation + ": lease " + std::to_string(lease.lease_id) +
+                                " for " + lease.entry.url + " is not in flight (already completed or released?)");
   }
   InFlight taken = std::move(it->second);
   leases_.erase(it);
@@ -309,7 +302,8 @@ void FrontierState::release_host(std::string_view host, std::optional<Clock::tim
 }
 
 void FrontierState::set_politeness_group(std::string_view host, std::string_view group) {
-  if (group.empty()) throw std::invalid_argument("Frontier::set_politeness_group: empty group name for host " + std::string(host));
+  if (group.empty())
+    throw std::invalid_argument("Frontier::set_politeness_group: empty group name for host " + std::string(host));
   const uint32_t host_id = find_or_create_host(host, nullptr);
   uint32_t target;
   if (const auto it = group_ids_.find(group); it != group_ids_.end()) {
@@ -353,9 +347,7 @@ std::vector<std::string> FrontierState::held_hosts() const {
   return held;
 }
 
-bool FrontierState::empty_and_idle() const {
-  return leases_.empty() && (queued_ == 0 || page_limit_reached());
-}
+bool FrontierState::empty_and_idle() const { return leases_.empty() && (queued_ == 0 || page_limit_reached()); }
 
 FrontierStats FrontierState::stats(bool compute_memory) const {
   FrontierStats stats;
@@ -379,8 +371,8 @@ FrontierStats FrontierState::stats(bool compute_memory) const {
   // Container node sizes are estimated (libstdc++ hash nodes: next pointer, value, cached hash).
   constexpr size_t kHashNodeBytes = sizeof(void*) + sizeof(std::string_view) + 2 * sizeof(size_t);
   size_t bytes = strings_->allocated_bytes() + ready_.allocated_bytes() + host_ids_.allocated_bytes() +
-                 hosts_.size() * sizeof(Host) + groups_.size() * sizeof(Group) +
-                 group_ids_.size() * kHashNodeBytes + group_ids_.bucket_count() * sizeof(void*);
+                 hosts_.size() * sizeof(Host) + groups_.size() * sizeof(Group) + group_ids_.size() * kHashNodeBytes +
+                 group_ids_.bucket_count() * sizeof(void*);
   for (const Host& host : hosts_) bytes += host.queue.allocated_bytes();
   stats.bytes_used = bytes;
   return stats;

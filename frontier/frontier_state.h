@@ -65,7 +65,7 @@ class FrontierState {
     uint32_t group = kNone;
     uint32_t in_flight = 0;
     uint32_t delay_ms = kDefaultDelay;
-    uint32_t concurrency = 0;  // 0 = options' default
+    uint32_t concurrency = 0;    // 0 = options' default
     uint32_t ring_next = kNone;  // ring of the group's dispatchable hosts; kNone = not in it
     uint32_t ring_prev = kNone;
     bool held = false;

@@ -14,14 +14,14 @@ namespace bloomcrawl {
 using Clock = std::chrono::steady_clock;
 
 struct FrontierOptions {
-  uint32_t max_depth = UINT32_MAX;      // URLs deeper than this are refused (seeds are depth 0)
-  uint64_t max_pages = 0;               // total dispatched + queued; 0 = unlimited
-  uint64_t max_pages_per_host = 0;      // per host dispatched + queued; 0 = unlimited
-  uint64_t max_queued_per_host = 0;     // URLs waiting per host; 0 = unlimited
+  uint32_t max_depth = UINT32_MAX;                // URLs deeper than this are refused (seeds are depth 0)
+  uint64_t max_pages = 0;                         // total dispatched + queued; 0 = unlimited
+  uint64_t max_pages_per_host = 0;                // per host dispatched + queued; 0 = unlimited
+  uint64_t max_queued_per_host = 0;               // URLs waiting per host; 0 = unlimited
   std::chrono::milliseconds default_delay{1000};  // from a request's completion to the next start
-  uint32_t default_concurrency = 1;     // requests in flight per politeness key
-  uint32_t error_budget = 5;            // consecutive failures before parking; 0 = never park
-  std::chrono::seconds park_duration{600};  // also the cap on Retry-After and exponential back-off
+  uint32_t default_concurrency = 1;               // requests in flight per politeness key
+  uint32_t error_budget = 5;                      // consecutive failures before parking; 0 = never park
+  std::chrono::seconds park_duration{600};        // also the cap on Retry-After and exponential back-off
   // Every host starts held (not dispatched) until release_host(): lets the crawler fetch
   // robots.txt first without racing the workers between push() and hold_host().
   bool hold_new_hosts = false;
@@ -67,19 +67,19 @@ struct FrontierStats {
   uint64_t held_hosts = 0;
   uint64_t ready_queue_size = 0;  // politeness keys with dispatchable work (now or at a known time)
   uint64_t in_flight = 0;
-  uint64_t dispatched = 0;        // leases handed out and not released
+  uint64_t dispatched = 0;  // leases handed out and not released
   uint64_t completed_ok = 0;
   uint64_t completed_error = 0;
   uint64_t completed_backoff = 0;
-  uint64_t parks = 0;             // times a politeness key exhausted its error budget
-  uint64_t retried = 0;           // leases given back with retry()
+  uint64_t parks = 0;    // times a politeness key exhausted its error budget
+  uint64_t retried = 0;  // leases given back with retry()
   // Indexed by AdmitResult: [kQueued] counts admitted URLs, the others refusals by reason.
   std::array<uint64_t, kAdmitResultCount> admissions{};
   // URLs dropped from queues at dispatch because a page limit was lowered by a restore.
   uint64_t dropped_over_limit = 0;
-  uint64_t dropped = 0;           // leases given up with drop() (never fetched)
-  uint64_t bytes_used = 0;        // heap bytes held by the frontier's own structures (estimate;
-                                  // 0 from stats(false))
+  uint64_t dropped = 0;     // leases given up with drop() (never fetched)
+  uint64_t bytes_used = 0;  // heap bytes held by the frontier's own structures (estimate;
+                            // 0 from stats(false))
 
   uint64_t refused(AdmitResult reason) const { return admissions[static_cast<size_t>(reason)]; }
 };

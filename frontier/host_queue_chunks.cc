@@ -106,7 +106,8 @@ void RecordFifo::make_room_at_tail(uint32_t needed) {
   if (tail_ == head_ && live + needed <= kMaxChunkBytes) {
     // A small queue grows like a vector: one chunk, live bytes moved to its start, so a host
     // with a handful of URLs pays for one header and at most a third of slack.
-    const uint32_t grown = std::max(live + needed, std::min(kMaxChunkBytes, tail_->capacity + std::max(16u, tail_->capacity / 4)));
+    const uint32_t grown =
+        std::max(live + needed, std::min(kMaxChunkBytes, tail_->capacity + std::max(16u, tail_->capacity / 4)));
     Chunk* chunk = allocate_chunk(grown);
     std::memcpy(chunk->data(), tail_->data() + tail_->begin, live);
     chunk->end = live;

@@ -61,8 +61,8 @@ class RecordFifo {
   struct Chunk {
     Chunk* next;
     uint32_t capacity;
-    uint32_t begin;  // first live byte
-    uint32_t end;    // one past the last live byte
+    uint32_t begin;                 // first live byte
+    uint32_t end;                   // one past the last live byte
     std::atomic<uint32_t> holders;  // the fifo (while linked) plus each PinnedRecords holding it
     char* data() { return reinterpret_cast<char*>(this + 1); }
     const char* data() const { return reinterpret_cast<const char*>(this + 1); }

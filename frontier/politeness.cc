@@ -4,11 +4,10 @@
 
 namespace bloomcrawl {
 
-Clock::duration exponential_backoff(std::chrono::milliseconds delay, uint32_t exponent,
-                                    Clock::duration cap) {
+Clock::duration exponential_backoff(std::chrono::milliseconds delay, uint32_t exponent, Clock::duration cap) {
   // A zero delay would make the back-off zero too; a server that said 429 gets at least 1 s.
-  const auto base = std::chrono::duration_cast<Clock::duration>(
-      std::max(delay, std::chrono::milliseconds(std::chrono::seconds(1))));
+  const auto base =
+      std::chrono::duration_cast<Clock::duration>(std::max(delay, std::chrono::milliseconds(std::chrono::seconds(1))));
   Clock::duration wait = base;
   for (uint32_t i = 0; i < exponent && wait < cap; ++i) wait *= 2;
   return std::min(wait, cap);

@@ -31,7 +31,6 @@ bool apply_outcome(PolitenessClock& clock, const HostOutcome& outcome, Clock::ti
                    std::chrono::milliseconds delay, const FrontierOptions& options);
 
 // delay * 2^exponent, at least one second per step, capped at `cap`.
-Clock::duration exponential_backoff(std::chrono::milliseconds delay, uint32_t exponent,
-                                    Clock::duration cap);
+Clock::duration exponential_backoff(std::chrono::milliseconds delay, uint32_t exponent, Clock::duration cap);
 
 }  // namespace bloomcrawl

@@ -4,9 +4,7 @@
 
 namespace bloomcrawl {
 
-bool ReadyQueue::contains(uint32_t id) const {
-  return id < slot_of_.size() && slot_of_[id] != kAbsent;
-}
+bool ReadyQueue::contains(uint32_t id) const { return id < slot_of_.size() && slot_of_[id] != kAbsent; }
 
 std::optional<ReadyQueue::TimePoint> ReadyQueue::earliest() const {
   if (heap_.empty()) return std::nullopt;

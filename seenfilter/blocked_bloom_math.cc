@@ -64,7 +64,8 @@ class BlockHitTable {
   // One more uniform bit choice: it lands on a set bit with chance s/512.
   static void add_one_bit(std::vector<double>& p) {
     for (uint32_t s = kBlockBits; s > 0; --s) {
-      p[s] = p[s] * (static_cast<double>(s) / kBlockBits) + p[s - 1] * (static_cast<double>(kBlockBits - s + 1) / kBlockBits);
+      p[s] = p[s] * (static_cast<double>(s) / kBlockBits) +
+             p[s - 1] * (static_cast<double>(kBlockBits - s + 1) / kBlockBits);
     }
     p[0] = 0.0;
   }

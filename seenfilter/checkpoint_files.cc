@@ -25,7 +25,8 @@ class ReadOnlyFile {
   explicit ReadOnlyFile(const fs::path& path) : path_(path.string()) {
     fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd_ < 0) {
-      throw CheckpointError(path_, errno == ENOENT ? "missing layer file" : std::string("cannot open: ") + std::strerror(errno));
+      throw CheckpointError(
+          path_, errno == ENOENT ? "missing layer file" : std::string("cannot open: ") + std::strerror(errno));
     }
   }
   ~ReadOnlyFile() { ::close(fd_); }
@@ -78,8 +79,8 @@ Manifest read_manifest_file(const fs::path& path) {
   Manifest m = decode_manifest({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}, path.string());
   const auto named = parse_manifest_file_name(path.filename().string());
   if (named && *named != m.sequence) {
-    throw CheckpointError(path.string(), "sequence number " + std::to_string(m.sequence) +
-                                             " does not match the file name");
+    throw CheckpointError(path.string(),
+                          "sequence number " + std::to_string(m.sequence) + " does not match the file name");
   }
   return m;
 }
@@ -111,7 +112,8 @@ void scan_layer_file(const fs::path& path, const ManifestLayer& entry, const Lay
   file.read_exactly(trailer, sizeof trailer, kLayerHeaderBytes + total);
   const uint64_t stored = load_u64(trailer);
   if (stored != checksum.digest()) throw CheckpointError(where, "checksum mismatch (corrupted layer data)");
-  if (stored != entry.checksum) throw CheckpointError(where, "checksum differs from the manifest's (foreign layer file)");
+  if (stored != entry.checksum)
+    throw CheckpointError(where, "checksum differs from the manifest's (foreign layer file)");
 }
 
 }  // namespace bloomcrawl::seenfilter

@@ -20,7 +20,8 @@ std::string hex16(uint64_t v) {
 }
 
 void check_magic_and_version(const uint8_t* p, const char (&magic)[8], const char* what, const std::string& file) {
-  if (std::memcmp(p, magic, 8) != 0) throw CheckpointError(file, std::string("bad magic (not a seen-filter ") + what + ")");
+  if (std::memcmp(p, magic, 8) != 0)
+    throw CheckpointError(file, std::string("bad magic (not a seen-filter ") + what + ")");
   const uint32_t version = load_u32(p + 8);
   if (version != kCheckpointVersion) {
     throw CheckpointError(file, "unsupported format version " + std::to_string(version) + " (this build reads " +
@@ -93,8 +94,8 @@ Manifest decode_manifest(std::span<const uint8_t> bytes, const std::string& file
   check_magic_and_version(p, kManifestMagic, "manifest", file);
   const uint32_t count = load_u32(p + 12);
   if (count < 1 || count > SeenFilter::kMaxLayers) {
-    throw CheckpointError(file, "layer count " + std::to_string(count) + " outside 1.." +
-                                    std::to_string(SeenFilter::kMaxLayers));
+    throw CheckpointError(
+        file, "layer count " + std::to_string(count) + " outside 1.." + std::to_string(SeenFilter::kMaxLayers));
   }
   const size_t expected = kManifestHeaderBytes + kManifestEntryBytes * count + kChecksumBytes;
   if (bytes.size() != expected) {
@@ -119,17 +120,20 @@ Manifest decode_manifest(std::span<const uint8_t> bytes, const std::string& file
   }
   for (uint32_t i = 0; i < count; ++i) {
     const uint8_t* e = p + kManifestHeaderBytes + kManifestEntryBytes * i;
-    ManifestLayer l{load_u32(e), load_u32(e + 4), load_u64(e + 8), load_u64(e + 16),
+    ManifestLayer l{load_u32(e),      load_u32(e + 4),  load_u64(e + 8), load_u64(e + 16),
                     load_u64(e + 24), load_u64(e + 32), load_u64(e + 40)};
-    const std::string where = "layer entry " + std::to_string(i) + " (byte offset " +
-                              std::to_string(e - p) + "): ";
-    if (l.index != i) throw CheckpointError(file, where + "index " + std::to_string(l.index) + ", expected " + std::to_string(i));
-    if (l.probes < 1 || l.probes > kMaxProbes) throw CheckpointError(file, where + "probes " + std::to_string(l.probes) + " outside 1..32");
+    const std::string where = "layer entry " + std::to_string(i) + " (byte offset " + std::to_string(e - p) + "): ";
+    if (l.index != i)
+      throw CheckpointError(file, where + "index " + std::to_string(l.index) + ", expected " + std::to_string(i));
+    if (l.probes < 1 || l.probes > kMaxProbes)
+      throw CheckpointError(file, where + "probes " + std::to_string(l.probes) + " outside 1..32");
     if (l.capacity < 1) throw CheckpointError(file, where + "capacity 0");
     if (l.keys > l.capacity) {
-      throw CheckpointError(file, where + "keys " + std::to_string(l.keys) + " exceed capacity " + std::to_string(l.capacity));
+      throw CheckpointError(
+          file, where + "keys " + std::to_string(l.keys) + " exceed capacity " + std::to_string(l.capacity));
     }
-    if (l.blocks < 1 || l.blocks > kMaxLayerBlocks) throw CheckpointError(file, where + "block count " + std::to_string(l.blocks) + " out of range");
+    if (l.blocks < 1 || l.blocks > kMaxLayerBlocks)
+      throw CheckpointError(file, where + "block count " + std::to_string(l.blocks) + " out of range");
     if (l.file_size != layer_file_size(l.blocks)) {
       throw CheckpointError(file, where + "file size " + std::to_string(l.file_size) + " does not match " +
                                       std::to_string(l.blocks) + " blocks");

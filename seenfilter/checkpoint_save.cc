@@ -59,8 +59,7 @@ uint64_t write_layer(const seenfilter::LayerBits& bits, ManifestLayer entry, con
   return entry.checksum;
 }
 
-bool link_existing(const std::string& name, const fs::path& dir, const std::vector<fs::path>& sources,
-                   uint64_t size) {
+bool link_existing(const std::string& name, const fs::path& dir, const std::vector<fs::path>& sources, uint64_t size) {
   for (const fs::path& source : sources) {
     if (has_file_of_size(source / name, size) && ::link((source / name).c_str(), (dir / name).c_str()) == 0) {
       return true;
@@ -70,7 +69,8 @@ bool link_existing(const std::string& name, const fs::path& dir, const std::vect
 }
 
 // Stores one layer unless an identical file is already there; returns its manifest entry.
-ManifestLayer store_layer(const FilterSnapshot::Layer& layer, const fs::path& dir, const CheckpointSaveOptions& options) {
+ManifestLayer store_layer(const FilterSnapshot::Layer& layer, const fs::path& dir,
+                          const CheckpointSaveOptions& options) {
   ManifestLayer entry = entry_for(layer);
   const std::string index = std::to_string(entry.index);
   if (const auto cached = layer.bits->cached_checksum(layer.keys)) {
@@ -94,13 +94,15 @@ ManifestLayer store_layer(const FilterSnapshot::Layer& layer, const fs::path& di
 uint64_t next_sequence(const fs::path& dir) {
   uint64_t max_seq = 0;
   for (const auto& e : fs::directory_iterator(dir)) {
-    if (const auto seq = seenfilter::parse_manifest_file_name(e.path().filename().string())) max_seq = std::max(max_seq, *seq);
+    if (const auto seq = seenfilter::parse_manifest_file_name(e.path().filename().string()))
+      max_seq = std::max(max_seq, *seq);
   }
   return max_seq + 1;
 }
 
 bool is_our_temp_file(const std::string& name) {
-  return name.ends_with(".tmp") && (name.starts_with("layer-") || name.starts_with("MANIFEST-") || name == "CURRENT.tmp");
+  return name.ends_with(".tmp") &&
+         (name.starts_with("layer-") || name.starts_with("MANIFEST-") || name == "CURRENT.tmp");
 }
 
 // Keeps the newest `keep` manifests and the layer files they use; removes the rest. Best effort:
@@ -143,7 +145,8 @@ std::string save_checkpoint(const FilterSnapshot& snapshot, const fs::path& dir,
     fs::create_directories(dir);
     seenfilter::Manifest manifest;
     manifest.options = snapshot.options;
-    for (const FilterSnapshot::Layer& layer : snapshot.layers) manifest.layers.push_back(store_layer(layer, dir, options));
+    for (const FilterSnapshot::Layer& layer : snapshot.layers)
+      manifest.layers.push_back(store_layer(layer, dir, options));
     sync_directory(dir);
     report(options, "layers synced");
 

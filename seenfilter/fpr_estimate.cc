@@ -42,8 +42,8 @@ double expected_false_positives(std::span<const LayerLoad> layers) {
   double earlier_log_pass = 0.0;
   for (const LayerLoad& l : layers) {
     const double earlier_fpr = -std::expm1(earlier_log_pass);
-    total += static_cast<double>(l.keys) * earlier_fpr +
-             std::exp(earlier_log_pass) * summed_layer_fpr(l.geometry, l.keys);
+    total +=
+        static_cast<double>(l.keys) * earlier_fpr + std::exp(earlier_log_pass) * summed_layer_fpr(l.geometry, l.keys);
     earlier_log_pass += std::log1p(-layer_fpr(l.geometry, l.keys));
   }
   return total;

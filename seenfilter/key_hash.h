@@ -25,7 +25,6 @@ KeyHash hash_key(std::string_view key);
 
 namespace seenfilter {
 
-
 inline uint64_t mix64(uint64_t x) {  // the murmur3 finaliser: a bijection with full avalanche
   x ^= x >> 33;
   x *= 0xff51afd7ed558ccdULL;

@@ -38,13 +38,13 @@ enum class InsertOutcome : uint8_t {
 const char* to_string(InsertOutcome outcome);
 
 struct SeenFilterOptions {
-  uint64_t initial_capacity = uint64_t{1} << 20;     // keys in the first layer
-  double target_fpr = 1e-6;                          // compounded over all layers
-  double growth_factor = 2.0;                        // capacity ratio of successive layers, >= 1
+  uint64_t initial_capacity = uint64_t{1} << 20;  // keys in the first layer
+  double target_fpr = 1e-6;                       // compounded over all layers
+  double growth_factor = 2.0;                     // capacity ratio of successive layers, >= 1
   // FPR ratio of successive layers, in [0, 1). 0 declares a right-sized filter: one layer of
   // initial_capacity keys with the whole target_fpr, no growth (inserts past it report kFull).
   double tightening_ratio = 0.9;
-  uint64_t memory_limit_bytes = uint64_t{1} << 30;   // bit arrays of all layers together
+  uint64_t memory_limit_bytes = uint64_t{1} << 30;  // bit arrays of all layers together
 
   // Throws std::invalid_argument naming the offending option and its value.
   void validate() const;
@@ -66,7 +66,7 @@ struct LayerStats {
 struct SeenFilterStats {
   uint64_t keys = 0;  // inserts that returned kNew (including those before a checkpoint load)
   uint64_t bytes = 0;
-  double bits_per_key = 0;  // all bits over keys (0 while empty)
+  double bits_per_key = 0;   // all bits over keys (0 while empty)
   double estimated_fpr = 0;  // chance that a new key would be reported kSeen now
   // Expected number of truly new keys so far wrongly reported kSeen ("pages wrongly taken as
   // seen"): the sum of the estimated FPR at the moment of each kNew insert.
@@ -134,7 +134,7 @@ class SeenFilter {
   // A layer is sealed (its bits written for good) once a later layer exists: next_layer()
   // publishes one only after every insert that reserved a slot here has set its bits.
   struct LiveLayer {
-    std::shared_ptr<seenfilter::LayerBits> bits;  // read by every probe: kept off the counter's line
+    std::shared_ptr<seenfilter::LayerBits> bits;    // read by every probe: kept off the counter's line
     alignas(64) std::atomic<uint64_t> reserved{0};  // slots handed out (may overshoot capacity)
     uint64_t keys() const { return std::min(reserved.load(std::memory_order_acquire), bits->geometry().capacity); }
   };

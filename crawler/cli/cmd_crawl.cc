@@ -20,8 +20,8 @@
 #include "config/config.h"
 #include "config/key_hash.h"
 #include "crawler/cli/command.h"
-#include "crawler/pipeline/crawl_settings.h"
 #include "crawler/output/crawl_summary.h"
+#include "crawler/pipeline/crawl_settings.h"
 #include "crawler/pipeline/crawler.h"
 
 namespace bloomcrawl::cli {
@@ -63,7 +63,8 @@ void apply_overrides(const CrawlFlags& f, CrawlConfig& c) {
 
 std::string join_differences(const std::vector<ConfigDifference>& diffs) {
   std::string out;
-  for (const ConfigDifference& d : diffs) out += "\n  " + d.path + ": " + d.before + " in the checkpoint, " + d.after + " now";
+  for (const ConfigDifference& d : diffs)
+    out += "\n  " + d.path + ": " + d.before + " in the checkpoint, " + d.after + " now";
   return out;
 }
 
@@ -82,12 +83,14 @@ void check_resumable(const CrawlManifest& m, const std::filesystem::path& dir, c
   if (!diffs.empty()) {
     throw std::runtime_error("cannot resume " + dir.string() +
                              ": the config changes how URLs are keyed, so the checkpointed seen filter would "
-                             "answer for different URLs. Fields that differ:" + join_differences(diffs) +
+                             "answer for different URLs. Fields that differ:" +
+                             join_differences(diffs) +
                              "\nRestore them, or start a new crawl in another checkpoint.directory.");
   }
   if (m.key_hash != canonical_key_hash(config)) {
     throw std::runtime_error("cannot resume " + dir.string() + ": canonical key hash " + m.key_hash +
-                             " in the checkpoint, " + canonical_key_hash(config) + " now (a different bloomcrawl version?)");
+                             " in the checkpoint, " + canonical_key_hash(config) +
+                             " now (a different bloomcrawl version?)");
   }
 }
 
@@ -147,7 +150,8 @@ int run_crawl(const CrawlFlags& flags) {
   apply_overrides(flags, config);
   if (resume) {
     check_resumable(resume->manifest, config.checkpoint.directory, config);
-    if (all_seed_urls(config).empty()) config.seeds.urls = all_seed_urls(checkpointed_config(resume->manifest, config.checkpoint.directory));
+    if (all_seed_urls(config).empty())
+      config.seeds.urls = all_seed_urls(checkpointed_config(resume->manifest, config.checkpoint.directory));
   } else if (!config.checkpoint.directory.empty() && std::filesystem::exists(config.checkpoint.directory) &&
              !std::filesystem::is_empty(config.checkpoint.directory)) {
     throw std::runtime_error("checkpoint.directory " + config.checkpoint.directory +
@@ -157,8 +161,8 @@ int run_crawl(const CrawlFlags& flags) {
   setup_logging(config.logging);
 
   CrawlerSettings settings = settings_from_config(config);
-  settings.progress = config.logging.progress == "always" ||
-                      (config.logging.progress == "auto" && isatty(STDERR_FILENO));
+  settings.progress =
+      config.logging.progress == "always" || (config.logging.progress == "auto" && isatty(STDERR_FILENO));
   if (!config.checkpoint.directory.empty()) {
     CrawlCheckpointSettings& c = settings.checkpoint;
     c.directory = config.checkpoint.directory;

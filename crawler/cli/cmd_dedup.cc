@@ -5,8 +5,8 @@
 // Lines are read in 1 MiB chunks and inserted a chunk at a time with insert_batch; output is
 // written in large blocks, or line by line to a terminal or with --line-buffered. When the reader
 // of the output goes away (`| head`) the command stops quietly, without saving --state: the
-// filter then holds lines that were never delivered. A line the filter cannot record (memory limit reached: kFull) is printed, since it
-// cannot be shown to be a duplicate, and counted; a warning says so once.
+// filter then holds lines that were never delivered. A line the filter cannot record (memory limit reached: kFull) is
+// printed, since it cannot be shown to be a duplicate, and counted; a warning says so once.
 #include <unistd.h>
 
 #include <chrono>

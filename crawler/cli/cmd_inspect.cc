@@ -115,7 +115,8 @@ Description describe_crawl(const InspectArgs& args) {
       {"in_flight_at_cut", m.outstanding.size()},
       {"requeued_at_cut", m.requeue.size()},
       {"frontier", {{"file", m.frontier_file}, {"bytes", m.frontier_bytes}}},
-      {"audit", m.audit_file.empty() ? nlohmann::json(nullptr) : nlohmann::json{{"file", m.audit_file}, {"bytes", m.audit_bytes}}},
+      {"audit", m.audit_file.empty() ? nlohmann::json(nullptr)
+                                     : nlohmann::json{{"file", m.audit_file}, {"bytes", m.audit_bytes}}},
       {"counters", m.counters},
       {"duplicates_avoided", m.stats.value("duplicates_avoided", nlohmann::json::object())},
       {"seen_filter", filter.json},
@@ -133,7 +134,8 @@ Description describe_crawl(const InspectArgs& args) {
 
 const std::vector<CheckpointView>& views() {
   static const std::vector<CheckpointView> kViews = {
-      {"crawl", [](const fs::path& dir) { return is_crawl_checkpoint(dir) || fs::exists(dir / "filter"); }, describe_crawl},
+      {"crawl", [](const fs::path& dir) { return is_crawl_checkpoint(dir) || fs::exists(dir / "filter"); },
+       describe_crawl},
       {"seen-filter", [](const fs::path& dir) { return checkpoint_exists(dir); }, describe_seen_filter},
   };
   return kViews;

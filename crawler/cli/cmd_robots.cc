@@ -43,8 +43,8 @@ void print_text(const RobotsOptions& options, const RobotsRules& rules) {
   for (const std::string& url : options.urls) {
     const RobotsDecision decision = rules.check(url);
     std::cout << (decision.allowed ? "allowed" : "disallowed") << '\t'
-              << (decision.line == 0 ? "(no matching rule)" : decision.rule) << '\t' << "line " << decision.line
-              << '\t' << url << '\n';
+              << (decision.line == 0 ? "(no matching rule)" : decision.rule) << '\t' << "line " << decision.line << '\t'
+              << url << '\n';
   }
   if (auto delay = rules.crawl_delay_seconds()) std::cout << "crawl-delay\t" << *delay << '\n';
   for (const std::string& sitemap : rules.sitemaps()) std::cout << "sitemap\t" << sitemap << '\n';
@@ -67,8 +67,7 @@ void print_json(const RobotsOptions& options, const RobotsRules& rules) {
 
 RunFn setup(CLI::App& app) {
   auto options = std::make_shared<RobotsOptions>();
-  app.add_option("--agent", options->agent, "crawler User-Agent (token or full header value)")
-      ->capture_default_str();
+  app.add_option("--agent", options->agent, "crawler User-Agent (token or full header value)")->capture_default_str();
   app.add_option("--file", options->file, "robots.txt file to check against")->required();
   app.add_option("urls", options->urls, "URLs (or paths) to check");
   app.add_flag("--json", options->json, "print a JSON report");

@@ -13,15 +13,15 @@
 
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
-#include <optional>
 #include <string>
 
-#include "crawler/url/canonical.h"
 #include "crawler/cli/command.h"
 #include "crawler/cli/line_stream.h"
 #include "crawler/extract/links.h"
+#include "crawler/url/canonical.h"
 #include "crawler/url/url.h"
 
 namespace bloomcrawl::cli {
@@ -103,7 +103,8 @@ int run_url(const UrlCommandArgs& args) {
   BaseCache bases;
   size_t lines = 0, errors = 0;
   try {
-    LineWriter out("url", STDOUT_FILENO, args.line_buffered ? LineWriter::Buffering::kLine : LineWriter::Buffering::kAuto);
+    LineWriter out("url", STDOUT_FILENO,
+                   args.line_buffered ? LineWriter::Buffering::kLine : LineWriter::Buffering::kAuto);
     read_lines(STDIN_FILENO, "url", [&](std::span<const std::string_view> batch) {
       for (std::string_view line : batch) canonicalize_line(line, args, bases, out, errors);
       lines += batch.size();
@@ -142,8 +143,10 @@ int run_links(const UrlCommandArgs& args) {
     CanonicalUrl canonical;
     if (args.href_only) {
       std::optional<Url> url = parse_url(link.href, base, &canonical.error);
-      if (url) resolved = url->href();
-      else canonical.reason = UrlDropReason::kInvalid;
+      if (url)
+        resolved = url->href();
+      else
+        canonical.reason = UrlDropReason::kInvalid;
     } else {
       canonical = canonicalize(link.href, base, args.options);
       resolved = canonical.url;
@@ -152,23 +155,21 @@ int run_links(const UrlCommandArgs& args) {
       std::cout << resolved << (link.nofollow ? "\tnofollow\n" : "\n");
     } else {
       ++dropped;
-      std::cout << "ERROR\t" << url_drop_reason_name(canonical.reason) << ": " << canonical.error
-                << '\t' << link.href << '\n';
+      std::cout << "ERROR\t" << url_drop_reason_name(canonical.reason) << ": " << canonical.error << '\t' << link.href
+                << '\n';
     }
   }
   std::cout.flush();
-  std::cerr << "bloomcrawl url --links: " << extracted.links.size() << " links, " << dropped
-            << " dropped; base " << base->href() << (extracted.meta_nofollow ? "; meta nofollow" : "")
-            << (extracted.meta_noindex ? "; meta noindex" : "")
-            << (extracted.truncated ? "; page truncated" : "")
+  std::cerr << "bloomcrawl url --links: " << extracted.links.size() << " links, " << dropped << " dropped; base "
+            << base->href() << (extracted.meta_nofollow ? "; meta nofollow" : "")
+            << (extracted.meta_noindex ? "; meta noindex" : "") << (extracted.truncated ? "; page truncated" : "")
             << (extracted.links_capped ? "; links capped" : "") << "\n";
   return 0;
 }
 
 RunFn setup_url(CLI::App& app) {
   auto args = std::make_shared<UrlCommandArgs>();
-  app.add_flag("--href", args->href_only,
-               "print the WHATWG href of each URL instead of its canonical form");
+  app.add_flag("--href", args->href_only, "print the WHATWG href of each URL instead of its canonical form");
   app.add_flag("--sort-query", args->options.sort_query, "sort query parameters by name");
   app.add_flag("--strip-params", args->options.strip_params,
                "remove tracking query parameters (utm_*, gclid, fbclid, ...)");
@@ -183,9 +184,9 @@ RunFn setup_url(CLI::App& app) {
   app.add_flag("--line-buffered", args->line_buffered, "write each line at once (the default on a terminal)");
   app.add_option("--max-length", args->options.max_length, "reject URLs longer than this (bytes)")
       ->check(CLI::PositiveNumber);
-  CLI::Option* links = app.add_option("--links", args->links_file,
-                                      "print the links of this HTML file instead of reading stdin")
-                           ->check(CLI::ExistingFile);
+  CLI::Option* links =
+      app.add_option("--links", args->links_file, "print the links of this HTML file instead of reading stdin")
+          ->check(CLI::ExistingFile);
   app.add_option("--base", args->page_url, "the URL of the --links page")->needs(links);
   links->needs(app.get_option("--base"));
   return [args]() {
@@ -199,7 +200,6 @@ RunFn setup_url(CLI::App& app) {
 
 }  // namespace
 
-BLOOMCRAWL_COMMAND("url", "canonicalize URLs read from stdin (URL or BASE<TAB>HREF per line)",
-                   setup_url);
+BLOOMCRAWL_COMMAND("url", "canonicalize URLs read from stdin (URL or BASE<TAB>HREF per line)", setup_url);
 
 }  // namespace bloomcrawl::cli

@@ -29,6 +29,6 @@ bool register_command(Command command);
 
 #define BLOOMCRAWL_COMMAND_CONCAT_(a, b) a##b
 #define BLOOMCRAWL_COMMAND_NAME_(line) BLOOMCRAWL_COMMAND_CONCAT_(registered_command_, line)
-#define BLOOMCRAWL_COMMAND(name, description, setup)                              \
-  static const bool BLOOMCRAWL_COMMAND_NAME_(__LINE__) [[maybe_unused]] =          \
+#define BLOOMCRAWL_COMMAND(name, description, setup)                      \
+  static const bool BLOOMCRAWL_COMMAND_NAME_(__LINE__) [[maybe_unused]] = \
       ::bloomcrawl::cli::register_command({name, description, setup})

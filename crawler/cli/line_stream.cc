@@ -8,7 +8,8 @@
 
 namespace bloomcrawl {
 
-void read_lines(int fd, const std::string& who, const std::function<void(std::span<const std::string_view>)>& on_lines) {
+void read_lines(int fd, const std::string& who,
+                const std::function<void(std::span<const std::string_view>)>& on_lines) {
   std::vector<char> buffer(size_t{1} << 20);
   size_t filled = 0;
   std::vector<std::string_view> lines;

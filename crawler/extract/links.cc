@@ -30,9 +30,8 @@ bool has_attribute(const GumboElement& element, const char* name) {
 }
 
 bool rel_has(std::string_view rel, std::string_view token) {
-  return links_text::any_token(rel, /*split_at_commas=*/false, [&](std::string_view t) {
-    return equals_ignore_ascii_case(t, token);
-  });
+  return links_text::any_token(rel, /*split_at_commas=*/false,
+                               [&](std::string_view t) { return equals_ignore_ascii_case(t, token); });
 }
 
 // <link rel> lists several relations; the kind is the one that matters most to a crawler.
@@ -45,8 +44,7 @@ LinkKind link_element_kind(std::string_view rel) {
 
 class LinkCollector {
  public:
-  LinkCollector(const LinkExtractOptions& options, ExtractedLinks& result)
-      : options_(options), result_(result) {}
+  LinkCollector(const LinkExtractOptions& options, ExtractedLinks& result) : options_(options), result_(result) {}
 
   void visit(const GumboElement& element) {
     if (element.tag_namespace != GUMBO_NAMESPACE_HTML) {
@@ -57,41 +55,30 @@ class LinkCollector {
       return;
     }
     switch (element.tag) {
-      case GUMBO_TAG_A:
-        visit_hyperlink(element, LinkKind::kAnchor);
-        break;
-      case GUMBO_TAG_AREA:
-        visit_hyperlink(element, LinkKind::kArea);
-        break;
+      case GUMBO_TAG_A: visit_hyperlink(element, LinkKind::kAnchor); break;
+      case GUMBO_TAG_AREA: visit_hyperlink(element, LinkKind::kArea); break;
       case GUMBO_TAG_LINK:
         if (has_attribute(element, "href")) {
           std::string_view rel = attribute(element, "rel");
           add(link_element_kind(rel), element, attribute(element, "href"), rel_has(rel, "nofollow"));
         }
         break;
-      case GUMBO_TAG_FRAME:
-        visit_source(element, LinkKind::kFrame);
-        break;
-      case GUMBO_TAG_IFRAME:
-        visit_source(element, LinkKind::kIframe);
-        break;
+      case GUMBO_TAG_FRAME: visit_source(element, LinkKind::kFrame); break;
+      case GUMBO_TAG_IFRAME: visit_source(element, LinkKind::kIframe); break;
       case GUMBO_TAG_IMG:
         if (options_.include_images) visit_source(element, LinkKind::kImage);
         break;
       case GUMBO_TAG_SCRIPT:
         if (options_.include_scripts) visit_source(element, LinkKind::kScript);
         break;
-      case GUMBO_TAG_META:
-        visit_meta(element);
-        break;
+      case GUMBO_TAG_META: visit_meta(element); break;
       case GUMBO_TAG_BASE:
         // The document's base URL is the first <base> that has an href (HTML), wherever it is.
         if (!result_.base_href && has_attribute(element, "href")) {
           result_.base_href = std::string(trim_html_space(attribute(element, "href")));
         }
         break;
-      default:
-        break;
+      default: break;
     }
   }
 

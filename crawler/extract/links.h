@@ -4,9 +4,9 @@
 // link the crawler may follow, in document order, each with its kind, source element and raw
 // attribute value (entities decoded, HTML whitespace trimmed, NOT resolved: resolve against
 // `base_href` (if any) or the page URL with the URL module). It throws nothing but
-// std::bad_alloc, whatever the input, and never recurses over the tree; hostile pages cost bounded time and memory: bytes past
-// `max_bytes` and elements nested deeper than kMaxNestingDepth are not parsed (`truncated`),
-// links past `max_links` are dropped (`links_capped`).
+// std::bad_alloc, whatever the input, and never recurses over the tree; hostile pages cost bounded time and memory:
+// bytes past `max_bytes` and elements nested deeper than kMaxNestingDepth are not parsed (`truncated`), links past
+// `max_links` are dropped (`links_capped`).
 //
 // Robots directives are reported, not applied: Link::nofollow is the link's own rel=nofollow;
 // meta_nofollow/meta_noindex come from <meta name=robots|<agent>>; the crawler combines them
@@ -41,16 +41,16 @@ const char* link_kind_name(LinkKind kind);
 
 struct Link {
   LinkKind kind;
-  std::string href;     // raw attribute value, entities decoded, ASCII whitespace trimmed
-  std::string element;  // lower-case tag name of the source element, e.g. "a", "link", "meta"
+  std::string href;       // raw attribute value, entities decoded, ASCII whitespace trimmed
+  std::string element;    // lower-case tag name of the source element, e.g. "a", "link", "meta"
   bool nofollow = false;  // the element's own rel contains "nofollow"
 };
 
 struct LinkExtractOptions {
   bool include_images = false;
   bool include_scripts = false;
-  size_t max_bytes = 8 << 20;   // bytes of the page parsed; the rest sets `truncated`
-  size_t max_links = 20000;     // links kept; more sets `links_capped`
+  size_t max_bytes = 8 << 20;               // bytes of the page parsed; the rest sets `truncated`
+  size_t max_links = 20000;                 // links kept; more sets `links_capped`
   std::string robots_agent = "bloomcrawl";  // <meta name=AGENT> applies like name=robots
 };
 

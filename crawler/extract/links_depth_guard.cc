@@ -47,11 +47,11 @@ enum class Closes : uint8_t {
   kSameUntilSpecial,  // p, a, nobr, button: an open one, unless a special element intervenes
   kListItem,          // li closes li; dd/dt close dd/dt (through address, div, p)
   kDefinition,
-  kTopOption,         // option/optgroup/ruby parts close only the current element
+  kTopOption,  // option/optgroup/ruby parts close only the current element
   kTopOptgroup,
   kTopRuby,
-  kTopHeading,        // h1..h6 close a heading that is the current element
-  kCell,              // td/th close the open cell, tr the row, tbody.. the section (in its table)
+  kTopHeading,  // h1..h6 close a heading that is the current element
+  kCell,        // td/th close the open cell, tr the row, tbody.. the section (in its table)
   kRow,
   kSection,
 };
@@ -68,27 +68,25 @@ constexpr uint64_t kPlaintextHash = name_hash("plaintext");
 const std::unordered_map<uint64_t, TagInfo>& tag_table() {
   static const std::unordered_map<uint64_t, TagInfo> table = [] {
     std::unordered_map<uint64_t, TagInfo> t;
-    auto add = [&](std::initializer_list<std::string_view> names, uint32_t flags,
-                   Closes closes = Closes::kNothing) {
+    auto add = [&](std::initializer_list<std::string_view> names, uint32_t flags, Closes closes = Closes::kNothing) {
       for (std::string_view name : names) {
         TagInfo& info = t[name_hash(name)];
         info.flags |= flags;
         if (closes != Closes::kNothing) info.closes = closes;
       }
     };
-    add({"area", "base", "basefont", "bgsound", "col", "frame", "input", "keygen", "link", "param",
-         "source", "track", "wbr"},
+    add({"area", "base", "basefont", "bgsound", "col", "frame", "input", "keygen", "link", "param", "source", "track",
+         "wbr"},
         kVoid | kSpecial);
     add({"br", "embed", "hr", "img", "meta"}, kVoid | kBreakoutVoid | kSpecial);
     add({"image"}, kVoid | kBreakoutVoid);
-    add({"script", "style", "xmp", "iframe", "noembed", "noframes", "textarea", "title",
-         "plaintext"},
+    add({"script", "style", "xmp", "iframe", "noembed", "noframes", "textarea", "title", "plaintext"},
         kRawText | kSpecial);
     add({"html", "head", "body", "frameset"}, kIgnored | kSpecial);
     add({"noscript", "select"}, kSpecial);
-    add({"address", "article", "aside", "blockquote", "center", "details", "dialog", "dir", "div",
-         "dl", "fieldset", "figcaption", "figure", "footer", "form", "header", "hgroup", "listing",
-         "main", "menu", "nav", "ol", "pre", "search", "section", "summary", "ul"},
+    add({"address", "article",  "aside",      "blockquote", "center", "details", "dialog",  "dir",     "div",
+         "dl",      "fieldset", "figcaption", "figure",     "footer", "form",    "header",  "hgroup",  "listing",
+         "main",    "menu",     "nav",        "ol",         "pre",    "search",  "section", "summary", "ul"},
         kSpecial | kClosesParagraph);
     add({"h1", "h2", "h3", "h4", "h5", "h6"}, kSpecial | kClosesParagraph, Closes::kTopHeading);
     add({"p"}, kSpecial, Closes::kSameUntilSpecial);
@@ -112,8 +110,8 @@ const std::unordered_map<uint64_t, TagInfo>& tag_table() {
     // "title" is raw text in HTML but an integration point inside <svg>.
     t[name_hash("title")].flags |= kScopeBoundary | kIntegrationPoint;
     uint8_t index = 0;
-    for (std::string_view name : {"a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small",
-                                  "strike", "strong", "tt", "u"}) {
+    for (std::string_view name :
+         {"a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong", "tt", "u"}) {
       TagInfo& info = t[name_hash(name)];
       info.flags |= kFormatting;
       info.formatting_index = index++;
@@ -162,8 +160,7 @@ void lex_attributes(std::string_view html, size_t pos, Tag& tag) {
     } else {
       // Attribute name (a leading '=' belongs to it), then an optional value.
       ++pos;
-      while (pos < n && !is_html_space(html[pos]) && html[pos] != '/' && html[pos] != '>' &&
-             html[pos] != '=') {
+      while (pos < n && !is_html_space(html[pos]) && html[pos] != '/' && html[pos] != '>' && html[pos] != '=') {
         ++pos;
       }
       while (pos < n && is_html_space(html[pos])) ++pos;
@@ -227,8 +224,7 @@ size_t raw_text_end(std::string_view html, size_t pos, std::string_view name) {
     size_t after = close + 2 + name.size();
     if (after > html.size()) return html.size();
     bool same = links_text::equals_ignore_ascii_case(html.substr(close + 2, name.size()), name);
-    if (same && (after == html.size() || is_html_space(html[after]) || html[after] == '/' ||
-                 html[after] == '>')) {
+    if (same && (after == html.size() || is_html_space(html[after]) || html[after] == '/' || html[after] == '>')) {
       return close;
     }
     pos = close + 2;
@@ -262,20 +258,13 @@ class OpenElements {
     auto special = [](const Entry& e) { return (e.info.flags & kSpecial) != 0; };
     if (info.flags & kClosesParagraph) close_matching([](const Entry& e) { return e.hash == kP; }, special);
     switch (info.closes) {
-      case Closes::kNothing:
-        break;
-      case Closes::kSameUntilSpecial:
-        close_matching([&](const Entry& e) { return e.hash == hash; }, special);
-        break;
-      case Closes::kListItem:
-        close_matching([](const Entry& e) { return e.hash == kLi; }, stops_list_item);
-        break;
+      case Closes::kNothing: break;
+      case Closes::kSameUntilSpecial: close_matching([&](const Entry& e) { return e.hash == hash; }, special); break;
+      case Closes::kListItem: close_matching([](const Entry& e) { return e.hash == kLi; }, stops_list_item); break;
       case Closes::kDefinition:
         close_matching([](const Entry& e) { return e.hash == kDd || e.hash == kDt; }, stops_list_item);
         break;
-      case Closes::kTopOption:
-        close_top_if([](uint64_t h) { return h == kOption; });
-        break;
+      case Closes::kTopOption: close_top_if([](uint64_t h) { return h == kOption; }); break;
       case Closes::kTopOptgroup:
         close_top_if([](uint64_t h) { return h == kOption; });
         close_top_if([](uint64_t h) { return h == kOptgroup; });
@@ -284,15 +273,11 @@ class OpenElements {
         while (close_top_if([](uint64_t h) { return h == kRb || h == kRp || h == kRt || h == kRtc; })) {
         }
         break;
-      case Closes::kTopHeading:
-        close_top_if(is_heading);
-        break;
+      case Closes::kTopHeading: close_top_if(is_heading); break;
       case Closes::kCell:
         close_matching([](const Entry& e) { return e.hash == kTd || e.hash == kTh; }, stops_table_part);
         break;
-      case Closes::kRow:
-        close_matching([](const Entry& e) { return e.hash == kTr; }, stops_table_part);
-        break;
+      case Closes::kRow: close_matching([](const Entry& e) { return e.hash == kTr; }, stops_table_part); break;
       case Closes::kSection:
         close_matching([](const Entry& e) { return e.hash == kTbody || e.hash == kThead || e.hash == kTfoot; },
                        stops_table_part);
@@ -307,9 +292,7 @@ class OpenElements {
     } else if (is_heading(hash)) {
       close_matching([](const Entry& e) { return is_heading(e.hash); }, stops_in_scope);
     } else if (hash == kLi) {
-      close_matching(same, [](const Entry& e) {
-        return stops_in_scope(e) || e.hash == kOl || e.hash == kUl;
-      });
+      close_matching(same, [](const Entry& e) { return stops_in_scope(e) || e.hash == kOl || e.hash == kUl; });
     } else if (hash == kP) {
       close_matching(same, [](const Entry& e) { return stops_in_scope(e) || e.hash == kButton; });
     } else if (info.flags & kSpecial) {
@@ -333,28 +316,24 @@ class OpenElements {
   };
 
   static constexpr uint64_t kLi = name_hash("li"), kDd = name_hash("dd"), kDt = name_hash("dt"),
-                            kOption = name_hash("option"), kOptgroup = name_hash("optgroup"),
-                            kRb = name_hash("rb"), kRp = name_hash("rp"), kRt = name_hash("rt"),
-                            kRtc = name_hash("rtc"), kTd = name_hash("td"), kTh = name_hash("th"),
-                            kTr = name_hash("tr"), kTbody = name_hash("tbody"),
-                            kThead = name_hash("thead"), kTfoot = name_hash("tfoot"),
+                            kOption = name_hash("option"), kOptgroup = name_hash("optgroup"), kRb = name_hash("rb"),
+                            kRp = name_hash("rp"), kRt = name_hash("rt"), kRtc = name_hash("rtc"),
+                            kTd = name_hash("td"), kTh = name_hash("th"), kTr = name_hash("tr"),
+                            kTbody = name_hash("tbody"), kThead = name_hash("thead"), kTfoot = name_hash("tfoot"),
                             kOl = name_hash("ol"), kUl = name_hash("ul"), kP = name_hash("p"),
-                            kButton = name_hash("button"), kAddress = name_hash("address"),
-                            kDiv = name_hash("div"), kTemplate = name_hash("template");
+                            kButton = name_hash("button"), kAddress = name_hash("address"), kDiv = name_hash("div"),
+                            kTemplate = name_hash("template");
 
   static bool is_heading(uint64_t hash) {
-    static constexpr std::array<uint64_t, 6> kHeadings = {name_hash("h1"), name_hash("h2"),
-                                                          name_hash("h3"), name_hash("h4"),
-                                                          name_hash("h5"), name_hash("h6")};
+    static constexpr std::array<uint64_t, 6> kHeadings = {name_hash("h1"), name_hash("h2"), name_hash("h3"),
+                                                          name_hash("h4"), name_hash("h5"), name_hash("h6")};
     return std::ranges::find(kHeadings, hash) != kHeadings.end();
   }
   static bool stops_list_item(const Entry& e) {
     return (e.info.flags & kSpecial) && e.hash != kAddress && e.hash != kDiv && e.hash != kP;
   }
   // "In table scope": only a table or template bounds the search for a cell, row or section.
-  static bool stops_table_part(const Entry& e) {
-    return (e.info.flags & kTable) || e.hash == kTemplate;
-  }
+  static bool stops_table_part(const Entry& e) { return (e.info.flags & kTable) || e.hash == kTemplate; }
   static bool stops_in_scope(const Entry& e) { return (e.info.flags & kScopeBoundary) != 0; }
 
   // Searches down from the current element for one that `matches`, giving up at one that

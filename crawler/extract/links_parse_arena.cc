@@ -16,9 +16,7 @@ constexpr size_t kHeaderBytes = (sizeof(void*) + kAlignment - 1) & ~(kAlignment 
 
 size_t round_up(size_t bytes) { return (bytes + kAlignment - 1) & ~(kAlignment - 1); }
 
-void* gumbo_allocate(void* arena, size_t bytes) {
-  return static_cast<ParseArena*>(arena)->allocate(bytes);
-}
+void* gumbo_allocate(void* arena, size_t bytes) { return static_cast<ParseArena*>(arena)->allocate(bytes); }
 
 void gumbo_deallocate(void* /*arena*/, void* /*ptr*/) {}
 

@@ -8,9 +8,7 @@
 namespace bloomcrawl::links_text {
 
 // HTML "ASCII whitespace": tab, LF, FF, CR, space.
-inline bool is_html_space(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r';
-}
+inline bool is_html_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'; }
 
 inline std::string_view trim_html_space(std::string_view text) {
   size_t begin = 0;

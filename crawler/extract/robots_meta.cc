@@ -13,8 +13,8 @@ using links_text::trim_html_space;
 
 // Directives whose syntax is "name: value". Their colon must not be read as an agent prefix.
 bool is_valued_directive(std::string_view name) {
-  static constexpr std::array<std::string_view, 4> kValued = {
-      "max-snippet", "max-image-preview", "max-video-preview", "unavailable_after"};
+  static constexpr std::array<std::string_view, 4> kValued = {"max-snippet", "max-image-preview", "max-video-preview",
+                                                              "unavailable_after"};
   return std::ranges::any_of(kValued, [&](std::string_view valued) { return equals_ignore_ascii_case(name, valued); });
 }
 

@@ -1,6 +1,7 @@
 // Robots directives carried by a page itself: the content of <meta name=robots> (or
 // name=<agent>) and the X-Robots-Tag response header. Both share one directive vocabulary:
-// "noindex", "nofollow", "none" (= both), case-insensitive; anything else ("all", "noarchive", "max-snippet:20", ...) does not restrict crawling and is ignored.
+// "noindex", "nofollow", "none" (= both), case-insensitive; anything else ("all", "noarchive", "max-snippet:20", ...)
+// does not restrict crawling and is ignored.
 #pragma once
 
 #include <string_view>

@@ -57,7 +57,9 @@ size_t find_start_tag(std::string_view doc, std::string_view name, size_t from) 
   for (size_t lt = doc.find('<', from); lt != std::string_view::npos; lt = doc.find('<', lt + 1)) {
     size_t p = lt + 1;
     size_t colon = p;
-    while (colon < doc.size() && (std::isalnum(static_cast<unsigned char>(doc[colon])) || doc[colon] == '-' || doc[colon] == '_')) ++colon;
+    while (colon < doc.size() &&
+           (std::isalnum(static_cast<unsigned char>(doc[colon])) || doc[colon] == '-' || doc[colon] == '_'))
+      ++colon;
     if (colon < doc.size() && doc[colon] == ':') p = colon + 1;
     if (!iequals_at(doc, p, name)) continue;
     size_t after = p + name.size();

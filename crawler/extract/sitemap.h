@@ -13,10 +13,10 @@
 namespace bloomcrawl {
 
 struct Sitemap {
-  bool is_index = false;          // the locs are sitemaps, not pages
+  bool is_index = false;  // the locs are sitemaps, not pages
   std::vector<std::string> locs;
-  bool truncated = false;         // max_locs or max_bytes was reached
-  std::string error;              // why nothing could be read (e.g. a corrupt gzip stream)
+  bool truncated = false;  // max_locs or max_bytes was reached
+  std::string error;       // why nothing could be read (e.g. a corrupt gzip stream)
 };
 
 // The protocol caps a sitemap at 50,000 URLs and 50 MB uncompressed.

@@ -40,8 +40,7 @@ bool media_type_accepted(std::string_view media_type, const std::vector<std::str
   const std::string_view top_level = media_type.substr(0, media_type.find('/'));
   for (const std::string& entry : accepted) {
     if (entry == media_type || entry == "*/*") return true;
-    if (entry.size() > 2 && entry.ends_with("/*") &&
-        std::string_view(entry).substr(0, entry.size() - 2) == top_level) {
+    if (entry.size() > 2 && entry.ends_with("/*") && std::string_view(entry).substr(0, entry.size() - 2) == top_level) {
       return true;
     }
   }

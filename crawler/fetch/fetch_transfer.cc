@@ -72,8 +72,7 @@ FetchTransfer::FetchTransfer(const FetchOptions& options, const std::vector<std:
   curl_easy_setopt(easy_, CURLOPT_PROTOCOLS_STR, "http,https");
   // An environment proxy would make every connect go to the proxy's address, defeating the guard.
   curl_easy_setopt(easy_, CURLOPT_PROXY, "");
-  curl_easy_setopt(easy_, CURLOPT_HTTP_VERSION,
-                   options.http2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1);
+  curl_easy_setopt(easy_, CURLOPT_HTTP_VERSION, options.http2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1);
   if (options.compression) curl_easy_setopt(easy_, CURLOPT_ACCEPT_ENCODING, "");
   if (!options.user_agent.empty()) {
     curl_easy_setopt(easy_, CURLOPT_USERAGENT, options.user_agent.c_str());
@@ -126,8 +125,8 @@ void FetchTransfer::start(FetchRequest request) {
   // Over TLS a second request to a host waits for the first connection to learn whether it speaks
   // HTTP/2 (then it multiplexes) instead of opening another. Plain http is always HTTP/1.1 here,
   // where waiting would only serialize requests.
-  const bool may_multiplex = options_.http2 && result_.url.size() >= 6 &&
-                             iequals(std::string_view(result_.url).substr(0, 6), "https:");
+  const bool may_multiplex =
+      options_.http2 && result_.url.size() >= 6 && iequals(std::string_view(result_.url).substr(0, 6), "https:");
   curl_easy_setopt(easy_, CURLOPT_PIPEWAIT, may_multiplex ? 1L : 0L);
 }
 
@@ -144,8 +143,7 @@ bool FetchTransfer::header_line(std::string_view line) {
   result_.header_bytes += line.size();
   if (result_.header_bytes > options_.max_header_bytes) {
     abort_ = Abort::kHeaderTooLarge;
-    abort_error_ =
-        "response headers exceed max_header_bytes (" + std::to_string(options_.max_header_bytes) + ")";
+    abort_error_ = "response headers exceed max_header_bytes (" + std::to_string(options_.max_header_bytes) + ")";
     return false;
   }
   if (options_.capture_headers) result_.response_headers.append(line);
@@ -252,8 +250,7 @@ curl_socket_t FetchTransfer::on_open_socket(void* self, curlsocktype /*purpose*/
 }
 
 int FetchTransfer::on_debug(CURL* /*easy*/, curl_infotype type, char* data, size_t size, void* self) {
-  if (type == CURLINFO_HEADER_OUT)
-    static_cast<FetchTransfer*>(self)->result_.request_headers.append(data, size);
+  if (type == CURLINFO_HEADER_OUT) static_cast<FetchTransfer*>(self)->result_.request_headers.append(data, size);
   return 0;
 }
 

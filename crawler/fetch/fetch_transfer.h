@@ -22,8 +22,7 @@ namespace bloomcrawl {
 class FetchTransfer {
  public:
   // `options`, `accepted` and `guard` (null: no SSRF guard) must outlive the transfer.
-  FetchTransfer(const FetchOptions& options, const std::vector<std::string>& accepted,
-                const AddressGuard* guard);
+  FetchTransfer(const FetchOptions& options, const std::vector<std::string>& accepted, const AddressGuard* guard);
   ~FetchTransfer();
   FetchTransfer(const FetchTransfer&) = delete;
   FetchTransfer& operator=(const FetchTransfer&) = delete;

@@ -97,8 +97,7 @@ void FetchWorker::start_queued() {
   }
   for (FetchRequest& request : starting) {
     if (idle_.empty()) {
-      transfers_.push_back(
-          std::make_unique<FetchTransfer>(context_.options, context_.accepted, context_.guard.get()));
+      transfers_.push_back(std::make_unique<FetchTransfer>(context_.options, context_.accepted, context_.guard.get()));
       idle_.push_back(transfers_.back().get());
     }
     FetchTransfer* transfer = idle_.back();

@@ -2,8 +2,8 @@
 
 #include <stdexcept>
 
-#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
+#include <nlohmann/json.hpp>
 
 #include "base/data_error.h"
 
@@ -29,9 +29,15 @@ PageLog::PageLog(const std::filesystem::path& dir, bool edges) {
 PageLog::~PageLog() { flush(); }
 
 void PageLog::write_page(const PageRecord& r) {
-  nlohmann::json j = {{"url", r.url},           {"status", r.status},   {"outcome", r.outcome},
-                      {"content_type", r.content_type}, {"bytes", r.bytes}, {"depth", r.depth},
-                      {"parent", r.parent},     {"fetch_ms", r.fetch_ms}, {"links_found", r.links_found},
+  nlohmann::json j = {{"url", r.url},
+                      {"status", r.status},
+                      {"outcome", r.outcome},
+                      {"content_type", r.content_type},
+                      {"bytes", r.bytes},
+                      {"depth", r.depth},
+                      {"parent", r.parent},
+                      {"fetch_ms", r.fetch_ms},
+                      {"links_found", r.links_found},
                       {"links_new", r.links_new}};
   if (!r.error.empty()) j["error"] = r.error;
   if (!r.location.empty()) j["location"] = r.location;

@@ -18,15 +18,15 @@ namespace bloomcrawl {
 
 struct PageRecord {
   std::string url;
-  std::string parent;        // the page this URL was found on; empty for seeds
+  std::string parent;  // the page this URL was found on; empty for seeds
   uint32_t depth = 0;
-  long status = 0;           // 0 when no response was received
-  std::string outcome;       // "ok", a fetch outcome ("timeout", ...) or "robots_disallowed"
+  long status = 0;      // 0 when no response was received
+  std::string outcome;  // "ok", a fetch outcome ("timeout", ...) or "robots_disallowed"
   std::string error;
   std::string content_type;
-  uint64_t bytes = 0;        // decoded body bytes received
+  uint64_t bytes = 0;  // decoded body bytes received
   double fetch_ms = 0;
-  std::string location;      // redirect target, canonical, when the status is 3xx
+  std::string location;  // redirect target, canonical, when the status is 3xx
   uint32_t links_found = 0;
   uint32_t links_new = 0;
 };

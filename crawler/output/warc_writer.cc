@@ -27,7 +27,7 @@ std::string iso_date(std::chrono::system_clock::time_point t) {
 std::string record_id() {
   thread_local std::mt19937_64 rng{std::random_device{}()};
   uint64_t hi = rng(), lo = rng();
-  hi = (hi & 0xffffffffffff0fffull) | 0x4000;           // version 4
+  hi = (hi & 0xffffffffffff0fffull) | 0x4000;                 // version 4
   lo = (lo & 0x3fffffffffffffffull) | 0x8000000000000000ull;  // RFC 4122 variant
   char buf[64];
   std::snprintf(buf, sizeof buf, "<urn:uuid:%08x-%04x-%04x-%04x-%012llx>", uint32_t(hi >> 32),
@@ -132,15 +132,15 @@ void WarcWriter::open_file() {
                      "conformsTo: http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/\r\n";
   std::string filename = open_path_.filename().string();
   filename.resize(filename.size() - 5);  // without ".open": the name the file will have
-  append_record("WARC-Type: warcinfo\r\nWARC-Record-ID: " + record_id() + "\r\nWARC-Date: " +
-                    iso_date(std::chrono::system_clock::now()) + "\r\nWARC-Filename: " + filename +
+  append_record("WARC-Type: warcinfo\r\nWARC-Record-ID: " + record_id() +
+                    "\r\nWARC-Date: " + iso_date(std::chrono::system_clock::now()) + "\r\nWARC-Filename: " + filename +
                     "\r\nContent-Type: application/warc-fields\r\n",
                 info);
 }
 
 void WarcWriter::append_record(const std::string& warc_headers, const std::string& block) {
-  std::string record = "WARC/1.1\r\n" + warc_headers + "Content-Length: " + std::to_string(block.size()) +
-                       "\r\n\r\n" + block + "\r\n\r\n";
+  std::string record = "WARC/1.1\r\n" + warc_headers + "Content-Length: " + std::to_string(block.size()) + "\r\n\r\n" +
+                       block + "\r\n\r\n";
   std::string member = gzip_member(record);
   file_->append(member);
   file_bytes_ += member.size();
@@ -158,8 +158,8 @@ void WarcWriter::write(const WarcExchange& x) {
                                  "\r\nWARC-Block-Digest: " + warc_sha1_digest(response_block) +
                                  "\r\nContent-Type: application/http;msgtype=response\r\n";
   std::string request_headers = "WARC-Type: request\r\nWARC-Record-ID: " + record_id() + "\r\n" + common +
-                                "WARC-Concurrent-To: " + response_id + "\r\nWARC-Block-Digest: " +
-                                warc_sha1_digest(x.request_head) +
+                                "WARC-Concurrent-To: " + response_id +
+                                "\r\nWARC-Block-Digest: " + warc_sha1_digest(x.request_head) +
                                 "\r\nContent-Type: application/http;msgtype=request\r\n";
   std::lock_guard<std::mutex> lock(mu_);
   if (!file_) open_file();

@@ -75,10 +75,12 @@ std::string encode_audit_file(const std::vector<uint64_t>& sorted_hashes) {
 }
 
 std::vector<uint64_t> decode_audit_file(std::string_view bytes, const std::string& name) {
-  if (bytes.size() < 24 || bytes.substr(0, 8) != kAuditMagic) throw CheckpointError(name, "not an audit file (bad magic or too short)");
+  if (bytes.size() < 24 || bytes.substr(0, 8) != kAuditMagic)
+    throw CheckpointError(name, "not an audit file (bad magic or too short)");
   const uint64_t count = get_le(bytes, 8, 8);
   if (count > (bytes.size() - 24) / 8 || bytes.size() != 24 + 8 * count) {
-    throw CheckpointError(name, "size " + std::to_string(bytes.size()) + " does not match " + std::to_string(count) + " hashes");
+    throw CheckpointError(
+        name, "size " + std::to_string(bytes.size()) + " does not match " + std::to_string(count) + " hashes");
   }
   const size_t body = bytes.size() - 8;
   if (checksum64(bytes.data(), body) != get_le(bytes, body, 8)) throw CheckpointError(name, "checksum mismatch");

@@ -54,7 +54,8 @@ std::vector<uint64_t> generations(const fs::path& dir, std::string_view prefix, 
 std::string read_verified(const fs::path& path, uint64_t size, uint64_t checksum) {
   std::string bytes = read_whole_file(path);
   if (bytes.size() != size) {
-    throw CheckpointError(path.string(), "size " + std::to_string(bytes.size()) + ", the manifest says " + std::to_string(size));
+    throw CheckpointError(path.string(),
+                          "size " + std::to_string(bytes.size()) + ", the manifest says " + std::to_string(size));
   }
   if (checksum64(bytes) != checksum) throw CheckpointError(path.string(), "checksum mismatch");
   return bytes;
@@ -62,7 +63,8 @@ std::string read_verified(const fs::path& path, uint64_t size, uint64_t checksum
 
 std::string current_manifest_name(const fs::path& dir) {
   std::string name = read_whole_file(dir / kCurrent, 256);
-  if (name.empty() || name.back() != '\n') throw CheckpointError((dir / kCurrent).string(), "not terminated by a newline");
+  if (name.empty() || name.back() != '\n')
+    throw CheckpointError((dir / kCurrent).string(), "not terminated by a newline");
   name.pop_back();
   if (!generation_of(name, kManifestPrefix, "")) {
     throw CheckpointError((dir / kCurrent).string(), "does not name a crawl manifest: '" + name + "'");
@@ -100,7 +102,9 @@ void apply_retention(const fs::path& dir, uint32_t keep) {
 
 }  // namespace
 
-fs::path journal_path(const fs::path& dir, uint64_t generation) { return dir / numbered("journal-", generation, ".log"); }
+fs::path journal_path(const fs::path& dir, uint64_t generation) {
+  return dir / numbered("journal-", generation, ".log");
+}
 
 std::vector<fs::path> journals_since(const fs::path& dir, uint64_t generation) {
   std::vector<fs::path> out;

@@ -31,10 +31,10 @@ inline constexpr uint32_t kCrawlManifestVersion = 1;
 
 struct CrawlManifest {
   uint64_t generation = 0;
-  std::string key_hash;        // canonical_key_hash() of the config
-  nlohmann::json config;       // to_json(CrawlConfig)
-  nlohmann::json stats;        // CrawlStats::to_json()
-  nlohmann::json counters;     // the crawler's resume and audit counters
+  std::string key_hash;         // canonical_key_hash() of the config
+  nlohmann::json config;        // to_json(CrawlConfig)
+  nlohmann::json stats;         // CrawlStats::to_json()
+  nlohmann::json counters;      // the crawler's resume and audit counters
   std::string filter_manifest;  // in filter/
   std::string frontier_file;
   uint64_t frontier_bytes = 0;
@@ -65,7 +65,7 @@ struct CrawlCheckpoint {
 };
 
 struct CrawlSaveResult {
-  std::string manifest_file;  // "CRAWL-000012"
+  std::string manifest_file;   // "CRAWL-000012"
   uint64_t bytes_written = 0;  // new bytes on disk (reused sealed layers excluded)
 };
 

@@ -78,7 +78,10 @@ std::string encode_crawl_manifest(const CrawlManifest& m) {
       {"counters", m.counters},
       {"filter", {{"manifest", m.filter_manifest}}},
       {"frontier",
-       {{"file", m.frontier_file}, {"bytes", m.frontier_bytes}, {"checksum", hex64(m.frontier_checksum)}, {"queued", m.queued}}},
+       {{"file", m.frontier_file},
+        {"bytes", m.frontier_bytes},
+        {"checksum", hex64(m.frontier_checksum)},
+        {"queued", m.queued}}},
       {"pages_done", m.pages_done},
       {"requeue", requeue},
       {"outstanding", m.outstanding},
@@ -99,13 +102,16 @@ std::string encode_crawl_manifest(const CrawlManifest& m) {
 }
 
 CrawlManifest decode_crawl_manifest(std::string_view bytes, const std::string& name) {
-  if (bytes.size() < kHeaderBytes + 8) throw CheckpointError(name, "truncated: " + std::to_string(bytes.size()) + " bytes");
+  if (bytes.size() < kHeaderBytes + 8)
+    throw CheckpointError(name, "truncated: " + std::to_string(bytes.size()) + " bytes");
   if (bytes.substr(0, 8) != kCrawlManifestMagic) throw CheckpointError(name, "bad magic (not a crawl manifest)");
   const uint64_t version = get_le(bytes, 8, 4);
-  if (version != kCrawlManifestVersion) throw CheckpointError(name, "unsupported format version " + std::to_string(version));
+  if (version != kCrawlManifestVersion)
+    throw CheckpointError(name, "unsupported format version " + std::to_string(version));
   const uint64_t length = get_le(bytes, 12, 4);
   if (length > kMaxBodyBytes || bytes.size() != kHeaderBytes + length + 8) {
-    throw CheckpointError(name, "size " + std::to_string(bytes.size()) + " does not match body length " + std::to_string(length));
+    throw CheckpointError(
+        name, "size " + std::to_string(bytes.size()) + " does not match body length " + std::to_string(length));
   }
   if (checksum64(bytes.data(), kHeaderBytes + length) != get_le(bytes, kHeaderBytes + length, 8)) {
     throw CheckpointError(name, "checksum mismatch");

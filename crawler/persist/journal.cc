@@ -14,9 +14,7 @@ namespace bloomcrawl {
 namespace {
 
 // Covers the length too, so a damaged length is caught rather than trusted.
-uint32_t record_checksum(std::string_view length_type_payload) {
-  return uint32_t(checksum64(length_type_payload));
-}
+uint32_t record_checksum(std::string_view length_type_payload) { return uint32_t(checksum64(length_type_payload)); }
 
 }  // namespace
 

@@ -39,7 +39,9 @@ class PayloadReader {
     return s;
   }
   void done() const {
-    if (!in_.empty()) throw std::runtime_error(std::string(what_) + " record: " + std::to_string(in_.size()) + " unexpected trailing bytes");
+    if (!in_.empty())
+      throw std::runtime_error(std::string(what_) + " record: " + std::to_string(in_.size()) +
+                               " unexpected trailing bytes");
   }
 
  private:
@@ -95,8 +97,7 @@ std::optional<JournalEntry> decode_record(const JournalRecord& record) {
       r.done();
       return a;
     }
-    case JournalRecordType::kDispatched:
-      return DispatchedRecord{record.payload};
+    case JournalRecordType::kDispatched: return DispatchedRecord{record.payload};
     case JournalRecordType::kCompleted: {
       PayloadReader r(record.payload, "completed");
       CompletedRecord c;
@@ -113,8 +114,7 @@ std::optional<JournalEntry> decode_record(const JournalRecord& record) {
       r.done();
       return a;
     }
-    case JournalRecordType::kStats:
-      return StatsRecord{record.payload};
+    case JournalRecordType::kStats: return StatsRecord{record.payload};
   }
   return std::nullopt;
 }

@@ -24,8 +24,8 @@ enum class JournalRecordType : uint8_t {
 };
 
 struct AdmittedRecord {
-  std::string host;    // the frontier's host key
-  std::string entry;   // the frontier entry (encode_queued_url)
+  std::string host;   // the frontier's host key
+  std::string entry;  // the frontier entry (encode_queued_url)
   uint32_t depth = 0;
   bool queued = false;  // false: the frontier refused it (a limit); the filter still holds it
 };

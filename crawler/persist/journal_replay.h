@@ -33,7 +33,7 @@ struct JournalReplay {
   uint64_t bytes_received = 0;
   uint64_t fetch_ms_total = 0;
   uint64_t status_counts[6] = {};  // by status / 100
-  nlohmann::json last_stats;  // null when no journal held a parsable stats record
+  nlohmann::json last_stats;       // null when no journal held a parsable stats record
   uint64_t records = 0;
   std::vector<std::string> problems;  // "FILE: torn record at offset N (...)", one per journal
 };

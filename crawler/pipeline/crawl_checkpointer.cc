@@ -89,8 +89,9 @@ void CrawlCheckpointer::resume_from_checkpoint() {
     if (resume_->audit_enabled) {
       audit_->restore(resume_->audit, saved_audit_false_positives_);
     } else {
-      spdlog::warn("audit: the checkpoint was taken without audit, so an exact set would miss every URL seen "
-                   "before; audit stays off for this crawl");
+      spdlog::warn(
+          "audit: the checkpoint was taken without audit, so an exact set would miss every URL seen "
+          "before; audit stays off for this crawl");
       audit_.reset();
     }
   }
@@ -104,10 +105,11 @@ void CrawlCheckpointer::resume_from_checkpoint() {
   if (settings_.obey_robots) {
     for (const std::string& host : frontier_.held_hosts()) frontier_.release_host(host);
   }
-  spdlog::info("resumed from {} generation {}: {} pages done, {} queued, {} journal records replayed, "
-               "{} pages completed since, {} in flight at the stop",
-               dir.string(), m.generation, stats_.pages_fetched.load(), frontier_.stats(false).queued, replay.records,
-               replayed_done_.size(), crash_outstanding_.size());
+  spdlog::info(
+      "resumed from {} generation {}: {} pages done, {} queued, {} journal records replayed, "
+      "{} pages completed since, {} in flight at the stop",
+      dir.string(), m.generation, stats_.pages_fetched.load(), frontier_.stats(false).queued, replay.records,
+      replayed_done_.size(), crash_outstanding_.size());
 }
 
 // What the journals since the checkpoint add to it: admitted URLs, page counters, and the pages
@@ -228,7 +230,8 @@ void CrawlCheckpointer::maybe_checkpoint() {
   if (writing_.load()) return;  // the previous generation is still being written
   const CrawlCheckpointSettings& c = settings_.checkpoint;
   const bool by_time = c.interval.count() > 0 && now - last_checkpoint_ >= c.interval;
-  const bool by_pages = c.interval_pages > 0 && stats_.pages_fetched.load() - pages_at_last_checkpoint_ >= c.interval_pages;
+  const bool by_pages =
+      c.interval_pages > 0 && stats_.pages_fetched.load() - pages_at_last_checkpoint_ >= c.interval_pages;
   if (!by_time && !by_pages) return;
   try {
     take_checkpoint(false);

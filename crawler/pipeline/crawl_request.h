@@ -24,10 +24,10 @@ struct PageRequest {
 // The frontier holds `host` until its origin's robots.txt is known.
 struct RobotsRequest {
   std::string host;
-  std::string origin;     // "scheme://host[:port]", the robots cache key
-  std::string url;        // the URL fetched (follows redirects)
-  uint32_t hops = 0;      // redirects followed to get here
-  uint32_t attempt = 0;   // earlier attempts that failed
+  std::string origin;    // "scheme://host[:port]", the robots cache key
+  std::string url;       // the URL fetched (follows redirects)
+  uint32_t hops = 0;     // redirects followed to get here
+  uint32_t attempt = 0;  // earlier attempts that failed
 };
 
 using CrawlRequest = std::variant<PageRequest, RobotsRequest>;

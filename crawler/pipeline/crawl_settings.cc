@@ -7,10 +7,10 @@ namespace bloomcrawl {
 namespace {
 
 LinkKind link_kind_from_name(const std::string& name) {
-  static const LinkKind kinds[] = {LinkKind::kAnchor,     LinkKind::kArea,      LinkKind::kFrame,
-                                   LinkKind::kIframe,     LinkKind::kMetaRefresh, LinkKind::kStylesheet,
-                                   LinkKind::kAlternate,  LinkKind::kCanonical, LinkKind::kLinkOther,
-                                   LinkKind::kImage,      LinkKind::kScript};
+  static const LinkKind kinds[] = {LinkKind::kAnchor,    LinkKind::kArea,        LinkKind::kFrame,
+                                   LinkKind::kIframe,    LinkKind::kMetaRefresh, LinkKind::kStylesheet,
+                                   LinkKind::kAlternate, LinkKind::kCanonical,   LinkKind::kLinkOther,
+                                   LinkKind::kImage,     LinkKind::kScript};
   for (LinkKind k : kinds) {
     if (name == link_kind_name(k)) return k;
   }

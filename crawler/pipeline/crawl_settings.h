@@ -25,13 +25,13 @@
 namespace bloomcrawl {
 
 struct CrawlCheckpointSettings {
-  std::filesystem::path directory;       // empty: no checkpoints and no journal
-  std::chrono::seconds interval{60};     // 0: none by time
-  uint64_t interval_pages = 0;           // 0: none by page count
-  uint32_t keep = 3;                     // generations kept
+  std::filesystem::path directory;    // empty: no checkpoints and no journal
+  std::chrono::seconds interval{60};  // 0: none by time
+  uint64_t interval_pages = 0;        // 0: none by page count
+  uint32_t keep = 3;                  // generations kept
   JournalOptions journal;
-  nlohmann::json config;                 // to_json(CrawlConfig), saved in every manifest
-  std::string key_hash;                  // canonical_key_hash(CrawlConfig)
+  nlohmann::json config;  // to_json(CrawlConfig), saved in every manifest
+  std::string key_hash;   // canonical_key_hash(CrawlConfig)
 };
 
 struct CrawlerSettings {
@@ -39,7 +39,7 @@ struct CrawlerSettings {
   ScopeOptions scope;
   CanonicalizeOptions canonicalize;
   LinkExtractOptions links;
-  std::set<LinkKind> follow_kinds{LinkKind::kAnchor, LinkKind::kArea, LinkKind::kFrame,
+  std::set<LinkKind> follow_kinds{LinkKind::kAnchor, LinkKind::kArea,        LinkKind::kFrame,
                                   LinkKind::kIframe, LinkKind::kMetaRefresh, LinkKind::kCanonical};
   bool follow_nofollow = false;
   bool obey_meta_robots = true;
@@ -48,8 +48,8 @@ struct CrawlerSettings {
   FetchOptions fetch;
   SeenFilterOptions filter;
   bool obey_robots = true;
-  bool sitemaps_as_seeds = false;   // robots.txt Sitemap: lines, read for seed URLs
-  uint32_t max_sitemaps = 1000;     // sitemaps fetched per crawl, index files included
+  bool sitemaps_as_seeds = false;  // robots.txt Sitemap: lines, read for seed URLs
+  uint32_t max_sitemaps = 1000;    // sitemaps fetched per crawl, index files included
   RobotsCacheOptions robots;
   std::chrono::milliseconds max_crawl_delay{30000};
   std::string robots_agent = "bloomcrawl";
@@ -57,11 +57,11 @@ struct CrawlerSettings {
   std::filesystem::path output_dir = "crawl-out";
   bool write_pages = true;
   bool write_edges = false;
-  bool write_warc = false;                   // OUTPUT/warc/*.warc.gz (docs/warc.md)
+  bool write_warc = false;  // OUTPUT/warc/*.warc.gz (docs/warc.md)
   uint64_t warc_max_file_bytes = 1000ull << 20;
-  BackoffSettings backoff;                   // 429/503: host back-off and URL retries
-  bool group_by_ip = false;                  // hosts on one IP address share one politeness clock
-  bool progress = false;  // a live progress line on stderr
+  BackoffSettings backoff;   // 429/503: host back-off and URL retries
+  bool group_by_ip = false;  // hosts on one IP address share one politeness clock
+  bool progress = false;     // a live progress line on stderr
   CrawlCheckpointSettings checkpoint;
   bool audit = false;  // exact URL-hash set beside the filter, to count its real false positives
 };

@@ -18,30 +18,30 @@ using Counter = std::atomic<uint64_t>;
 
 struct CrawlStats {
   // Fetches.
-  Counter pages_fetched{0};      // responses received (any status)
-  Counter fetch_failures{0};     // no response: timeouts, resets, blocked addresses...
+  Counter pages_fetched{0};   // responses received (any status)
+  Counter fetch_failures{0};  // no response: timeouts, resets, blocked addresses...
   Counter status_2xx{0}, status_3xx{0}, status_4xx{0}, status_5xx{0};
-  Counter html_pages{0};         // 2xx pages parsed for links
-  Counter bytes_received{0};     // decoded body bytes
+  Counter html_pages{0};      // 2xx pages parsed for links
+  Counter bytes_received{0};  // decoded body bytes
   Counter fetch_ms_total{0};
   Counter robots_fetches{0};
   Counter robots_disallowed{0};  // URLs not fetched because robots.txt disallows them
   Counter pages_requeued{0};     // in flight at a stop, put back
   Counter pages_retried{0};      // 429/503 responses whose URL was queued again (not in pages_fetched)
   Counter sitemaps_fetched{0};
-  Counter sitemap_urls{0};       // <loc>s read from sitemaps (each then counted as a link)
+  Counter sitemap_urls{0};  // <loc>s read from sitemaps (each then counted as a link)
 
   // Links, each counted at the stage that settled it.
   Counter links_discovered{0};
   Counter links_invalid{0}, links_unsupported_scheme{0}, links_too_long{0};
   Counter links_out_of_scope{0};
-  Counter links_nofollow{0};       // not followed: rel=nofollow, meta robots, X-Robots-Tag, link kind off
+  Counter links_nofollow{0};  // not followed: rel=nofollow, meta robots, X-Robots-Tag, link kind off
   Counter links_too_deep{0};
   Counter links_in_scope{0};
-  Counter links_duplicate{0};      // dropped by the seen filter: duplicate fetches avoided
-  Counter links_new{0};            // new to the filter
-  Counter links_refused{0};        // new, but the frontier refused them (limits)
-  Counter filter_full{0};          // the filter was full (memory limit, or one layer at capacity)
+  Counter links_duplicate{0};  // dropped by the seen filter: duplicate fetches avoided
+  Counter links_new{0};        // new to the filter
+  Counter links_refused{0};    // new, but the frontier refused them (limits)
+  Counter filter_full{0};      // the filter was full (memory limit, or one layer at capacity)
 
   // Redirects, followed by the crawler so each target goes through the seen filter.
   Counter redirects{0};

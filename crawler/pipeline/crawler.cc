@@ -130,7 +130,8 @@ void Crawler::stop() {
 nlohmann::json Crawler::run() {
   started_ = last_progress_ = std::chrono::steady_clock::now();
   fetcher_ = std::make_unique<Fetcher>(settings_.fetch, [this](FetchResult&& r) { on_fetch_complete(std::move(r)); });
-  for (unsigned i = 0; i < std::max(1u, settings_.parse_threads); ++i) workers_.emplace_back([this] { parse_worker(); });
+  for (unsigned i = 0; i < std::max(1u, settings_.parse_threads); ++i)
+    workers_.emplace_back([this] { parse_worker(); });
   checkpointer_->start();
   pages_before_run_ = stats_.pages_fetched.load();
   if (!checkpointer_->resuming()) {
@@ -203,8 +204,7 @@ void Crawler::seed() {
   admit(candidates, 0, "", 0);
 }
 
-uint32_t Crawler::admit(std::vector<Candidate>& candidates, uint32_t depth, const std::string& parent,
-                        uint32_t hops) {
+uint32_t Crawler::admit(std::vector<Candidate>& candidates, uint32_t depth, const std::string& parent, uint32_t hops) {
   if (candidates.empty()) return 0;
   if (depth > settings_.frontier.max_depth) {
     stats_.links_too_deep.fetch_add(candidates.size(), std::memory_order_relaxed);
@@ -224,9 +224,7 @@ uint32_t Crawler::admit(std::vector<Candidate>& candidates, uint32_t depth, cons
   for (size_t i = 0; i < candidates.size(); ++i) {
     const Candidate& c = candidates[i];
     switch (outcomes[i]) {
-      case InsertOutcome::kSeen:
-        stats_.add_duplicate(c.host, link_kind_name(c.kind));
-        continue;
+      case InsertOutcome::kSeen: stats_.add_duplicate(c.host, link_kind_name(c.kind)); continue;
       case InsertOutcome::kFull:
         if (stats_.filter_full.fetch_add(1) == 0) {
           spdlog::warn("seen filter is full ({}): new URLs are dropped from now on", filter_.full_reason());
@@ -271,8 +269,8 @@ bool Crawler::admit_new(const Candidate& c, uint32_t depth, const std::string& p
 // Whether robots.txt lets us fetch `url` now. When the rules for its origin are unknown or
 // expired, holds the host and starts the robots.txt fetch (once); *need_fetch then tells the
 // caller to put the URL back rather than decide.
-bool Crawler::robots_allows(const std::string& host, std::string_view url, Clock::time_point now,
-                            bool* need_fetch, std::string* rule) {
+bool Crawler::robots_allows(const std::string& host, std::string_view url, Clock::time_point now, bool* need_fetch,
+                            std::string* rule) {
   std::string origin = origin_of(url);
   RobotsLookup lookup = robots_.lookup(origin, now);
   *need_fetch = lookup.state != RobotsLookup::State::kReady;
@@ -493,8 +491,8 @@ bool Crawler::retry_robots(const RobotsRequest& request, const FetchResult& resu
   const bool server_trouble = !got_response || result.status == 429 || result.status >= 500;
   if (!server_trouble || request.attempt + 1 >= kRobotsAttempts) return false;
   // A transient failure should not cost a whole host: try again after a pause, the host held.
-  auto pause = std::max<Clock::duration>(settings_.frontier.default_delay, std::chrono::seconds(1)) *
-               (1 << request.attempt);
+  auto pause =
+      std::max<Clock::duration>(settings_.frontier.default_delay, std::chrono::seconds(1)) * (1 << request.attempt);
   RobotsRequest retry = request;
   retry.attempt = request.attempt + 1;
   retry.url = request.origin + "/robots.txt";  // from the start, not the failed hop
@@ -550,7 +548,10 @@ void Crawler::process_page(const PageRequest& page, FetchResult& result) {
   stats_.fetch_ms_total.fetch_add(uint64_t(result.total_ms), std::memory_order_relaxed);
   if (warc_ && result.content_accepted) archive(result);
   const long s = result.status;
-  (s < 300 ? stats_.status_2xx : s < 400 ? stats_.status_3xx : s < 500 ? stats_.status_4xx : stats_.status_5xx)
+  (s < 300   ? stats_.status_2xx
+   : s < 400 ? stats_.status_3xx
+   : s < 500 ? stats_.status_4xx
+             : stats_.status_5xx)
       .fetch_add(1, std::memory_order_relaxed);
 
   if (s >= 300 && s < 400 && !result.location.empty()) {
@@ -618,7 +619,7 @@ std::optional<Crawler::Candidate> Crawler::candidate(std::string_view href, cons
 }
 
 void Crawler::admit_sitemaps(const std::vector<std::string>& urls, const Url* base, uint32_t depth,
-                              const std::string& parent) {
+                             const std::string& parent) {
   std::vector<Candidate> candidates;
   for (const std::string& u : urls) {
     if (sitemaps_admitted_.fetch_add(1) >= settings_.max_sitemaps) {
@@ -685,9 +686,7 @@ void Crawler::follow_redirect(const PageRequest& page, const FetchResult& result
   rec.links_new = admit(one, rec.depth, rec.url, page.redirect_hops + 1);
 }
 
-bool Crawler::finished() const {
-  return pending_.load() == 0 && frontier_.empty_and_idle();
-}
+bool Crawler::finished() const { return pending_.load() == 0 && frontier_.empty_and_idle(); }
 
 void Crawler::print_progress(bool final_line) {
   auto now = std::chrono::steady_clock::now();
@@ -701,7 +700,9 @@ void Crawler::print_progress(bool final_line) {
   SeenFilterStats fs = filter_.stats(/*compute_fill=*/false);
   uint64_t capacity = 0;
   for (const auto& l : fs.layers) capacity += l.capacity;
-  std::fprintf(stderr, "\r\033[K%llu pages %.1f/s | in flight %zu | queued %llu hosts %llu | filter %llu keys %.1f%% full %zu layers %.1f MB | dups avoided %llu%s",
+  std::fprintf(stderr,
+               "\r\033[K%llu pages %.1f/s | in flight %zu | queued %llu hosts %llu | filter %llu keys %.1f%% full %zu "
+               "layers %.1f MB | dups avoided %llu%s",
                (unsigned long long)pages, secs > 0 ? double(pages) / secs : 0.0, fetcher_ ? fetcher_->in_flight() : 0,
                (unsigned long long)f.queued, (unsigned long long)f.hosts, (unsigned long long)fs.keys,
                capacity > 0 ? 100.0 * double(fs.keys) / double(capacity) : 0.0, fs.layers.size(),

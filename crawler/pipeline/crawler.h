@@ -113,13 +113,12 @@ class Crawler {
   void archive(const FetchResult& result);
   void follow_redirect(const PageRequest& page, const FetchResult& result, PageRecord& record);
   void process_sitemap(const PageRequest& page, const FetchResult& result, PageRecord& record);
-  void admit_sitemaps(const std::vector<std::string>& urls, const Url* base, uint32_t depth,
-                      const std::string& parent);
+  void admit_sitemaps(const std::vector<std::string>& urls, const Url* base, uint32_t depth, const std::string& parent);
   std::optional<Candidate> candidate(std::string_view href, const Url* base, LinkKind kind);
   // Candidates through the seen filter into the frontier; returns how many were queued.
   uint32_t admit(std::vector<Candidate>& candidates, uint32_t depth, const std::string& parent, uint32_t hops);
-  bool admit_new(const Candidate& c, uint32_t depth, const std::string& parent, uint32_t hops,
-                 Clock::time_point now, JournalBatch& batch);
+  bool admit_new(const Candidate& c, uint32_t depth, const std::string& parent, uint32_t hops, Clock::time_point now,
+                 JournalBatch& batch);
 
   void work_done();
   bool finished() const;

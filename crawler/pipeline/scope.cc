@@ -61,8 +61,7 @@ bool Scope::host_allowed(std::string_view host) const {
   if (bare.size() != host.size() && hosts_.count(std::string(bare))) return true;
   for (const std::string& d : domains_) {
     if (bare == d) return true;
-    if (bare.size() > d.size() && bare.substr(bare.size() - d.size()) == d &&
-        bare[bare.size() - d.size() - 1] == '.') {
+    if (bare.size() > d.size() && bare.substr(bare.size() - d.size()) == d && bare[bare.size() - d.size() - 1] == '.') {
       return true;
     }
   }

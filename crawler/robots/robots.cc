@@ -10,9 +10,7 @@
 namespace bloomcrawl {
 namespace {
 
-bool is_token_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '_';
-}
+bool is_token_char(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '_'; }
 
 // The leading [a-zA-Z_-] run: "FooBot/2.1" -> "FooBot", "Foo Bar" -> "Foo".
 std::string_view product_token(std::string_view user_agent) {
@@ -38,9 +36,7 @@ bool equals_ignore_case(std::string_view a, std::string_view b) {
   });
 }
 
-bool is_ascii_space(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
-}
+bool is_ascii_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; }
 
 // "*" alone, or "*" followed by whitespace and anything ("* # all bots" after comment removal,
 // "* foo"), names the global group.
@@ -125,8 +121,7 @@ RobotsRules RobotsRules::parse(std::string_view robots_txt, std::string_view use
           rules.sitemaps_.emplace_back(d.value);
         }
         break;
-      case RobotsKey::kUnknown:
-        break;
+      case RobotsKey::kUnknown: break;
     }
   });
   rules.crawl_delay_seconds_ = rules.has_group_for_agent_ ? agent_delay : global_delay;

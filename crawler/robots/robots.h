@@ -23,7 +23,7 @@ inline constexpr std::size_t kRobotsMaxBytes = std::size_t{500} * 1024;  // RFC 
 
 struct RobotsDecision {
   bool allowed = true;
-  int line = 0;      // line of the deciding rule in robots.txt; 0 = no rule matched
+  int line = 0;  // line of the deciding rule in robots.txt; 0 = no rule matched
   // The deciding rule, e.g. "Disallow: /private"; empty when no rule matched. For
   // disallow_all() it says why, with line 0.
   std::string rule;

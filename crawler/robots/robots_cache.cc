@@ -28,8 +28,7 @@ RobotsLookup RobotsCache::lookup(std::string_view host, Clock::time_point now) {
   return RobotsLookup{RobotsLookup::State::kNeedFetch, nullptr};
 }
 
-void RobotsCache::on_fetched(std::string_view host, int http_status, std::string_view body,
-                             Clock::time_point now) {
+void RobotsCache::on_fetched(std::string_view host, int http_status, std::string_view body, Clock::time_point now) {
   if (http_status >= 200 && http_status < 300) {
     // Parsed outside the lock: a 500 KiB file takes a while and other hosts must not wait.
     auto rules = std::make_shared<const RobotsRules>(

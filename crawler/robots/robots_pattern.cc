@@ -23,12 +23,10 @@ std::string robots_match_path(std::string_view url) {
   return path;
 }
 
-bool robots_pattern_matches(std::string_view path, std::string_view pattern,
-                            std::vector<std::size_t>& scratch) {
+bool robots_pattern_matches(std::string_view path, std::string_view pattern, std::vector<std::size_t>& scratch) {
   // Patterns without wildcards are plain prefixes: the common case, answered without the
   // position set.
-  if (pattern.find('*') == std::string_view::npos &&
-      (pattern.empty() || pattern.back() != '$')) {
+  if (pattern.find('*') == std::string_view::npos && (pattern.empty() || pattern.back() != '$')) {
     return path.substr(0, pattern.size()) == pattern;
   }
 

@@ -20,7 +20,6 @@ std::string robots_match_path(std::string_view url);
 
 // Worst case O(|path| * |pattern|) time, O(|path|) space: no backtracking blow-up on hostile
 // patterns such as "/*a*a*a*a*b". `scratch` is reused between calls to avoid allocating.
-bool robots_pattern_matches(std::string_view path, std::string_view pattern,
-                            std::vector<std::size_t>& scratch);
+bool robots_pattern_matches(std::string_view path, std::string_view pattern, std::vector<std::size_t>& scratch);
 
 }  // namespace bloomcrawl

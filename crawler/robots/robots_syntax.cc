@@ -6,13 +6,9 @@
 namespace bloomcrawl {
 namespace {
 
-bool is_ascii_space(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
-}
+bool is_ascii_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; }
 
-bool is_hex_digit(char c) {
-  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
+bool is_hex_digit(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 
 char to_lower_ascii(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
 char to_upper_ascii(char c) { return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c; }
@@ -72,8 +68,7 @@ RobotsKey classify_robots_key(std::string_view name) {
   return RobotsKey::kUnknown;
 }
 
-void for_each_robots_directive(std::string_view body,
-                               const std::function<void(const RobotsDirective&)>& emit) {
+void for_each_robots_directive(std::string_view body, const std::function<void(const RobotsDirective&)>& emit) {
   static constexpr std::array<unsigned char, 3> kBom = {0xEF, 0xBB, 0xBF};
   std::size_t pos = 0;
   while (pos < kBom.size() && pos < body.size() && static_cast<unsigned char>(body[pos]) == kBom[pos]) {

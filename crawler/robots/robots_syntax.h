@@ -19,7 +19,7 @@ inline constexpr std::size_t kRobotsMaxLineBytes = 2083 * 8 - 1;
 enum class RobotsKey { kUserAgent, kAllow, kDisallow, kSitemap, kCrawlDelay, kUnknown };
 
 struct RobotsDirective {
-  int line = 0;            // 1-based; CRLF counts as one line ending
+  int line = 0;  // 1-based; CRLF counts as one line ending
   RobotsKey key = RobotsKey::kUnknown;
   std::string_view name;   // the key as written, e.g. "Disalow"
   std::string_view value;  // trimmed, not yet percent-normalized
@@ -32,8 +32,7 @@ struct RobotsDirective {
 RobotsKey classify_robots_key(std::string_view name);
 
 // Calls `emit` for each directive line in `body`, in order.
-void for_each_robots_directive(std::string_view body,
-                               const std::function<void(const RobotsDirective&)>& emit);
+void for_each_robots_directive(std::string_view body, const std::function<void(const RobotsDirective&)>& emit);
 
 // Canonical form of an Allow/Disallow pattern, as the reference computes it: octets >= 0x80 are
 // percent-encoded and the hex digits of existing %XX escapes are upper-cased. Nothing is decoded.

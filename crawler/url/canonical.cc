@@ -15,19 +15,17 @@ CanonicalUrl dropped(UrlDropReason reason, std::string error) {
 }
 
 std::string too_long_message(size_t length, size_t max_length) {
-  return "URL is " + std::to_string(length) + " bytes, over the limit of " +
-         std::to_string(max_length);
+  return "URL is " + std::to_string(length) + " bytes, over the limit of " + std::to_string(max_length);
 }
 
 }  // namespace
 
 const std::vector<std::string>& default_strip_param_names() {
   static const std::vector<std::string> names = {
-      "utm_*",  "gclid",  "gclsrc",   "dclid",   "gbraid",     "wbraid",   "fbclid",
-      "msclkid", "yclid", "twclid",   "ttclid",  "igshid",     "li_fat_id", "mc_cid",
-      "mc_eid", "_ga",    "_gl",      "_hsenc",  "_hsmi",      "hsa_*",    "mkt_tok",
-      "oly_anon_id", "oly_enc_id", "vero_id", "wickedid", "srsltid", "s_kwcid", "ef_id",
-      "_openstat", "rb_clickid"};
+      "utm_*",    "gclid",   "gclsrc",  "dclid",  "gbraid",    "wbraid",      "fbclid",     "msclkid",
+      "yclid",    "twclid",  "ttclid",  "igshid", "li_fat_id", "mc_cid",      "mc_eid",     "_ga",
+      "_gl",      "_hsenc",  "_hsmi",   "hsa_*",  "mkt_tok",   "oly_anon_id", "oly_enc_id", "vero_id",
+      "wickedid", "srsltid", "s_kwcid", "ef_id",  "_openstat", "rb_clickid"};
   return names;
 }
 
@@ -49,8 +47,7 @@ CanonicalUrl canonicalize(const Url& url, const CanonicalizeOptions& options) {
   CanonicalUrl result;
   result.host = url.origin_host_port();
   std::string& out = result.url;
-  out.reserve(url.scheme.size() + 3 + result.host.size() + url.path.size() +
-              (url.query ? url.query->size() + 1 : 0));
+  out.reserve(url.scheme.size() + 3 + result.host.size() + url.path.size() + (url.query ? url.query->size() + 1 : 0));
   out += url.scheme;
   out += "://";
   out += result.host;
@@ -99,8 +96,7 @@ CanonicalUrl canonicalize(const Url& url, const CanonicalizeOptions& options) {
   return result;
 }
 
-CanonicalUrl canonicalize(std::string_view href, const Url* base,
-                          const CanonicalizeOptions& options) {
+CanonicalUrl canonicalize(std::string_view href, const Url* base, const CanonicalizeOptions& options) {
   if (href.size() > options.max_length) {
     return dropped(UrlDropReason::kTooLong, too_long_message(href.size(), options.max_length));
   }

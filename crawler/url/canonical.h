@@ -22,13 +22,13 @@ namespace bloomcrawl {
 const std::vector<std::string>& default_strip_param_names();
 
 struct CanonicalizeOptions {
-  bool sort_query = false;     // stable sort of query parameters by name; drops empty ones
-  bool strip_params = false;   // remove parameters named in strip_param_names
+  bool sort_query = false;    // stable sort of query parameters by name; drops empty ones
+  bool strip_params = false;  // remove parameters named in strip_param_names
   std::vector<std::string> strip_param_names = default_strip_param_names();
   bool strip_session_ids = false;  // ";jsessionid=..." etc. in paths (and as query params)
   bool lowercase_path = false;
-  bool drop_index_pages = false;   // ".../index.html" -> ".../"
-  size_t max_length = 2048;        // bytes, of the input and of the canonical URL
+  bool drop_index_pages = false;  // ".../index.html" -> ".../"
+  size_t max_length = 2048;       // bytes, of the input and of the canonical URL
 };
 
 enum class UrlDropReason { kNone, kInvalid, kUnsupportedScheme, kTooLong };
@@ -36,8 +36,8 @@ enum class UrlDropReason { kNone, kInvalid, kUnsupportedScheme, kTooLong };
 const char* url_drop_reason_name(UrlDropReason reason);
 
 struct CanonicalUrl {
-  std::string url;    // the canonical URL; empty when dropped
-  std::string host;   // canonical "host[:port]" (port only if non-default), for politeness
+  std::string url;   // the canonical URL; empty when dropped
+  std::string host;  // canonical "host[:port]" (port only if non-default), for politeness
   UrlDropReason reason = UrlDropReason::kNone;
   std::string error;  // detail when dropped
   bool ok() const { return reason == UrlDropReason::kNone; }
@@ -45,7 +45,6 @@ struct CanonicalUrl {
 
 CanonicalUrl canonicalize(const Url& url, const CanonicalizeOptions& options);
 // Parses `href` against `base` (may be null) first; parse failures give kInvalid.
-CanonicalUrl canonicalize(std::string_view href, const Url* base,
-                          const CanonicalizeOptions& options);
+CanonicalUrl canonicalize(std::string_view href, const Url* base, const CanonicalizeOptions& options);
 
 }  // namespace bloomcrawl

@@ -9,8 +9,8 @@ namespace {
 using url_internal::hex_value;
 
 bool is_unreserved(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-         c == '-' || c == '.' || c == '_' || c == '~';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
+         c == '_' || c == '~';
 }
 
 char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; }
@@ -18,8 +18,7 @@ char ascii_upper(char c) { return c >= 'a' && c <= 'z' ? static_cast<char>(c - 3
 
 bool iequals(std::string_view a, std::string_view b) {
   return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(),
-                    [](char x, char y) { return ascii_lower(x) == ascii_lower(y); });
+         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return ascii_lower(x) == ascii_lower(y); });
 }
 
 // Decoding must not create an escape that was not there: in "%e%32" (a stray '%', 'e', then
@@ -35,10 +34,8 @@ bool completes_stray_escape(const std::string& out, unsigned char decoded) {
 void append_normalized_escapes(std::string& out, std::string_view component, bool lowercase) {
   for (size_t i = 0; i < component.size(); ++i) {
     char c = component[i];
-    if (c == '%' && i + 2 < component.size() && hex_value(component[i + 1]) >= 0 &&
-        hex_value(component[i + 2]) >= 0) {
-      auto decoded =
-          static_cast<unsigned char>(hex_value(component[i + 1]) * 16 + hex_value(component[i + 2]));
+    if (c == '%' && i + 2 < component.size() && hex_value(component[i + 1]) >= 0 && hex_value(component[i + 2]) >= 0) {
+      auto decoded = static_cast<unsigned char>(hex_value(component[i + 1]) * 16 + hex_value(component[i + 2]));
       if (is_unreserved(decoded) && !completes_stray_escape(out, decoded)) {
         out.push_back(lowercase ? ascii_lower(static_cast<char>(decoded)) : static_cast<char>(decoded));
       } else {
@@ -66,8 +63,7 @@ bool name_matches(std::string_view name, const std::vector<std::string>& pattern
 }
 
 const std::vector<std::string>& session_id_names() {
-  static const std::vector<std::string> names = {"jsessionid", "phpsessid", "sessionid",
-                                                 "aspsessionid*", "sid"};
+  static const std::vector<std::string> names = {"jsessionid", "phpsessid", "sessionid", "aspsessionid*", "sid"};
   return names;
 }
 
@@ -116,8 +112,8 @@ void resolve_dot_segments(std::string& path) {
 }
 
 void drop_index_page(std::string& path) {
-  static constexpr std::string_view kIndexPages[] = {"index.html", "index.htm", "index.php",
-                                                     "default.asp", "default.aspx"};
+  static constexpr std::string_view kIndexPages[] = {"index.html", "index.htm", "index.php", "default.asp",
+                                                     "default.aspx"};
   size_t slash = path.rfind('/');
   if (slash == std::string::npos) return;
   std::string_view last(path.data() + slash + 1, path.size() - slash - 1);

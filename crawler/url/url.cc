@@ -11,9 +11,7 @@ int default_port(std::string_view scheme) {
   return -1;
 }
 
-bool is_special_scheme(std::string_view scheme) {
-  return default_port(scheme) != -1 || scheme == "file";
-}
+bool is_special_scheme(std::string_view scheme) { return default_port(scheme) != -1 || scheme == "file"; }
 
 bool Url::is_special() const { return is_special_scheme(scheme); }
 

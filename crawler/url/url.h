@@ -19,10 +19,10 @@
 namespace bloomcrawl {
 
 struct Url {
-  std::string scheme;    // lowercase, without ':'
-  std::string username;  // percent-encoded
-  std::string password;  // percent-encoded
-  std::string host;      // serialized host; meaningful only if has_host
+  std::string scheme;            // lowercase, without ':'
+  std::string username;          // percent-encoded
+  std::string password;          // percent-encoded
+  std::string host;              // serialized host; meaningful only if has_host
   std::optional<uint16_t> port;  // null when absent or equal to the scheme's default port
   std::string path;
   std::optional<std::string> query;
@@ -42,11 +42,9 @@ struct Url {
 int default_port(std::string_view scheme);
 bool is_special_scheme(std::string_view scheme);
 
-std::optional<Url> parse_url(std::string_view input, const Url* base = nullptr,
-                             std::string* error = nullptr);
+std::optional<Url> parse_url(std::string_view input, const Url* base = nullptr, std::string* error = nullptr);
 // The same, writing into `out` and reusing its strings' capacity, for hot loops. Returns false
 // on failure, leaving `out` unspecified. `base` may be `out` itself.
-bool parse_url_into(std::string_view input, const Url* base, Url& out,
-                    std::string* error = nullptr);
+bool parse_url_into(std::string_view input, const Url* base, Url& out, std::string* error = nullptr);
 
 }  // namespace bloomcrawl

@@ -17,11 +17,24 @@ bool fail(std::string* error, const char* message) {
 
 constexpr bool is_forbidden_host_code_point(unsigned char c) {
   switch (c) {
-    case 0x00: case '\t': case '\n': case '\r': case ' ': case '#': case '/': case ':':
-    case '<': case '>': case '?': case '@': case '[': case '\\': case ']': case '^': case '|':
-      return true;
-    default:
-      return false;
+    case 0x00:
+    case '\t':
+    case '\n':
+    case '\r':
+    case ' ':
+    case '#':
+    case '/':
+    case ':':
+    case '<':
+    case '>':
+    case '?':
+    case '@':
+    case '[':
+    case '\\':
+    case ']':
+    case '^':
+    case '|': return true;
+    default: return false;
   }
 }
 
@@ -131,9 +144,8 @@ bool append_plain_ascii_domain(std::string_view input, std::string& out) {
   bool label_start = true;
   for (size_t i = 0; i < input.size(); ++i) {
     auto c = static_cast<unsigned char>(input[i]);
-    if (kLeaveAsciiFastPath[c] ||
-        (label_start && (c | 0x20) == 'x' && input.size() - i >= 4 && (input[i + 1] | 0x20) == 'n' &&
-         input[i + 2] == '-' && input[i + 3] == '-')) {
+    if (kLeaveAsciiFastPath[c] || (label_start && (c | 0x20) == 'x' && input.size() - i >= 4 &&
+                                   (input[i + 1] | 0x20) == 'n' && input[i + 2] == '-' && input[i + 3] == '-')) {
       out.resize(start);
       return false;
     }

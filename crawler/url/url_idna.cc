@@ -13,8 +13,8 @@ namespace {
 // libidn2's non-transitional UTS #46 lookup of one label: IDN2_OK and its ASCII form, or the error.
 int idn2_lookup_label(const std::string& label, std::string* ascii) {
   uint8_t* result = nullptr;
-  int rc = idn2_lookup_u8(reinterpret_cast<const uint8_t*>(label.c_str()), &result,
-                          IDN2_NONTRANSITIONAL | IDN2_NFC_INPUT);
+  int rc =
+      idn2_lookup_u8(reinterpret_cast<const uint8_t*>(label.c_str()), &result, IDN2_NONTRANSITIONAL | IDN2_NFC_INPUT);
   if (rc == IDN2_OK) {
     if (ascii) *ascii = reinterpret_cast<const char*>(result);
     idn2_free(result);
@@ -40,7 +40,8 @@ bool label_to_ascii(std::string_view label, std::string& out, std::string* error
   for (size_t at = start; at <= out.size();) {
     const size_t dot = std::min(out.find('.', at), out.size());
     if (decodes_to_alabel_prefix(std::string_view(out).substr(at, dot - at))) {
-      if (error) *error = "IDNA error in host: label '" + out.substr(at, dot - at) + "' decodes to one starting with xn--";
+      if (error)
+        *error = "IDNA error in host: label '" + out.substr(at, dot - at) + "' decodes to one starting with xn--";
       return false;
     }
     at = dot + 1;
@@ -58,8 +59,7 @@ bool domain_to_ascii(std::string_view domain, std::string& out, std::string* err
   size_t start = 0;
   while (true) {
     size_t dot = domain.find('.', start);
-    std::string_view label =
-        domain.substr(start, dot == std::string_view::npos ? dot : dot - start);
+    std::string_view label = domain.substr(start, dot == std::string_view::npos ? dot : dot - start);
     if (needs_idna(label)) {
       if (!label_to_ascii(label, out, error)) return false;
     } else {

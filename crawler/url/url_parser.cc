@@ -26,9 +26,26 @@ using url_internal::append_encoded;
 using url_internal::EncodeSet;
 
 enum class State {
-  kSchemeStart, kScheme, kNoScheme, kSpecialRelativeOrAuthority, kPathOrAuthority, kRelative,
-  kRelativeSlash, kSpecialAuthoritySlashes, kSpecialAuthorityIgnoreSlashes, kAuthority, kHost,
-  kPort, kFile, kFileSlash, kFileHost, kPathStart, kPath, kOpaquePath, kQuery, kFragment,
+  kSchemeStart,
+  kScheme,
+  kNoScheme,
+  kSpecialRelativeOrAuthority,
+  kPathOrAuthority,
+  kRelative,
+  kRelativeSlash,
+  kSpecialAuthoritySlashes,
+  kSpecialAuthorityIgnoreSlashes,
+  kAuthority,
+  kHost,
+  kPort,
+  kFile,
+  kFileSlash,
+  kFileHost,
+  kPathStart,
+  kPath,
+  kOpaquePath,
+  kQuery,
+  kFragment,
 };
 
 constexpr int kEof = -1;
@@ -80,8 +97,7 @@ bool is_double_dot_segment(std::string_view s) {
 std::string_view preprocess(std::string_view input, std::string& storage) {
   while (!input.empty() && static_cast<unsigned char>(input.front()) <= 0x20) input.remove_prefix(1);
   while (!input.empty() && static_cast<unsigned char>(input.back()) <= 0x20) input.remove_suffix(1);
-  if (!std::memchr(input.data(), '\t', input.size()) &&
-      !std::memchr(input.data(), '\n', input.size()) &&
+  if (!std::memchr(input.data(), '\t', input.size()) && !std::memchr(input.data(), '\n', input.size()) &&
       !std::memchr(input.data(), '\r', input.size())) {
     return input;
   }
@@ -102,9 +118,8 @@ class Parser {
 
  private:
   int at(ptrdiff_t i) const {
-    return i >= 0 && static_cast<size_t>(i) < input_.size()
-               ? static_cast<unsigned char>(input_[static_cast<size_t>(i)])
-               : kEof;
+    return i >= 0 && static_cast<size_t>(i) < input_.size() ? static_cast<unsigned char>(input_[static_cast<size_t>(i)])
+                                                            : kEof;
   }
   std::string_view from_pointer() const {
     size_t p = static_cast<size_t>(pointer_);
@@ -152,9 +167,7 @@ class Parser {
     buffer_start_ = pointer_ + 1;
   }
   // A byte that ends the authority, host and port states.
-  bool ends_authority(int c) const {
-    return c == kEof || c == '/' || c == '?' || c == '#' || (special_ && c == '\\');
-  }
+  bool ends_authority(int c) const { return c == kEof || c == '/' || c == '?' || c == '#' || (special_ && c == '\\'); }
   // The "?" and "#" transitions, which many states share.
   void enter_query() {
     url_.query.emplace();
@@ -165,8 +178,7 @@ class Parser {
     state_ = State::kFragment;
   }
   std::string_view buffer() const {
-    return input_.substr(static_cast<size_t>(buffer_start_),
-                         static_cast<size_t>(pointer_ - buffer_start_));
+    return input_.substr(static_cast<size_t>(buffer_start_), static_cast<size_t>(pointer_ - buffer_start_));
   }
   // Copies the run of bytes from the pointer on that are not in `set` and not `stop1`/`stop2`
   // to `out`, leaving the pointer on the run's last byte. Returns false if the run is empty.
@@ -391,8 +403,7 @@ bool Parser::scheme_state(int c) {
 // https://url.spec.whatwg.org/#no-scheme-state
 bool Parser::no_scheme_state(int c) {
   if (!base_ || (base_->opaque_path && c != '#')) {
-    return fail(base_ ? "relative URL against a base with an opaque path"
-                      : "relative URL without a base");
+    return fail(base_ ? "relative URL against a base with an opaque path" : "relative URL without a base");
   }
   if (base_->opaque_path) {
     url_.scheme = base_->scheme;
@@ -488,8 +499,8 @@ bool Parser::authority_state(int c) {
         password_token_seen_ = true;
         continue;
       }
-      append_encoded(password_token_seen_ ? url_.password : url_.username,
-                     static_cast<unsigned char>(b), url_internal::kUserinfoSet);
+      append_encoded(password_token_seen_ ? url_.password : url_.username, static_cast<unsigned char>(b),
+                     url_internal::kUserinfoSet);
     }
     buffer_start_ = pointer_ + 1;
   } else if (ends_authority(c)) {
@@ -576,8 +587,8 @@ bool Parser::file_slash_state(int c) {
       url_.host = base_->host;
       url_.has_host = base_->has_host;
       const std::string& base_path = base_->path;
-      if (!starts_with_windows_drive_letter(from_pointer()) && base_path.size() >= 3 &&
-          base_path[0] == '/' && is_normalized_windows_drive_letter(base_path.substr(1, 2)) &&
+      if (!starts_with_windows_drive_letter(from_pointer()) && base_path.size() >= 3 && base_path[0] == '/' &&
+          is_normalized_windows_drive_letter(base_path.substr(1, 2)) &&
           (base_path.size() == 3 || base_path[3] == '/')) {
         url_.path.append(base_path, 0, 3);
       }

@@ -6,8 +6,7 @@ std::string percent_decode(std::string_view input) {
   std::string out;
   out.reserve(input.size());
   for (size_t i = 0; i < input.size(); ++i) {
-    if (input[i] == '%' && i + 2 < input.size() && hex_value(input[i + 1]) >= 0 &&
-        hex_value(input[i + 2]) >= 0) {
+    if (input[i] == '%' && i + 2 < input.size() && hex_value(input[i + 1]) >= 0 && hex_value(input[i + 2]) >= 0) {
       out.push_back(static_cast<char>(hex_value(input[i + 1]) * 16 + hex_value(input[i + 2])));
       i += 2;
     } else {

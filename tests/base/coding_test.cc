@@ -35,7 +35,8 @@ TEST(CodingTest, StoreAndLoadAgreeWithPutAndGet) {
 
 TEST(CodingTest, VarintsRoundTripAtEveryLengthBoundary) {
   for (int bits = 0; bits <= 64; ++bits) {
-    for (uint64_t value : {bits == 0 ? 0 : (uint64_t{1} << (bits - 1)), bits == 64 ? UINT64_MAX : (uint64_t{1} << bits) - 1}) {
+    for (uint64_t value :
+         {bits == 0 ? 0 : (uint64_t{1} << (bits - 1)), bits == 64 ? UINT64_MAX : (uint64_t{1} << bits) - 1}) {
       std::string out;
       append_varint(out, value);
       EXPECT_EQ(out.size(), varint_length(value)) << value;

@@ -19,8 +19,8 @@ namespace bloomcrawl {
 namespace {
 
 namespace fs = std::filesystem;
-using ::testing::HasSubstr;
 using testing::FaultyFileSystem;
+using ::testing::HasSubstr;
 using testing::TempDir;
 
 class DurableFileTest : public ::testing::Test {

@@ -17,8 +17,8 @@ namespace bloomcrawl {
 namespace {
 
 namespace fs = std::filesystem;
-using ::testing::HasSubstr;
 using testing::FaultyFileSystem;
+using ::testing::HasSubstr;
 using testing::TempDir;
 
 TEST(FileSystemTest, AppendModeAddsTruncateModeReplaces) {

@@ -85,8 +85,8 @@ TEST(IpAddressTest, FamiliesDoNotMatchEachOther) {
 }
 
 TEST(IpAddressTest, RejectsMalformedText) {
-  for (const char* bad : {"", "10.0.0", "10.0.0.0.0", "256.0.0.0", "010.0.0.0", "1.2.3.-4", "a.b.c.d", "300.0.0.1/8",
-                          "example.com"}) {
+  for (const char* bad :
+       {"", "10.0.0", "10.0.0.0.0", "256.0.0.0", "010.0.0.0", "1.2.3.-4", "a.b.c.d", "300.0.0.1/8", "example.com"}) {
     EXPECT_NE(error_of(bad).find("IPv4"), std::string::npos) << bad;
   }
   EXPECT_EQ(error_of("10.0.0.0/"), "prefix length must be a number from 0 to 32");
@@ -119,15 +119,38 @@ TEST(IpAddressTest, TheThrowingFormNamesTheText) {
 // The strict text rule is the one inet_pton applies, which the guard used before: the same
 // literals parse to the same bytes, the same ones fail.
 TEST(IpAddressTest, AddressesAgreeWithInetPton) {
-  for (const char* text : {"0.0.0.0", "255.255.255.255", "192.168.0.10", "1.2.3.04", "1.2.3", "1.2.3.4.", " 1.2.3.4",
-                           "::", "::1", "1::", "fe80::1:2", "::ffff:127.0.0.1", "64:ff9b::192.0.2.33", "1:2:3:4:5:6:7:8",
-                           "1:2:3:4:5:6:1.2.3.4", "1:2:3:4:5:6:7:1.2.3.4", "1:2:3:4:5:6::1.2.3.4", "::1.2.3.04",
-                           "1:2:3:4:5:6:7::8", "::1::", "1:", ":1", "fffff::", "::g", "[::1]", "::1%eth0"}) {
+  for (const char* text : {"0.0.0.0",
+                           "255.255.255.255",
+                           "192.168.0.10",
+                           "1.2.3.04",
+                           "1.2.3",
+                           "1.2.3.4.",
+                           " 1.2.3.4",
+                           "::",
+                           "::1",
+                           "1::",
+                           "fe80::1:2",
+                           "::ffff:127.0.0.1",
+                           "64:ff9b::192.0.2.33",
+                           "1:2:3:4:5:6:7:8",
+                           "1:2:3:4:5:6:1.2.3.4",
+                           "1:2:3:4:5:6:7:1.2.3.4",
+                           "1:2:3:4:5:6::1.2.3.4",
+                           "::1.2.3.04",
+                           "1:2:3:4:5:6:7::8",
+                           "::1::",
+                           "1:",
+                           ":1",
+                           "fffff::",
+                           "::g",
+                           "[::1]",
+                           "::1%eth0"}) {
     IpAddress ours;
     const bool parsed_here = IpAddress::parse(text, &ours);
     std::array<uint8_t, 16> theirs{};
     const bool is_v6 = std::string(text).find(':') != std::string::npos;
-    const bool parsed_there = inet_pton(is_v6 ? AF_INET6 : AF_INET, text, is_v6 ? theirs.data() : theirs.data() + 12) == 1;
+    const bool parsed_there =
+        inet_pton(is_v6 ? AF_INET6 : AF_INET, text, is_v6 ? theirs.data() : theirs.data() + 12) == 1;
     EXPECT_EQ(parsed_here, parsed_there) << text;
     if (parsed_here && parsed_there) {
       EXPECT_EQ(ours.bytes, theirs) << text;
@@ -144,7 +167,8 @@ TEST(IpAddressTest, FormatsAddresses) {
 // The URL parser's bracketed hosts use the same parser: its groups, and errors that say IPv6.
 TEST(IpAddressTest, Ipv6GroupsForUrlHosts) {
   EXPECT_EQ(parse_ipv6_groups("1:2:3:4:5:6::8", nullptr), (std::array<uint16_t, 8>{1, 2, 3, 4, 5, 6, 0, 8}));
-  EXPECT_EQ(parse_ipv6_groups("::ffff:1.2.3.4", nullptr), (std::array<uint16_t, 8>{0, 0, 0, 0, 0, 0xffff, 0x102, 0x304}));
+  EXPECT_EQ(parse_ipv6_groups("::ffff:1.2.3.4", nullptr),
+            (std::array<uint16_t, 8>{0, 0, 0, 0, 0, 0xffff, 0x102, 0x304}));
   EXPECT_EQ(parse_ipv6_groups("::", nullptr), (std::array<uint16_t, 8>{}));
   std::string error;
   for (const char* bad : {":1", "1:", ":::", "1::2::3", "12345::", "::1.2.3", "::1.2.3.04", "::256.0.0.1",

@@ -68,7 +68,8 @@ TEST(ConfigExamples, EveryExampleLoads) {
 }
 
 TEST(ConfigExamples, FullExampleSetsEveryField) {
-  nlohmann::json full = nlohmann::json::parse(config_detail::read_text_file(kExamples / "full.json", "example", 1 << 20));
+  nlohmann::json full =
+      nlohmann::json::parse(config_detail::read_text_file(kExamples / "full.json", "example", 1 << 20));
   for (const config_detail::KeyPath& key : config_detail::all_key_paths()) {
     EXPECT_TRUE(full.contains(nlohmann::json::json_pointer(key.path))) << key.path << " missing from full.json";
   }

@@ -142,8 +142,8 @@ TEST(ConfigErrors, RepeatedKeyIsRefused) {
   EXPECT_STREQ(error_of(with_seed(R"("fetch": {"threads": 2, "threads": 8})")).what(),
                "cfg.json: /fetch/threads: key appears more than once in its object");
   // Same name in different objects is fine.
-  EXPECT_NO_THROW(parse_config(with_seed(R"("output": {"directory": "a"}, "checkpoint": {"directory": "b"})"),
-                               "cfg.json"));
+  EXPECT_NO_THROW(
+      parse_config(with_seed(R"("output": {"directory": "a"}, "checkpoint": {"directory": "b"})"), "cfg.json"));
 }
 
 TEST(ConfigErrors, CommentsAreAllowed) {
@@ -229,7 +229,8 @@ TEST_F(ConfigSeedsFile, BadLineIsNamedByFileAndLine) {
 
 TEST_F(ConfigSeedsFile, IsReadRelativeToTheConfigFile) {
   write("seeds.txt", "\xEF\xBB\xBFhttps://a.example/\r\n  # comment\r\nhttps://b.example/x#frag   # trailing\n");
-  CrawlConfig config = load_config(write("crawl.json", R"({"seeds": {"urls": ["https://c.example/"], "file": "seeds.txt"}})"));
+  CrawlConfig config =
+      load_config(write("crawl.json", R"({"seeds": {"urls": ["https://c.example/"], "file": "seeds.txt"}})"));
   EXPECT_EQ(config.seeds.file_urls, (std::vector<std::string>{"https://a.example/", "https://b.example/x#frag"}));
   EXPECT_EQ(all_seed_urls(config),
             (std::vector<std::string>{"https://c.example/", "https://a.example/", "https://b.example/x#frag"}));
@@ -260,7 +261,8 @@ TEST_F(ConfigSeedsFile, MissingSeedsFileIsNamed) {
     load_config(config);
     FAIL() << "no error";
   } catch (const ConfigError& e) {
-    EXPECT_EQ(std::string(e.what()), (dir_ / "nope.txt").string() + ": cannot read seeds file: No such file or directory");
+    EXPECT_EQ(std::string(e.what()),
+              (dir_ / "nope.txt").string() + ": cannot read seeds file: No such file or directory");
   }
 }
 

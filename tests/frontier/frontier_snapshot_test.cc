@@ -179,25 +179,20 @@ TEST(FrontierSnapshotTest, StructurallyInvalidBodiesAreRejected) {
 
   EXPECT_NE(restore_error(framed(one_host + "x")).find("unexpected bytes after the last host at byte 21"),
             std::string::npos);
-  const std::string duplicate =
-      std::string("\x00\x02", 2) + one_host.substr(2) + one_host.substr(2);
+  const std::string duplicate = std::string("\x00\x02", 2) + one_host.substr(2) + one_host.substr(2);
   EXPECT_NE(restore_error(framed(duplicate)).find("duplicate host key 'h'"), std::string::npos);
   std::string bad_group = one_host;
   bad_group[4] = 3;
-  EXPECT_NE(restore_error(framed(bad_group)).find("group index 3 beyond 0 groups at byte 12"),
-            std::string::npos);
+  EXPECT_NE(restore_error(framed(bad_group)).find("group index 3 beyond 0 groups at byte 12"), std::string::npos);
   std::string bad_flags = one_host;
   bad_flags[5] = 4;
   EXPECT_NE(restore_error(framed(bad_flags)).find("unknown host flags"), std::string::npos);
-  EXPECT_NE(restore_error(framed(std::string("\x00\x7f", 2))).find("host count 127 cannot fit"),
-            std::string::npos);
+  EXPECT_NE(restore_error(framed(std::string("\x00\x7f", 2))).find("host count 127 cannot fit"), std::string::npos);
   EXPECT_NE(restore_error(framed(one_host.substr(0, 12))).find("runs past the end"), std::string::npos);
   std::string huge_depth = one_host.substr(0, 10);
   huge_depth.append("\xff\xff\xff\xff\x1f\x01u", 7);
-  EXPECT_NE(restore_error(framed(huge_depth)).find("URL depth 8589934591 exceeds 32 bits"),
-            std::string::npos);
-  EXPECT_NE(restore_error(framed(std::string("\x80", 1))).find("malformed varint for group count"),
-            std::string::npos);
+  EXPECT_NE(restore_error(framed(huge_depth)).find("URL depth 8589934591 exceeds 32 bits"), std::string::npos);
+  EXPECT_NE(restore_error(framed(std::string("\x80", 1))).find("malformed varint for group count"), std::string::npos);
 }
 
 }  // namespace

@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <set>
-#include <thread>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace bloomcrawl {
@@ -43,8 +43,8 @@ TEST(FrontierTest, ServesAHostBreadthFirstAndFifoWithinADepth) {
     EXPECT_EQ(lease->entry.host, "h");
     frontier.complete(*lease, kT0, HostOutcome::ok());
   }
-  EXPECT_EQ(order, (std::vector<std::string>{"https://h/seed", "https://h/a", "https://h/b",
-                                             "https://h/deep1", "https://h/deep2"}));
+  EXPECT_EQ(order, (std::vector<std::string>{"https://h/seed", "https://h/a", "https://h/b", "https://h/deep1",
+                                             "https://h/deep2"}));
   EXPECT_TRUE(frontier.empty_and_idle());
 }
 

@@ -39,9 +39,11 @@ TEST(HostQueueTest, LowerDepthFirstFifoWithin) {
   queue.push_back("https://example.com/x/y", 5);
   queue.push_front("https://example.com/a", 1);
   EXPECT_EQ(queue.size(), 5u);
-  const std::vector<std::pair<std::string, uint32_t>> expected{
-      {"https://example.com/", 0}, {"https://example.com/a", 1}, {"https://example.com/b", 1},
-      {"https://example.com/c", 1}, {"https://example.com/x/y", 5}};
+  const std::vector<std::pair<std::string, uint32_t>> expected{{"https://example.com/", 0},
+                                                               {"https://example.com/a", 1},
+                                                               {"https://example.com/b", 1},
+                                                               {"https://example.com/c", 1},
+                                                               {"https://example.com/x/y", 5}};
   std::vector<std::pair<std::string, uint32_t>> visited;
   queue.for_each([&](std::string_view url, uint32_t depth) { visited.emplace_back(url, depth); });
   EXPECT_EQ(visited, expected);
@@ -53,8 +55,8 @@ TEST(HostQueueTest, UrlsNotSharingTheReferenceRoundTrip) {
   const std::string reference = "https://example.com/";
   HostQueue queue;
   queue.set_reference_prefix(reference);
-  const std::vector<std::string> urls{"", "h", "http://other/", std::string(5000, 'z'),
-                                      std::string("bin\0ary", 7), "https://example.com/"};
+  const std::vector<std::string> urls{
+      "", "h", "http://other/", std::string(5000, 'z'), std::string("bin\0ary", 7), "https://example.com/"};
   for (const std::string& url : urls) queue.push_back(url, 0);
   std::vector<std::string> out;
   for (auto& [url, depth] : drain(queue)) out.push_back(url);

@@ -13,8 +13,8 @@
 namespace {
 
 [[noreturn]] void violated(const char* what, std::string_view a, std::string_view b) {
-  std::fprintf(stderr, "invariant violated: %s\n  first:  %.*s\n  second: %.*s\n", what,
-               static_cast<int>(a.size()), a.data(), static_cast<int>(b.size()), b.data());
+  std::fprintf(stderr, "invariant violated: %s\n  first:  %.*s\n  second: %.*s\n", what, static_cast<int>(a.size()),
+               a.data(), static_cast<int>(b.size()), b.data());
   std::abort();
 }
 

@@ -18,8 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const bloomcrawl::ConfigError&) {
     return 0;
   }
-  bloomcrawl::CrawlConfig again =
-      bloomcrawl::parse_config(bloomcrawl::to_json(config).dump(), "fuzz.json");
+  bloomcrawl::CrawlConfig again = bloomcrawl::parse_config(bloomcrawl::to_json(config).dump(), "fuzz.json");
   if (!(again == config)) std::abort();
   return 0;
 }

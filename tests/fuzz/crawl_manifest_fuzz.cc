@@ -18,7 +18,8 @@ namespace {
 void decode_and_round_trip(std::string_view bytes) {
   try {
     const bloomcrawl::CrawlManifest m = bloomcrawl::decode_crawl_manifest(bytes, "fuzz");
-    const bloomcrawl::CrawlManifest again = bloomcrawl::decode_crawl_manifest(bloomcrawl::encode_crawl_manifest(m), "again");
+    const bloomcrawl::CrawlManifest again =
+        bloomcrawl::decode_crawl_manifest(bloomcrawl::encode_crawl_manifest(m), "again");
     if (again.generation != m.generation || again.frontier_file != m.frontier_file ||
         again.requeue.size() != m.requeue.size() || again.outstanding != m.outstanding) {
       std::abort();

@@ -7,9 +7,9 @@
 #include <string>
 #include <string_view>
 
+#include "base/data_error.h"
 #include "crawler/persist/journal.h"
 #include "crawler/persist/journal_replay.h"
-#include "base/data_error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);

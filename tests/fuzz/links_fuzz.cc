@@ -29,10 +29,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   bloomcrawl::ExtractedLinks got = bloomcrawl::extract_links(input, options);
   check(got.links.size() <= options.max_links);
-  check(got.truncated == (options.max_bytes < size ||
-                          bloomcrawl::nesting_safe_prefix(input.substr(0, options.max_bytes),
-                                                          bloomcrawl::kMaxNestingDepth) <
-                              std::min(size, options.max_bytes)));
+  check(got.truncated ==
+        (options.max_bytes < size ||
+         bloomcrawl::nesting_safe_prefix(input.substr(0, options.max_bytes), bloomcrawl::kMaxNestingDepth) <
+             std::min(size, options.max_bytes)));
   for (const bloomcrawl::Link& link : got.links) {
     check(!link.element.empty());
     check(link.kind != bloomcrawl::LinkKind::kImage || options.include_images);

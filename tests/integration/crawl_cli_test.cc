@@ -26,8 +26,8 @@ namespace fs = std::filesystem;
 class CrawlCliTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("crawl_cli_" + std::to_string(getpid()) + "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = fs::temp_directory_path() / ("crawl_cli_" + std::to_string(getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
@@ -73,12 +73,13 @@ TEST_F(CrawlCliTest, CtrlCStopsCleanlyWithAFinalReport) {
   o.response_delay = std::chrono::milliseconds(200);
   testweb::TestWeb web(o);
   web.start();
-  fs::path config = write("c.json", nlohmann::json{
-      {"seeds", {{"urls", {web.seed_url()}}}},
-      {"scope", {{"allowed_hosts", web.options().hosts}, {"max_depth", 10}}},
-      {"politeness", {{"delay_ms", 0}, {"concurrency_per_host", 2}}},
-      {"fetch", {{"allowed_ranges", {"127.0.0.0/8"}}}},
-      {"output", {{"directory", (dir_ / "out").string()}}}}.dump());
+  fs::path config =
+      write("c.json", nlohmann::json{{"seeds", {{"urls", {web.seed_url()}}}},
+                                     {"scope", {{"allowed_hosts", web.options().hosts}, {"max_depth", 10}}},
+                                     {"politeness", {{"delay_ms", 0}, {"concurrency_per_host", 2}}},
+                                     {"fetch", {{"allowed_ranges", {"127.0.0.0/8"}}}},
+                                     {"output", {{"directory", (dir_ / "out").string()}}}}
+                          .dump());
   pid_t pid = spawn({"crawl", "--config", config.string()});
   // Interrupt once pages are being fetched (the server sees them), not after a guessed time.
   ASSERT_TRUE(web.wait_for_in_flight(2, std::chrono::seconds(30)));
@@ -108,7 +109,8 @@ TEST_F(CrawlCliTest, UnknownKeyIsRefusedWithTheNearestValidName) {
 }
 
 TEST_F(CrawlCliTest, ImpossibleValueNamesTheField) {
-  fs::path config = write("range.json", R"({"seeds": {"urls": ["http://a.example/"]}, "seen_filter": {"target_fpr": 2}})");
+  fs::path config =
+      write("range.json", R"({"seeds": {"urls": ["http://a.example/"]}, "seen_filter": {"target_fpr": 2}})");
   EXPECT_EQ(run({"crawl", "--config", config.string()}), 1);
   EXPECT_NE(read(dir_ / "stderr").find("/seen_filter/target_fpr"), std::string::npos);
 }

@@ -30,9 +30,8 @@ using testweb::TestWebOptions;
 class CrawlTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    out_ = fs::temp_directory_path() /
-           ("crawl_test_" + std::to_string(getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    out_ = fs::temp_directory_path() / ("crawl_test_" + std::to_string(getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(out_);
   }
   void TearDown() override { fs::remove_all(out_); }

@@ -21,7 +21,6 @@ namespace {
 namespace fs = std::filesystem;
 using testing::gzip;
 
-
 class SitemapCrawlTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -35,15 +34,15 @@ class SitemapCrawlTest : public ::testing::Test {
     });
     s.Get("/sitemap_index.xml", [this](const httplib::Request& req, httplib::Response& res) {
       log(req.path);
-      res.set_content("<sitemapindex><sitemap><loc>" + server_.url("/pages.xml.gz") +
-                          "</loc></sitemap><sitemap><loc>" + server_.url("/sitemap_index.xml") +
-                          "</loc></sitemap></sitemapindex>",
+      res.set_content("<sitemapindex><sitemap><loc>" + server_.url("/pages.xml.gz") + "</loc></sitemap><sitemap><loc>" +
+                          server_.url("/sitemap_index.xml") + "</loc></sitemap></sitemapindex>",
                       "application/xml");
     });
     s.Get("/pages.xml.gz", [this](const httplib::Request& req, httplib::Response& res) {
       log(req.path);
       std::string xml = "<urlset>";
-      for (const char* p : {"/only-in-sitemap/1", "/only-in-sitemap/2", "/", "/private/secret", "/only-in-sitemap/1#dup"}) {
+      for (const char* p :
+           {"/only-in-sitemap/1", "/only-in-sitemap/2", "/", "/private/secret", "/only-in-sitemap/1#dup"}) {
         xml += "<url><loc>" + server_.url(p) + "</loc></url>";
       }
       xml += "<url><loc>http://elsewhere.invalid/</loc></url></urlset>";
@@ -80,9 +79,9 @@ TEST_F(SitemapCrawlTest, SitemapPagesAreCrawledOnceAndRobotsStillHolds) {
   nlohmann::json report = Crawler(settings_from_config(c)).run();
   server_.stop();
 
-  std::map<std::string, int> expected = {{"/robots.txt", 1}, {"/sitemap_index.xml", 1}, {"/pages.xml.gz", 1},
-                                         {"/", 1}, {"/linked", 1}, {"/only-in-sitemap/1", 1},
-                                         {"/only-in-sitemap/2", 1}};
+  std::map<std::string, int> expected = {
+      {"/robots.txt", 1}, {"/sitemap_index.xml", 1}, {"/pages.xml.gz", 1},     {"/", 1},
+      {"/linked", 1},     {"/only-in-sitemap/1", 1}, {"/only-in-sitemap/2", 1}};
   EXPECT_EQ(requests_, expected);
   EXPECT_EQ(report["fetches"]["sitemaps_fetched"].get<uint64_t>(), 2u);
   EXPECT_EQ(report["fetches"]["robots_disallowed"].get<uint64_t>(), 1u);

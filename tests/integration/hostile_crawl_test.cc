@@ -25,12 +25,12 @@ using testing::HostileServer;
 TEST(HostileCrawl, EveryHostileUrlEndsWithAReasonAndTheCrawlGoesOn) {
   HostileServer hostile;
   const std::vector<std::string> paths = {
-      HostileServer::kSlowDrip,        HostileServer::kStall,          HostileServer::kEndless,
-      HostileServer::kRedirectSelf,    HostileServer::kRedirectA,      HostileServer::kGzipBomb,
-      HostileServer::kHugeHeaders,     HostileServer::kHugeHeaderLine, HostileServer::kBrokenChunked,
-      HostileServer::kResetMidBody,    HostileServer::kBinaryAsHtml,   HostileServer::kInvalidUtf8,
-      HostileServer::kDeepNesting,     HostileServer::kLyingLengthLong, HostileServer::kLyingLengthShort,
-      HostileServer::kHugeContentLength, HostileServer::kNoResponse,   HostileServer::kNotHttp};
+      HostileServer::kSlowDrip,          HostileServer::kStall,           HostileServer::kEndless,
+      HostileServer::kRedirectSelf,      HostileServer::kRedirectA,       HostileServer::kGzipBomb,
+      HostileServer::kHugeHeaders,       HostileServer::kHugeHeaderLine,  HostileServer::kBrokenChunked,
+      HostileServer::kResetMidBody,      HostileServer::kBinaryAsHtml,    HostileServer::kInvalidUtf8,
+      HostileServer::kDeepNesting,       HostileServer::kLyingLengthLong, HostileServer::kLyingLengthShort,
+      HostileServer::kHugeContentLength, HostileServer::kNoResponse,      HostileServer::kNotHttp};
   testing::LoopbackHttpServer site;
   std::string index = "<html><body>";
   for (const std::string& p : paths) index += "<a href='" + hostile.url(p) + "'>x</a>";

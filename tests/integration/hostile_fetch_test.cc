@@ -127,8 +127,7 @@ TEST_F(HostileFetchTest, ResetMidBodyIsConnectionReset) {
 
 TEST_F(HostileFetchTest, ContentIsDeliveredByteExactWhateverItContains) {
   // The fetcher moves bytes; judging them (sniffing, decoding, parsing depth) is the parser's job.
-  for (const char* path :
-       {HostileServer::kBinaryAsHtml, HostileServer::kInvalidUtf8, HostileServer::kDeepNesting}) {
+  for (const char* path : {HostileServer::kBinaryAsHtml, HostileServer::kInvalidUtf8, HostileServer::kDeepNesting}) {
     const FetchResult result = fetch(path);
     ASSERT_EQ(result.outcome, FetchOutcome::kOk) << path << ": " << result.error;
     EXPECT_TRUE(result.content_accepted) << path;

@@ -233,7 +233,8 @@ TEST_F(ResumeTest, KilledAtRandomMomentsFetchesTheGroundTruthOnce) {
       size_t run = std::upper_bound(run_starts.begin(), run_starts.end(), i) - run_starts.begin();
       runs += " run" + std::to_string(run) + "(status " + std::to_string(requests[i].status) + ")";
     }
-    EXPECT_LE(d.fetches - 1, in_flight_by_url[d.url]) << d.url << ": fetched again after it completed; requests logged in" << runs;
+    EXPECT_LE(d.fetches - 1, in_flight_by_url[d.url])
+        << d.url << ": fetched again after it completed; requests logged in" << runs;
   }
   EXPECT_EQ(s.robots_violations, 0u);
   const nlohmann::json r = report();

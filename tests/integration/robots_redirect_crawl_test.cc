@@ -41,8 +41,10 @@ TEST(RobotsRedirectCrawl, HopsWaitThePolitenessDelayAndTheirRulesApply) {
   site.server().Get("/", [](const httplib::Request&, httplib::Response& res) {
     res.set_content("<a href='/public'>p</a><a href='/private'>x</a>", "text/html");
   });
-  site.server().Get("/public", [](const httplib::Request&, httplib::Response& res) { res.set_content("ok", "text/html"); });
-  site.server().Get("/private", [](const httplib::Request&, httplib::Response& res) { res.set_content("no", "text/html"); });
+  site.server().Get("/public",
+                    [](const httplib::Request&, httplib::Response& res) { res.set_content("ok", "text/html"); });
+  site.server().Get("/private",
+                    [](const httplib::Request&, httplib::Response& res) { res.set_content("no", "text/html"); });
   site.start();
 
   const fs::path out = fs::temp_directory_path() / ("robots_redirect_" + std::to_string(getpid()));

@@ -34,7 +34,8 @@ std::string lowercase(std::string s) {
 }
 
 std::string decode_entities(std::string s) {
-  const std::pair<std::string, std::string> entities[] = {{"&quot;", "\""}, {"&#39;", "'"}, {"&lt;", "<"}, {"&amp;", "&"}};
+  const std::pair<std::string, std::string> entities[] = {
+      {"&quot;", "\""}, {"&#39;", "'"}, {"&lt;", "<"}, {"&amp;", "&"}};
   for (const auto& [entity, text] : entities) {
     for (size_t at = s.find(entity); at != std::string::npos; at = s.find(entity, at + text.size()))
       s.replace(at, entity.size(), text);
@@ -87,8 +88,10 @@ std::set<std::string> crawl(const TestWeb& web, uint32_t max_depth) {
   auto enqueue = [&](const std::string& url, uint32_t depth, bool front) {
     auto located = site.locate(url);
     if (!located || !site.robots(located->first).allowed(located->second) || !queued.insert(url).second) return;
-    if (front) queue.emplace_front(url, depth);
-    else queue.emplace_back(url, depth);
+    if (front)
+      queue.emplace_front(url, depth);
+    else
+      queue.emplace_back(url, depth);
   };
   while (!queue.empty()) {
     const auto [url, depth] = queue.front();
@@ -106,7 +109,8 @@ std::set<std::string> crawl(const TestWeb& web, uint32_t max_depth) {
       continue;
     }
     if (response->status != 200 || response->get_header_value("Content-Type").find("text/html") == std::string::npos ||
-        lowercase(response->get_header_value("X-Robots-Tag")).find("nofollow") != std::string::npos || depth >= max_depth)
+        lowercase(response->get_header_value("X-Robots-Tag")).find("nofollow") != std::string::npos ||
+        depth >= max_depth)
       continue;
     const ParsedPage page = parse_html(response->body);
     if (page.nofollow_page) continue;
@@ -213,12 +217,14 @@ TEST(TestWeb, GroundTruthFollowsTheDocumentedRules) {
   EXPECT_FALSE(has(0, "/private/1.html")) << "redirect target disallowed";
   EXPECT_TRUE(has(0, "/missing/redirected.html"));
   EXPECT_TRUE(has(0, "/files/report.pdf") && has(0, "/files/image.png"));
-  EXPECT_TRUE(std::none_of(truth.begin(), truth.end(), [](const std::string& u) { return u.find("invalid") != std::string::npos; }));
+  EXPECT_TRUE(std::none_of(truth.begin(), truth.end(),
+                           [](const std::string& u) { return u.find("invalid") != std::string::npos; }));
 
   // The trap grows with the depth limit: one calendar month and one /x/ level per extra hop.
   const auto deeper = web.ground_truth_detail(depth + 5);
   EXPECT_EQ(deeper.trap_urls().size(), web.ground_truth_detail(depth).trap_urls().size() + 5 * 2 * 3);
-  EXPECT_EQ(deeper.entries.size() - deeper.trap_urls().size(), truth.size() - web.ground_truth_detail(depth).trap_urls().size());
+  EXPECT_EQ(deeper.entries.size() - deeper.trap_urls().size(),
+            truth.size() - web.ground_truth_detail(depth).trap_urls().size());
 }
 
 TEST(TestWeb, CountsDuplicateFetchesByCanonicalUrl) {
@@ -252,10 +258,10 @@ TEST(TestWeb, CountsRobotsViolationsPerHostRulesAndUnknownUrls) {
   httplib::Client host2("127.0.0.2", web.port());
   httplib::Client host4("127.0.0.4", web.port());
   ASSERT_TRUE(host2.Get("/private/0.html"));
-  ASSERT_TRUE(host2.Get("/private/%6fpen.html"));     // allowed, once decoded
-  ASSERT_TRUE(host2.Get("/sec1/form.cgi"));           // disallowed by /*.cgi$
-  ASSERT_TRUE(host2.Get("/sec1/form.cgi?step=2"));    // allowed
-  ASSERT_TRUE(host4.Get("/private/0.html"));          // no robots.txt on this host
+  ASSERT_TRUE(host2.Get("/private/%6fpen.html"));         // allowed, once decoded
+  ASSERT_TRUE(host2.Get("/sec1/form.cgi"));               // disallowed by /*.cgi$
+  ASSERT_TRUE(host2.Get("/sec1/form.cgi?step=2"));        // allowed
+  ASSERT_TRUE(host4.Get("/private/0.html"));              // no robots.txt on this host
   ASSERT_TRUE(host4.Get("/sec4/view?id=4&amp;lang=en"));  // an entity left undecoded
   const FetchLogSummary summary = web.summary();
   EXPECT_EQ(summary.robots_violations, 2u);
@@ -365,14 +371,15 @@ TEST(TestWebProgram, WritesGroundTruthAndTheFetchLogOnSigterm) {
   EXPECT_EQ(log["duplicate_fetches"], 1);
   const auto truth = read_json(dir / "truth.json");
   const Site site(SiteOptions{.port = static_cast<uint16_t>(port), .pages_per_host = 20, .seed = 7});
-  EXPECT_EQ(truth["urls"].get<std::vector<std::string>>(),
-            compute_ground_truth(site, {site.home_url(0)}, 4).urls());
+  EXPECT_EQ(truth["urls"].get<std::vector<std::string>>(), compute_ground_truth(site, {site.home_url(0)}, 4).urls());
   std::filesystem::remove_all(dir);
 }
 
 TEST(StaticSite, WritesEveryPageAndAGroundTruthThatOnlyNamesWrittenOrMissingPages) {
   const auto dir = std::filesystem::temp_directory_path() / ("testweb_static_" + std::to_string(getpid()));
-  StaticSiteOptions options{.directory = (dir / "site").string(), .port = 8080, .pages_per_host = 40,
+  StaticSiteOptions options{.directory = (dir / "site").string(),
+                            .port = 8080,
+                            .pages_per_host = 40,
                             .ground_truth = (dir / "truth.txt").string()};
   std::ostringstream progress;
   generate_static_site(options, progress);
@@ -426,12 +433,11 @@ TEST(FetchLogSummary, ComputesPolitenessIntervalsFromRequestTimes) {
     return r;
   };
   const FetchLogSummary summary = summarize({
-      request("a", "http://a/x", 0, 10, 1, false),         // before robots.txt
+      request("a", "http://a/x", 0, 10, 1, false),  // before robots.txt
       request("a", "http://a/robots.txt", 20, 25, 1, true),
-      request("a", "http://a/y", 125, 130, 1, false),      // 100 ms after robots.txt ended
-      request("a", "http://a/z", 180, 200, 1, false),      // 50 ms after y ended, 55 after it began
-      request("b", "http://b/x", 0, 50, 1, false),
-      request("b", "http://b/y", 30, 60, 2, false),        // overlaps x by 20 ms
+      request("a", "http://a/y", 125, 130, 1, false),  // 100 ms after robots.txt ended
+      request("a", "http://a/z", 180, 200, 1, false),  // 50 ms after y ended, 55 after it began
+      request("b", "http://b/x", 0, 50, 1, false), request("b", "http://b/y", 30, 60, 2, false),  // overlaps x by 20 ms
   });
   ASSERT_EQ(summary.hosts.size(), 2u);
   const HostSummary& a = summary.hosts[0];
@@ -475,10 +481,10 @@ TEST(SiteRobots, MatchesRfc9309Patterns) {
 TEST(SiteUrl, ResolvesAndCanonicalizesEveryFormTheSiteWrites) {
   const std::string base = "http://127.0.0.2:8080/sec1/page3.html";
   const std::string want = "http://127.0.0.2:8080/sec2/page7.html";
-  for (const char* href : {"http://127.0.0.2:8080/sec2/page7.html", "HTTP://127.0.0.2:8080/sec2/page7.html",
-                           "//127.0.0.2:8080/sec2/page7.html", "/sec2/page7.html", "../sec2/page7.html",
-                           "/sec2/./page7.html", "/sec2/zz/../page7.html", "/sec2/p%61ge7.html",
-                           "/se%63%32/page7.html#s1", "  ../sec2/page7.html#\n "}) {
+  for (const char* href :
+       {"http://127.0.0.2:8080/sec2/page7.html", "HTTP://127.0.0.2:8080/sec2/page7.html",
+        "//127.0.0.2:8080/sec2/page7.html", "/sec2/page7.html", "../sec2/page7.html", "/sec2/./page7.html",
+        "/sec2/zz/../page7.html", "/sec2/p%61ge7.html", "/se%63%32/page7.html#s1", "  ../sec2/page7.html#\n "}) {
     EXPECT_EQ(resolve_url(base, href).value_or("none"), want) << href;
   }
   EXPECT_EQ(resolve_url(base, "?id=1&lang=en").value_or(""), "http://127.0.0.2:8080/sec1/page3.html?id=1&lang=en");

@@ -112,7 +112,8 @@ TEST(CheckpointCrash, KillDuringSaveLeavesPreviousCheckpointLoadable) {
     ASSERT_NO_THROW(loaded = load_checkpoint(dir.path())) << "round " << round;
     // The kill may land after CURRENT switched but before 'D' was read: then it holds more.
     ASSERT_GE(loaded->size(), committed) << "round " << round;
-    for (uint64_t i = 0; i < committed; ++i) ASSERT_TRUE(loaded->contains(url_key(i))) << "round " << round << " key " << i;
+    for (uint64_t i = 0; i < committed; ++i)
+      ASSERT_TRUE(loaded->contains(url_key(i))) << "round " << round << " key " << i;
   }
   EXPECT_GT(committed, 0u);
 }

@@ -8,8 +8,8 @@
 namespace bloomcrawl::testing {
 
 inline std::string url_key(uint64_t i, uint32_t salt = 0) {
-  static const char* const kHosts[] = {"https://www.example.com", "http://shop.example.org",
-                                       "https://news.example.net", "https://a.b.c.example.co.uk"};
+  static const char* const kHosts[] = {"https://www.example.com", "http://shop.example.org", "https://news.example.net",
+                                       "https://a.b.c.example.co.uk"};
   std::string url = kHosts[i % 4];
   url += "/catalog/products/category-";
   url += std::to_string(salt);

@@ -6,9 +6,7 @@
 namespace bloomcrawl::testweb {
 namespace {
 
-double milliseconds(SteadyTime::duration d) {
-  return std::chrono::duration<double, std::milli>(d).count();
-}
+double milliseconds(SteadyTime::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
 
 HostSummary summarize_host(const std::string& host, std::vector<const LoggedRequest*> requests) {
   HostSummary out;

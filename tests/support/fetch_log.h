@@ -22,24 +22,24 @@ namespace bloomcrawl::testweb {
 using SteadyTime = std::chrono::steady_clock::time_point;
 
 struct LoggedRequest {
-  std::string host;            // the host (address) the request arrived on
-  std::string target;          // raw path+query as sent
-  std::string canonical_url;   // http://host:port + canonical path+query
+  std::string host;           // the host (address) the request arrived on
+  std::string target;         // raw path+query as sent
+  std::string canonical_url;  // http://host:port + canonical path+query
   std::string method;
   SteadyTime start;
-  SteadyTime end;              // when the handler finished (the response is written right after)
+  SteadyTime end;  // when the handler finished (the response is written right after)
   int status = 0;
-  uint32_t in_flight = 0;      // requests to this host in flight when this one began, itself included
-  bool robots_txt = false;     // a fetch of /robots.txt
+  uint32_t in_flight = 0;   // requests to this host in flight when this one began, itself included
+  bool robots_txt = false;  // a fetch of /robots.txt
   bool robots_violation = false;
   bool nofollow_violation = false;
   bool trap = false;
-  bool unknown_url = false;    // a URL the site never links to (usually a mis-resolved link); 404
+  bool unknown_url = false;  // a URL the site never links to (usually a mis-resolved link); 404
 };
 
 struct HostSummary {
   std::string host;
-  uint64_t requests = 0;            // robots.txt included
+  uint64_t requests = 0;  // robots.txt included
   uint64_t robots_txt_fetches = 0;
   uint64_t requests_before_robots_txt = 0;  // page requests answered before the first robots.txt
   uint32_t max_in_flight = 0;
@@ -57,9 +57,9 @@ struct DuplicateUrl {
 
 struct FetchLogSummary {
   uint64_t requests = 0;
-  uint64_t page_requests = 0;       // requests other than robots.txt
-  uint64_t distinct_urls = 0;       // distinct canonical URLs among page requests
-  uint64_t duplicate_fetches = 0;   // sum over URLs of (fetches - 1), robots.txt excluded
+  uint64_t page_requests = 0;                         // requests other than robots.txt
+  uint64_t distinct_urls = 0;                         // distinct canonical URLs among page requests
+  uint64_t duplicate_fetches = 0;                     // sum over URLs of (fetches - 1), robots.txt excluded
   uint64_t duplicate_fetches_after_server_error = 0;  // the part of it that retried a 5xx
   uint64_t robots_violations = 0;
   uint64_t nofollow_violations = 0;
@@ -68,9 +68,9 @@ struct FetchLogSummary {
   uint64_t robots_txt_fetches = 0;
   uint32_t max_in_flight_per_host = 0;
   std::vector<HostSummary> hosts;
-  std::vector<DuplicateUrl> duplicates;        // sorted by url
-  std::vector<std::string> violating_urls;     // robots violations, sorted, distinct
-  std::vector<std::string> unknown_urls;       // sorted, distinct
+  std::vector<DuplicateUrl> duplicates;     // sorted by url
+  std::vector<std::string> violating_urls;  // robots violations, sorted, distinct
+  std::vector<std::string> unknown_urls;    // sorted, distinct
   std::map<int, uint64_t> status_counts;
 };
 

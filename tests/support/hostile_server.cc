@@ -137,9 +137,8 @@ std::string gzip_page_body() {
 }
 
 void serve_fixed(Connection& connection, std::string_view content_type, const std::string& body) {
-  connection.send(
-      head("200 OK", "Content-Type: " + std::string(content_type) + "\r\n" + length_field(body.size())) +
-      body);
+  connection.send(head("200 OK", "Content-Type: " + std::string(content_type) + "\r\n" + length_field(body.size())) +
+                  body);
 }
 
 void serve_redirect(Connection& connection, std::string_view location) {
@@ -182,8 +181,7 @@ void serve_huge_headers(Connection& connection, bool one_line) {
   if (one_line) {
     fields = "X-Huge: " + std::string(1 << 20, 'h') + "\r\n";
   } else {
-    for (int i = 0; i < 1024; ++i)
-      fields += "X-Filler-" + std::to_string(i) + ": " + std::string(1000, 'f') + "\r\n";
+    for (int i = 0; i < 1024; ++i) fields += "X-Filler-" + std::to_string(i) + ": " + std::string(1000, 'f') + "\r\n";
   }
   connection.send(head("200 OK", fields + "Content-Type: text/html\r\n" + length_field(2)) + "ok");
 }
@@ -201,8 +199,7 @@ void serve_reset_mid_body(Connection& connection) {
 }
 
 void serve_huge_content_length(Connection& connection) {
-  if (connection.send(head("200 OK", "Content-Type: text/html\r\n" + length_field(100000000000ull)) +
-                      "<html>")) {
+  if (connection.send(head("200 OK", "Content-Type: text/html\r\n" + length_field(100000000000ull)) + "<html>")) {
     connection.wait_for_client_close();
   }
 }
@@ -233,19 +230,17 @@ void serve_path(Connection& connection, const std::string& path) {
   if (path == S::kDeepNesting) return serve_fixed(connection, "text/html", S::body_of(path));
   if (path == S::kGzipPage) {
     const std::string compressed = make_gzip_encoder()->encode(S::body_of(path), true);
-    connection.send(head("200 OK", "Content-Type: text/html\r\nContent-Encoding: gzip\r\n" +
-                                       length_field(compressed.size())) +
-                    compressed);
+    connection.send(
+        head("200 OK", "Content-Type: text/html\r\nContent-Encoding: gzip\r\n" + length_field(compressed.size())) +
+        compressed);
     return;
   }
   if (path == S::kLyingLengthLong) {
-    connection.send(head("200 OK", "Content-Type: text/html\r\n" + length_field(5000)) +
-                    std::string(100, 'l'));
+    connection.send(head("200 OK", "Content-Type: text/html\r\n" + length_field(5000)) + std::string(100, 'l'));
     return;
   }
   if (path == S::kLyingLengthShort) {
-    connection.send(head("200 OK", "Content-Type: text/html\r\n" + length_field(10)) +
-                    std::string(1000, 's'));
+    connection.send(head("200 OK", "Content-Type: text/html\r\n" + length_field(10)) + std::string(1000, 's'));
     return;
   }
   if (path == S::kNoResponse) return;
@@ -281,8 +276,7 @@ HostileServer::HostileServer() {
   address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   socklen_t length = sizeof address;
   if (listen_fd_ < 0 || bind(listen_fd_, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
-      listen(listen_fd_, 128) != 0 ||
-      getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+      listen(listen_fd_, 128) != 0 || getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
     const std::string reason = std::generic_category().message(errno);
     stop();
     throw std::runtime_error("hostile server: cannot listen on 127.0.0.1: " + reason);

@@ -58,10 +58,8 @@ struct BrotliApi {
     BrotliApi api;
     void* library = dlopen("libbrotlienc.so.1", RTLD_NOW | RTLD_LOCAL);  // kept for the process
     if (library == nullptr) return api;
-    api.set_parameter =
-        reinterpret_cast<decltype(set_parameter)>(dlsym(library, "BrotliEncoderSetParameter"));
-    api.compress_stream =
-        reinterpret_cast<decltype(compress_stream)>(dlsym(library, "BrotliEncoderCompressStream"));
+    api.set_parameter = reinterpret_cast<decltype(set_parameter)>(dlsym(library, "BrotliEncoderSetParameter"));
+    api.compress_stream = reinterpret_cast<decltype(compress_stream)>(dlsym(library, "BrotliEncoderCompressStream"));
     api.destroy = reinterpret_cast<decltype(destroy)>(dlsym(library, "BrotliEncoderDestroyInstance"));
     api.is_finished = reinterpret_cast<decltype(is_finished)>(dlsym(library, "BrotliEncoderIsFinished"));
     if (api.set_parameter && api.compress_stream && api.destroy && api.is_finished) {
@@ -88,8 +86,7 @@ class BrotliEncoder : public StreamEncoder {
       uint8_t buffer[kOutputChunk];
       size_t available_out = sizeof buffer;
       uint8_t* next_out = buffer;
-      if (!api_.compress_stream(state_, operation, &available_in, &next_in, &available_out, &next_out,
-                                nullptr)) {
+      if (!api_.compress_stream(state_, operation, &available_in, &next_in, &available_out, &next_out, nullptr)) {
         throw std::runtime_error("hostile server: BrotliEncoderCompressStream failed");
       }
       out.append(reinterpret_cast<char*>(buffer), sizeof buffer - available_out);

@@ -35,7 +35,8 @@ void generate_static_site(const StaticSiteOptions& options, std::ostream& progre
   uint64_t written = 0;
   for (size_t host = 0; host < site.host_count(); ++host) {
     const std::filesystem::path host_root = root / options.hosts[host];
-    if (site.robots(host).has_robots_txt()) write_file(host_root / "robots.txt", render_site_path(site, host, "/robots.txt").body);
+    if (site.robots(host).has_robots_txt())
+      write_file(host_root / "robots.txt", render_site_path(site, host, "/robots.txt").body);
     for (const std::string& path : site.static_paths()) {
       const SiteResponse response = render_site_path(site, host, path);
       write_file(host_root / (path == "/" ? "index.html" : path.substr(1)), response.body);

@@ -7,8 +7,7 @@ namespace bloomcrawl::testweb {
 namespace {
 
 std::string uppercase(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
   return s;
 }
 
@@ -45,10 +44,8 @@ std::string LinkWriter::relative_path(std::string_view path) const {
 std::string LinkWriter::mutate_path(std::string path) {
   const size_t insert_at = path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1;
   switch (random_.below(5)) {
-    case 0:
-      return path.insert(insert_at, "./");
-    case 1:
-      return path.insert(insert_at, "zz/../");
+    case 0: return path.insert(insert_at, "./");
+    case 1: return path.insert(insert_at, "zz/../");
     case 2: {
       std::vector<size_t> candidates;
       for (size_t i = 0; i < path.size(); ++i) {
@@ -62,8 +59,7 @@ std::string LinkWriter::mutate_path(std::string path) {
       const auto byte = static_cast<unsigned char>(path[at]);
       return path.replace(at, 1, std::string{'%', hex[byte >> 4], hex[byte & 15]});
     }
-    default:
-      return path;
+    default: return path;
   }
 }
 
@@ -72,8 +68,7 @@ void LinkWriter::add(size_t host, std::string_view path_query, uint32_t copies, 
   const size_t q = std::min(path_query.find('?'), path_query.size());
   const std::string_view path = path_query.substr(0, q);
   const std::string_view query = path_query.substr(q);
-  const std::string authority =
-      site_.options().hosts[host] + ":" + std::to_string(site_.options().port);
+  const std::string authority = site_.options().hosts[host] + ":" + std::to_string(site_.options().port);
   for (uint32_t copy = 0; copy < copies; ++copy) {
     uint32_t style = random_.below(5);
     if (host != base_host_ && style >= 3) style = random_.below(3);

@@ -18,7 +18,9 @@ constexpr std::string_view kOutOfScope = "http://out-of-scope.invalid/sec0/page0
 // The smallest valid PNG (1x1, transparent) and a minimal PDF: real types, nothing to parse.
 const std::string kPng(
     "\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89\0\0\0\r"
-    "IDATx\x9c" "c\xf8\x0f\0\0\x01\x01\0\x05\x18\xd8N\0\0\0\0IEND\xae" "B`\x82",
+    "IDATx\x9c"
+    "c\xf8\x0f\0\0\x01\x01\0\x05\x18\xd8N\0\0\0\0IEND\xae"
+    "B`\x82",
     67);
 const std::string kPdf =
     "%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n"
@@ -45,8 +47,8 @@ constexpr RedirectSpec kRedirects[] = {
 };
 // Redirects linked from the home page (the others are reached only through a redirect).
 constexpr std::string_view kLinkedRedirects[] = {
-    "/redirect/to-page",     "/redirect/chain-1",   "/redirect/loop-a",     "/redirect/cross-host",
-    "/redirect/to-private",  "/redirect/out-of-scope", "/redirect/to-missing"};
+    "/redirect/to-page",    "/redirect/chain-1",      "/redirect/loop-a",    "/redirect/cross-host",
+    "/redirect/to-private", "/redirect/out-of-scope", "/redirect/to-missing"};
 
 bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
@@ -82,8 +84,7 @@ SitePage html_page(std::string title) {
 
 std::string calendar_path(uint32_t months) {
   const uint32_t month = months % 12 + 1;
-  return "/trap/cal/" + std::to_string(2024 + months / 12) + (month < 10 ? "/0" : "/") +
-         std::to_string(month) + "/";
+  return "/trap/cal/" + std::to_string(2024 + months / 12) + (month < 10 ? "/0" : "/") + std::to_string(month) + "/";
 }
 
 // "/trap/cal/YYYY/MM/" -> months since 2024-01, or nullopt.
@@ -268,8 +269,8 @@ std::optional<SitePage> Site::special_page(size_t host, std::string_view path_qu
     page.x_robots_tag = "nofollow";
     page.links_followable = false;
     links.add(host, "/meta/hidden-3.html", 2);
-  } else if (path == "/meta/after-noindex.html" || path == "/meta/hidden-1.html" ||
-             path == "/meta/hidden-2.html" || (options_.dynamic && path == "/meta/hidden-3.html") ||
+  } else if (path == "/meta/after-noindex.html" || path == "/meta/hidden-1.html" || path == "/meta/hidden-2.html" ||
+             (options_.dynamic && path == "/meta/hidden-3.html") ||
              (options_.dynamic && (path == "/sec1/form.cgi" || path == "/sec1/form.cgi?step=2")) ||
              (options_.dynamic && path == "/redirect/chain-end.html")) {
     links.add(host, "/", 1);

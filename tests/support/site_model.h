@@ -51,7 +51,7 @@ struct SitePage {
   std::string location;          // raw Location header of a redirect
   std::string redirect_target;   // canonical URL the Location resolves to
   std::string content_type;
-  std::string binary_body;       // for kBinary
+  std::string binary_body;  // for kBinary
 };
 
 class Site {

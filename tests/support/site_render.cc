@@ -5,8 +5,8 @@
 namespace bloomcrawl::testweb {
 namespace {
 
-constexpr const char* kWords[] = {"crawler", "bloom",  "filter", "polite", "frontier", "robots",
-                                  "canonical", "seed", "depth",  "host",   "queue",    "fetch"};
+constexpr const char* kWords[] = {"crawler",   "bloom", "filter", "polite", "frontier", "robots",
+                                  "canonical", "seed",  "depth",  "host",   "queue",    "fetch"};
 
 std::string escape_attribute(const std::string& value, char quote, SiteRandom& random) {
   std::string out;
@@ -28,9 +28,12 @@ std::string escape_attribute(const std::string& value, char quote, SiteRandom& r
 std::string escape_text(const std::string& value) {
   std::string out;
   for (char c : value) {
-    if (c == '&') out += "&amp;";
-    else if (c == '<') out += "&lt;";
-    else out += c;
+    if (c == '&')
+      out += "&amp;";
+    else if (c == '<')
+      out += "&lt;";
+    else
+      out += c;
   }
   return out;
 }
@@ -43,8 +46,8 @@ std::string anchor(const SiteLink& link, size_t number, SiteRandom& random) {
     constexpr const char* kRel[] = {"nofollow", "external nofollow", "NoFollow noopener"};
     rel = std::string("rel=\"") + kRel[random.below(3)] + "\"";
   }
-  const std::string attributes = random.one_in(2) ? href + (rel.empty() ? "" : " " + rel)
-                                                  : (rel.empty() ? "" : rel + " ") + href;
+  const std::string attributes =
+      random.one_in(2) ? href + (rel.empty() ? "" : " " + rel) : (rel.empty() ? "" : rel + " ") + href;
   return "<li><a " + attributes + ">link " + std::to_string(number) + "</a></li>\n";
 }
 

@@ -12,8 +12,8 @@ namespace bloomcrawl::testweb {
 namespace {
 
 // 0-1 breadth-first walk (redirects cost 0, links cost 1) over fetchable URLs.
-std::map<std::string, TruthEntry> walk(const Site& site, const std::vector<std::string>& seeds,
-                                       uint32_t max_depth, bool expand_trap) {
+std::map<std::string, TruthEntry> walk(const Site& site, const std::vector<std::string>& seeds, uint32_t max_depth,
+                                       bool expand_trap) {
   std::map<std::string, TruthEntry> reached;
   std::deque<std::pair<std::string, uint32_t>> queue;
   auto reach = [&](const std::string& url, uint32_t depth, bool front) {
@@ -22,8 +22,10 @@ std::map<std::string, TruthEntry> walk(const Site& site, const std::vector<std::
     auto [it, inserted] = reached.try_emplace(url, TruthEntry{url, depth});
     if (!inserted && it->second.depth <= depth) return;
     it->second.depth = depth;
-    if (front) queue.emplace_front(url, depth);
-    else queue.emplace_back(url, depth);
+    if (front)
+      queue.emplace_front(url, depth);
+    else
+      queue.emplace_back(url, depth);
   };
   for (const auto& seed : seeds) {
     auto canonical = parse_http_url(seed);

@@ -79,9 +79,7 @@ std::string remove_dot_segments(std::string_view path) {
 }
 
 // The directory part of a canonical path: "/a/b.html" -> "/a/".
-std::string_view directory_of(std::string_view path) {
-  return path.substr(0, path.rfind('/') + 1);
-}
+std::string_view directory_of(std::string_view path) { return path.substr(0, path.rfind('/') + 1); }
 
 bool has_scheme(std::string_view ref, std::string_view* scheme) {
   const size_t colon = ref.find(':');
@@ -121,9 +119,7 @@ std::optional<HttpUrl> parse_authority_and_rest(std::string_view s) {
   return url;
 }
 
-std::string strip_fragment(std::string_view s) {
-  return std::string(s.substr(0, std::min(s.find('#'), s.size())));
-}
+std::string strip_fragment(std::string_view s) { return std::string(s.substr(0, std::min(s.find('#'), s.size()))); }
 
 }  // namespace
 

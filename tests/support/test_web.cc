@@ -67,8 +67,7 @@ void TestWeb::bind_all() {
     // An ephemeral port free on the first host may be taken on another: try a new one.
     if (options_.port != 0 || failed.ends_with(":0") || attempt + 1 == kBindAttempts) {
       servers_.clear();
-      throw std::runtime_error("test web: cannot listen on " + failed +
-                               " (address not local, or port taken)");
+      throw std::runtime_error("test web: cannot listen on " + failed + " (address not local, or port taken)");
     }
   }
 }
@@ -167,13 +166,13 @@ void TestWeb::handle_control(const httplib::Request& request, httplib::Response&
     uint32_t depth = options_.max_depth_for_truth;
     if (request.has_param("max_depth")) {
       const std::string text = request.get_param_value("max_depth");
-      const bool digits = !text.empty() && text.size() <= 9 &&
-                          text.find_first_not_of("0123456789") == std::string::npos;
+      const bool digits =
+          !text.empty() && text.size() <= 9 && text.find_first_not_of("0123456789") == std::string::npos;
       if (!digits || std::stoul(text) > kMaxTrapDepth) {
         response.status = 400;
-        response.set_content("max_depth must be an integer from 0 to " + std::to_string(kMaxTrapDepth) + ", got '" +
-                                 text + "'\n",
-                             "text/plain");
+        response.set_content(
+            "max_depth must be an integer from 0 to " + std::to_string(kMaxTrapDepth) + ", got '" + text + "'\n",
+            "text/plain");
         return;
       }
       depth = static_cast<uint32_t>(std::stoul(text));

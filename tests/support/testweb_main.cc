@@ -35,7 +35,8 @@ int serve(TestWebOptions options, const ServeFiles& files) {
 
   TestWeb web(std::move(options));
   web.start();
-  if (!files.ground_truth.empty()) write_file_atomically(files.ground_truth, web.ground_truth_json(web.options().max_depth_for_truth).dump(2) + "\n");
+  if (!files.ground_truth.empty())
+    write_file_atomically(files.ground_truth, web.ground_truth_json(web.options().max_depth_for_truth).dump(2) + "\n");
   if (!files.ready.empty()) write_file_atomically(files.ready, std::to_string(web.port()) + "\n");
   // Last of the start-up output: a parent reading stderr can rely on the files above existing.
   std::cerr << "bloomcrawl-testweb: serving " << web.options().hosts.size() << " hosts on port " << web.port()
@@ -51,8 +52,8 @@ int serve(TestWebOptions options, const ServeFiles& files) {
     for (const auto& request : web.requests()) all.push_back(to_json(request, web.started_at()));
     write_file_atomically(files.requests, all.dump(1) + "\n");
   }
-  std::cerr << "bloomcrawl-testweb: stopped by signal " << signal_number << ": " << summary.requests
-            << " requests, " << summary.duplicate_fetches << " duplicate fetches, " << summary.robots_violations
+  std::cerr << "bloomcrawl-testweb: stopped by signal " << signal_number << ": " << summary.requests << " requests, "
+            << summary.duplicate_fetches << " duplicate fetches, " << summary.robots_violations
             << " robots violations, max " << summary.max_in_flight_per_host << " in flight per host\n";
   return 0;
 }
@@ -76,12 +77,18 @@ int run(int argc, char** argv) {
   bool no_trap = false;
   app.add_option("--hosts", hosts, "comma-separated loopback addresses, one site each")->capture_default_str();
   app.add_option("--port", options.port, "port for every host (0: pick a free one)")->capture_default_str();
-  app.add_option("--pages", options.pages_per_host, "content pages per host")->capture_default_str()->check(CLI::Range(2u, 10000000u));
+  app.add_option("--pages", options.pages_per_host, "content pages per host")
+      ->capture_default_str()
+      ->check(CLI::Range(2u, 10000000u));
   app.add_option("--seed", options.seed, "site generator seed")->capture_default_str();
   app.add_option("--delay-ms", delay_ms, "server latency added to every response")->capture_default_str();
-  app.add_option("--threads", options.threads_per_host, "server threads per host")->capture_default_str()->check(CLI::Range(1, 1024));
+  app.add_option("--threads", options.threads_per_host, "server threads per host")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1024));
   uint64_t keep_alive_s = 1;
-  app.add_option("--keep-alive-s", keep_alive_s, "idle keep-alive timeout of the server")->capture_default_str()->check(CLI::Range(0, 3600));
+  app.add_option("--keep-alive-s", keep_alive_s, "idle keep-alive timeout of the server")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 3600));
   app.add_flag("--no-robots", no_robots, "serve no robots.txt anywhere");
   app.add_flag("--no-trap", no_trap, "leave out the infinite /trap/ spaces");
   app.add_option("--ground-truth", files.ground_truth, "write the ground truth JSON here once listening");
@@ -96,8 +103,12 @@ int run(int argc, char** argv) {
   CLI::App* generate = app.add_subcommand("generate", "write a static site (for nginx) and its ground truth");
   generate->add_option("--out", static_options.directory, "output directory (one subdirectory per host)")->required();
   generate->add_option("--hosts", hosts, "comma-separated hosts the site links between")->capture_default_str();
-  generate->add_option("--port", static_options.port, "port the site will be served on")->required()->check(CLI::Range(1, 65535));
-  generate->add_option("--pages", static_options.pages_per_host, "content pages per host")->capture_default_str()->check(CLI::Range(2u, 10000000u));
+  generate->add_option("--port", static_options.port, "port the site will be served on")
+      ->required()
+      ->check(CLI::Range(1, 65535));
+  generate->add_option("--pages", static_options.pages_per_host, "content pages per host")
+      ->capture_default_str()
+      ->check(CLI::Range(2u, 10000000u));
   generate->add_option("--seed", static_options.seed, "site generator seed")->capture_default_str();
   generate->add_option("--ground-truth", static_options.ground_truth, "ground truth file (one URL a line)")->required();
   CLI11_PARSE(app, argc, argv);

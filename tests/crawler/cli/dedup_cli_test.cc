@@ -37,8 +37,8 @@ class DedupCli : public ::testing::Test {
   RunResult run(const std::string& args, const std::string& input) {
     const fs::path in = work_.path() / "stdin", out = work_.path() / "stdout", err = work_.path() / "stderr";
     std::ofstream(in, std::ios::binary) << input;
-    const std::string command = std::string(BLOOMCRAWL_BIN) + " " + args + " <" + in.string() + " >" + out.string() +
-                                " 2>" + err.string();
+    const std::string command =
+        std::string(BLOOMCRAWL_BIN) + " " + args + " <" + in.string() + " >" + out.string() + " 2>" + err.string();
     const int status = std::system(command.c_str());
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
   }
@@ -182,7 +182,8 @@ TEST_F(DedupCli, BadOptionsAndNonCheckpointsAreClearErrors) {
 
 TEST_F(DedupCli, FullFilterStillPrintsNewLinesAndWarns) {
   // The first layer fits the limit, the second does not.
-  const RunResult r = run("dedup --capacity 1000 --fpr 1e-3 --memory-limit 4K --stats", url_lines(0, 1500) + url_lines(0, 10));
+  const RunResult r =
+      run("dedup --capacity 1000 --fpr 1e-3 --memory-limit 4K --stats", url_lines(0, 1500) + url_lines(0, 10));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("filter full"), std::string::npos) << r.err;
   const nlohmann::json s = stats_json(r.err.substr(r.err.find('{')));

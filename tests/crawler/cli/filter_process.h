@@ -27,9 +27,9 @@ struct HeadRun {
 inline HeadRun run_into_head(const std::string& args, const std::string& input_path, const std::string& dir,
                              bool ignore_sigpipe) {
   const std::string out = dir + "/head_out", err = dir + "/filter_err", status = dir + "/filter_status";
-  const std::string script = std::string(ignore_sigpipe ? "trap '' PIPE; " : "") + BLOOMCRAWL_BIN + " " + args +
-                             " <'" + input_path + "' 2>'" + err + "' | head -1 >'" + out +
-                             "'; echo \\${PIPESTATUS[0]} >'" + status + "'";
+  const std::string script = std::string(ignore_sigpipe ? "trap '' PIPE; " : "") + BLOOMCRAWL_BIN + " " + args + " <'" +
+                             input_path + "' 2>'" + err + "' | head -1 >'" + out + "'; echo \\${PIPESTATUS[0]} >'" +
+                             status + "'";
   const std::string command = "bash -c \"" + script + "\"";
   HeadRun run;
   if (std::system(command.c_str()) != 0) return run;
@@ -49,8 +49,7 @@ inline HeadRun run_into_head(const std::string& args, const std::string& input_p
 // without closing stdin, and returns what the terminal shows once `want_lines` lines arrived, or
 // what it showed when 20 s passed without output (a block-buffered filter shows nothing). Then
 // closes stdin and reaps the filter. The terminal shows each "\n" as "\r\n".
-inline std::string terminal_output_while_input_open(const std::string& args, const std::string& input,
-                                                    int want_lines) {
+inline std::string terminal_output_while_input_open(const std::string& args, const std::string& input, int want_lines) {
   int master = -1, slave = -1, in[2];
   if (::openpty(&master, &slave, nullptr, nullptr, nullptr) != 0 || ::pipe2(in, O_CLOEXEC) != 0) return "no pty";
   posix_spawn_file_actions_t actions;

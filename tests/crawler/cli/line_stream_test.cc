@@ -126,7 +126,8 @@ TEST(LineWriter, LineBufferedOnATerminal) {
 }
 
 TEST(LineWriter, ClosedReaderIsOutputClosed) {
-  struct sigaction ignore {}, old {};
+  struct sigaction ignore {
+  }, old{};
   ignore.sa_handler = SIG_IGN;
   ASSERT_EQ(::sigaction(SIGPIPE, &ignore, &old), 0);  // as a parent that ignores it would leave it
   int fds[2];

@@ -60,7 +60,7 @@ const char* kRobots =
 TEST_F(RobotsCli, PrintsDecisionRuleAndLinePerUrl) {
   const std::string file = write("robots.txt", kRobots);
   const CliRun r = run_robots("--agent 'bloomcrawl/1.0 (+https://example.org/bot)' --file " + file +
-                    " https://example.com/private/x https://example.com/private/ok/y /public");
+                              " https://example.com/private/x https://example.com/private/ok/y /public");
   EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_EQ(r.out,
             "disallowed\tDisallow: /private\tline 6\thttps://example.com/private/x\n"

@@ -24,8 +24,7 @@ RunResult run_url_command(const std::string& flags, const std::string& input) {
     std::ofstream file(input_path, std::ios::binary);
     file << input;
   }
-  std::string command = std::string(BLOOMCRAWL_BIN) + " url " + flags + " < '" + input_path +
-                        "' 2>/dev/null";
+  std::string command = std::string(BLOOMCRAWL_BIN) + " url " + flags + " < '" + input_path + "' 2>/dev/null";
   RunResult result;
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return result;
@@ -54,8 +53,8 @@ TEST(UrlCli, CanonicalizesOneLinePerInputLine) {
 
 TEST(UrlCli, LineEndingsNulBytesAndLongLines) {
   const std::string long_path(3 << 20, 'p');  // longer than the 1 MiB read buffer
-  const std::string input = std::string("http://a/\0x\r\r\nhttp://b/\n\r\nhttp://c/", 35) + long_path +
-                            "\nhttp://d/last-without-newline";
+  const std::string input =
+      std::string("http://a/\0x\r\r\nhttp://b/\n\r\nhttp://c/", 35) + long_path + "\nhttp://d/last-without-newline";
   // One CR is the line ending's; the URL parser strips the other as trailing C0 control.
   for (const char* flags : {"", "--line-buffered --max-length 4194304"}) {
     RunResult r = run_url_command(flags, input);
@@ -63,10 +62,11 @@ TEST(UrlCli, LineEndingsNulBytesAndLongLines) {
     const std::string c = flags[0] == '\0' ? "ERROR\ttoo_long: URL is 3145737 bytes, over the limit of 2048\n"
                                            : "http://c/" + long_path + "\n";
     // EXPECT_TRUE: a mismatch must not print 3 MiB.
-    EXPECT_TRUE(r.out == "http://a/%00x\n"
-                         "http://b/\n"
-                         "ERROR\tinvalid: relative URL without a base at byte 0\n" +
-                             c + "http://d/last-without-newline\n")
+    EXPECT_TRUE(r.out ==
+                "http://a/%00x\n"
+                "http://b/\n"
+                "ERROR\tinvalid: relative URL without a base at byte 0\n" +
+                    c + "http://d/last-without-newline\n")
         << flags << ": " << r.out.substr(0, 200);
   }
 }
@@ -110,17 +110,13 @@ TEST(UrlCli, HrefModePrintsWhatwgSerializationWithoutCanonicalizing) {
 }
 
 TEST(UrlCli, FlagsEnableEachOption) {
-  const std::string input =
-      "http://x/A/index.html;jsessionid=9?utm_source=a&b=2&a=1&ref=z\n";
+  const std::string input = "http://x/A/index.html;jsessionid=9?utm_source=a&b=2&a=1&ref=z\n";
   EXPECT_EQ(run_url_command("", input).out, input);
   EXPECT_EQ(run_url_command("--sort-query", input).out,
             "http://x/A/index.html;jsessionid=9?a=1&b=2&ref=z&utm_source=a\n");
-  EXPECT_EQ(run_url_command("--strip-params", input).out,
-            "http://x/A/index.html;jsessionid=9?b=2&a=1&ref=z\n");
-  EXPECT_EQ(run_url_command("--strip-param ref", input).out,
-            "http://x/A/index.html;jsessionid=9?b=2&a=1\n");
-  EXPECT_EQ(run_url_command("--strip-session-ids", input).out,
-            "http://x/A/index.html?utm_source=a&b=2&a=1&ref=z\n");
+  EXPECT_EQ(run_url_command("--strip-params", input).out, "http://x/A/index.html;jsessionid=9?b=2&a=1&ref=z\n");
+  EXPECT_EQ(run_url_command("--strip-param ref", input).out, "http://x/A/index.html;jsessionid=9?b=2&a=1\n");
+  EXPECT_EQ(run_url_command("--strip-session-ids", input).out, "http://x/A/index.html?utm_source=a&b=2&a=1&ref=z\n");
   EXPECT_EQ(run_url_command("--lowercase-path", input).out,
             "http://x/a/index.html;jsessionid=9?utm_source=a&b=2&a=1&ref=z\n");
   EXPECT_EQ(run_url_command("--drop-index-pages --strip-session-ids", input).out,
@@ -128,8 +124,7 @@ TEST(UrlCli, FlagsEnableEachOption) {
 }
 
 TEST(UrlCli, MaxLengthRejectsLongUrls) {
-  RunResult r = run_url_command("--max-length 20", "http://x/short\nhttp://x/" +
-                                                       std::string(20, 'a') + "\n");
+  RunResult r = run_url_command("--max-length 20", "http://x/short\nhttp://x/" + std::string(20, 'a') + "\n");
   EXPECT_EQ(r.out,
             "http://x/short\n"
             "ERROR\ttoo_long: URL is 29 bytes, over the limit of 20\n");

@@ -77,8 +77,7 @@ TEST(DepthGuardTest, HostileNestingIsCutToABoundedTree) {
     EXPECT_LT(prefix, c.html.size()) << c.name;
     // Approximate tracking may undercount by a small factor (implied tbody/tr, foster
     // parenting), never by the unbounded amount the pattern would build.
-    EXPECT_LE(gumbo_tree_depth(std::string_view(c.html).substr(0, prefix)), 4 * kMaxNestingDepth)
-        << c.name;
+    EXPECT_LE(gumbo_tree_depth(std::string_view(c.html).substr(0, prefix)), 4 * kMaxNestingDepth) << c.name;
     EXPECT_GE(gumbo_tree_depth(std::string_view(c.html).substr(0, prefix)), kMaxNestingDepth / 2)
         << c.name << ": cut far earlier than needed";
   }
@@ -97,8 +96,8 @@ TEST(DepthGuardTest, SloppyButShallowPagesAreNotCut) {
       {"many options", "<select>" + repeat("<option>o", kTimes) + "</select>"},
       {"inline svg with self-closed paths", "<svg>" + repeat("<path d='M0 0'/>", kTimes) + "</svg>"},
       {"tags inside scripts and comments", repeat("<script>document.write('<div>')</script><!-- <div> -->", kTimes)},
-      {"tags inside textarea and title", "<title>" + repeat("<div>", kTimes) + "</title><textarea>" +
-                                             repeat("<div>", kTimes) + "</textarea>"},
+      {"tags inside textarea and title",
+       "<title>" + repeat("<div>", kTimes) + "</title><textarea>" + repeat("<div>", kTimes) + "</textarea>"},
       {"misnested formatting in cells", "<table><tr>" + repeat("<td><p><b>x</p>y</td>", kTimes) + "</table>"},
       {"anchors never closed", repeat("<a href=/x>x", kTimes)},
       {"stray end tags", repeat("</div></span></td></table>", kTimes) + repeat("<div></div>", kTimes)},

@@ -49,7 +49,9 @@ TEST(LinksHostileTest, NulBytesControlCharactersAndBinaryJunk) {
   std::string with_nuls("<a href=\"/a\0b\">x</a>\0<a\0 href=/c>", 32);
   auto nul = extract_links(with_nuls, {});
   ASSERT_GE(nul.links.size(), 1u);
-  EXPECT_EQ(nul.links[0].href, "/a\xEF\xBF\xBD" "b");  // NUL in an attribute value becomes U+FFFD
+  EXPECT_EQ(nul.links[0].href,
+            "/a\xEF\xBF\xBD"
+            "b");  // NUL in an attribute value becomes U+FFFD
 }
 
 TEST(LinksHostileTest, DocumentOverTheByteCapIsParsedUpToTheCap) {

@@ -85,8 +85,10 @@ TEST(MetaRefreshTest, BrowserAcceptedForms) {
 
 TEST(MetaRefreshTest, InPagesOnlyWithRefreshEquiv) {
   LinkExtractOptions options;
-  auto got = extract_links(R"(<meta http-equiv="refresh" content="0; url=/a"><meta http-equiv=" REFRESH " content="1;/b">
-    <meta http-equiv="content-type" content="0; url=/not"><meta http-equiv="refresh" content="10">)", options);
+  auto got =
+      extract_links(R"(<meta http-equiv="refresh" content="0; url=/a"><meta http-equiv=" REFRESH " content="1;/b">
+    <meta http-equiv="content-type" content="0; url=/not"><meta http-equiv="refresh" content="10">)",
+                    options);
   ASSERT_EQ(got.links.size(), 2u);
   EXPECT_EQ(got.links[0].href, "/a");
   EXPECT_EQ(got.links[1].href, "/b");

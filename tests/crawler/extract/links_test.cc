@@ -58,7 +58,8 @@ TEST(LinksTest, EveryElementKindIsReportedWithItsElement) {
 }
 
 TEST(LinksTest, FramesetFramesAreLinks) {
-  auto got = extract(R"(<html><frameset cols="50%,50%"><frame src="left.html"><frame src="right.html"></frameset></html>)");
+  auto got =
+      extract(R"(<html><frameset cols="50%,50%"><frame src="left.html"><frame src="right.html"></frameset></html>)");
   ASSERT_EQ(got.links.size(), 2u);
   EXPECT_EQ(got.links[0].kind, LinkKind::kFrame);
   EXPECT_EQ(got.links[0].element, "frame");
@@ -116,8 +117,9 @@ TEST(LinksTest, EntitiesInHrefsAreDecoded) {
 }
 
 TEST(LinksTest, WhitespaceAroundHrefsIsTrimmedInsideKept) {
-  auto got = extract("<a href=\" \t\n/padded \r\n\">1</a><a href=\"/in side\">2</a><a href=\"\">3</a>"
-                     "<a href=\"   \">4</a><a href=\"\f/ff\f\">5</a>");
+  auto got = extract(
+      "<a href=\" \t\n/padded \r\n\">1</a><a href=\"/in side\">2</a><a href=\"\">3</a>"
+      "<a href=\"   \">4</a><a href=\"\f/ff\f\">5</a>");
   EXPECT_THAT(hrefs(got), ElementsAre("/padded", "/in side", "", "", "/ff"));
 }
 
@@ -140,7 +142,8 @@ TEST(LinksTest, MetaRobotsForAllOrForOurAgent) {
   auto ours = extract(R"(<meta name="BloomCrawl" content="noindex, nofollow"><meta name="googlebot" content="none">)");
   EXPECT_TRUE(ours.meta_noindex);
   EXPECT_TRUE(ours.meta_nofollow);
-  auto other = extract(R"(<meta name="googlebot" content="noindex,nofollow"><meta name="robots" content="index, follow">)");
+  auto other =
+      extract(R"(<meta name="googlebot" content="noindex,nofollow"><meta name="robots" content="index, follow">)");
   EXPECT_FALSE(other.meta_noindex);
   EXPECT_FALSE(other.meta_nofollow);
   LinkExtractOptions options;

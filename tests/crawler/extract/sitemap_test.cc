@@ -24,7 +24,7 @@ TEST(Sitemap, ReadsLocsInOrderWithEntitiesCdataAndWhitespace) {
   Sitemap s = parse_sitemap(kUrlset);
   EXPECT_FALSE(s.is_index);
   EXPECT_EQ(s.locs, (std::vector<std::string>{"https://example.com/", "https://example.com/a?x=1&y=2",
-                                               "https://example.com/b</c>"}));
+                                              "https://example.com/b</c>"}));
   EXPECT_FALSE(s.truncated);
   EXPECT_TRUE(s.error.empty());
 }

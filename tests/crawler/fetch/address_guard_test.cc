@@ -142,8 +142,8 @@ TEST(AddressGuardTest, AllowListExemptsRangesIncludingMappedForms) {
 }
 
 TEST(AddressGuardTest, RejectsMalformedRangesNamingThem) {
-  for (const char* bad : {"127.0.0.0/33", "::/129", "300.0.0.1/8", "10.0.0.0/", "10.0.0.0/8x", "example.com",
-                          "", "10.0.0.0/-1"}) {
+  for (const char* bad :
+       {"127.0.0.0/33", "::/129", "300.0.0.1/8", "10.0.0.0/", "10.0.0.0/8x", "example.com", "", "10.0.0.0/-1"}) {
     try {
       AddressGuard guard({bad});
       ADD_FAILURE() << "accepted " << bad;

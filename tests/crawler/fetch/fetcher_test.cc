@@ -83,9 +83,8 @@ TEST(FetcherTest, GuardBlocksLoopbackWithoutAllowList) {
 TEST(FetcherTest, NameResolvingToLoopbackIsBlockedAtConnect) {
   // "localhost" passes any URL-level check; only the connect-time check sees 127.0.0.1 / ::1.
   LoopbackServer server;
-  server.server().Get("/", [](const httplib::Request&, httplib::Response& response) {
-    response.set_content(kPage, "text/html");
-  });
+  server.server().Get(
+      "/", [](const httplib::Request&, httplib::Response& response) { response.set_content(kPage, "text/html"); });
   server.start();
   FetchOptions options = loopback_options();
   options.allowed_ranges.clear();
@@ -153,9 +152,8 @@ TEST(FetcherTest, NonHtmlIsRecordedButNotKept) {
   server.server().Get("/small.png", [](const httplib::Request&, httplib::Response& response) {
     response.set_content(std::string(100, 'I'), "image/png");
   });
-  server.server().Get("/page", [](const httplib::Request&, httplib::Response& response) {
-    response.set_content(kPage, "text/html");
-  });
+  server.server().Get(
+      "/page", [](const httplib::Request&, httplib::Response& response) { response.set_content(kPage, "text/html"); });
   server.start();
   FetchCollector collector;
   Fetcher fetcher(loopback_options(), collector.callback());
@@ -241,9 +239,8 @@ TEST(FetcherTest, KeepAliveServesManyRequestsOnOneConnection) {
 
 TEST(FetcherTest, SequentialRequestsReuseTheConnection) {
   LoopbackServer server;
-  server.server().Get("/", [](const httplib::Request&, httplib::Response& response) {
-    response.set_content(kPage, "text/html");
-  });
+  server.server().Get(
+      "/", [](const httplib::Request&, httplib::Response& response) { response.set_content(kPage, "text/html"); });
   server.start();
   FetchCollector collector;
   Fetcher fetcher(loopback_options(), collector.callback());

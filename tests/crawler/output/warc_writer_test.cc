@@ -9,8 +9,8 @@
 #include <vector>
 
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 #include <openssl/evp.h>
+#include <nlohmann/json.hpp>
 
 namespace bloomcrawl {
 namespace {
@@ -98,7 +98,8 @@ TEST_F(WarcWriterTest, EveryRecordReadsBackWithWarcio) {
     EXPECT_EQ(resp["payload_digest"], warc_sha1_digest(x.payload));
     EXPECT_EQ(resp["payload_base64"], base64(x.payload));
     // The stored payload is decoded, so the archived head says so.
-    EXPECT_FALSE(resp["http_headers"].contains("content-encoding") || resp["http_headers"].contains("Content-Encoding"));
+    EXPECT_FALSE(resp["http_headers"].contains("content-encoding") ||
+                 resp["http_headers"].contains("Content-Encoding"));
     EXPECT_EQ(req["type"], "request");
     EXPECT_EQ(req["method"], "GET");
     EXPECT_EQ(req["target"], x.url);

@@ -10,10 +10,10 @@
 #include <fstream>
 #include <string>
 
+#include "base/data_error.h"
 #include "crawler/persist/audit_set.h"
 #include "crawler/persist/journal.h"
 #include "frontier/frontier.h"
-#include "base/data_error.h"
 
 namespace bloomcrawl {
 namespace {
@@ -56,7 +56,9 @@ class CrawlCheckpointTest : public ::testing::Test {
     return cp;
   }
   static std::string host(uint64_t i) { return std::string("h").append(std::to_string(i % 5)); }
-  static std::string url(uint64_t i) { return std::string("http://").append(host(i)).append("/page").append(std::to_string(i)); }
+  static std::string url(uint64_t i) {
+    return std::string("http://").append(host(i)).append("/page").append(std::to_string(i));
+  }
 
   static void flip_byte(const fs::path& path, size_t offset) {
     std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);

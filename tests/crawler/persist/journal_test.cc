@@ -147,7 +147,8 @@ TEST_F(JournalTest, AFailedHeaderWriteIsAnErrorNamingTheFile) {
     JournalWriter writer(dir_ / "j.log", JournalOptions{});
     FAIL() << "no error";
   } catch (const CheckpointError& e) {
-    EXPECT_NE(std::string(e.what()).find((dir_ / "j.log").string() + ": cannot write journal header"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find((dir_ / "j.log").string() + ": cannot write journal header"),
+              std::string::npos)
         << e.what();
   }
 }
@@ -180,7 +181,8 @@ TEST_F(JournalTest, ReplayFoldsJournalsIntoWhatAResumeRedoes) {
     add_record(batch, AuditFalsePositiveRecord{42});
     writer.append(batch);
   }
-  const JournalReplay r = replay_journals({dir_ / "journal-000001.log", dir_ / "journal-000002.log"}, {"http://a.test/9"});
+  const JournalReplay r =
+      replay_journals({dir_ / "journal-000001.log", dir_ / "journal-000002.log"}, {"http://a.test/9"});
   EXPECT_EQ(r.admitted.size(), 4u);
   EXPECT_FALSE(r.admitted.back().queued);
   EXPECT_EQ(r.completed.size(), 3u);

@@ -67,7 +67,7 @@ TEST(BackoffRetries, RetriesAUrlAtMostMaxRetriesTimesThenForgetsIt) {
   const HostOutcome backoff = HostOutcome::backoff();
   EXPECT_TRUE(retries.take("http://a/", backoff));
   EXPECT_TRUE(retries.take("http://a/", backoff));
-  EXPECT_TRUE(retries.take("http://b/", backoff));  // counted per URL
+  EXPECT_TRUE(retries.take("http://b/", backoff));   // counted per URL
   EXPECT_FALSE(retries.take("http://a/", backoff));  // the last answer is the page's record
   EXPECT_TRUE(retries.take("http://a/", backoff));   // ...and the count starts over
   EXPECT_FALSE(retries.take("http://b/", HostOutcome::ok()));

@@ -24,7 +24,7 @@ class RobotsCacheTest : public ::testing::Test {
 TEST_F(RobotsCacheTest, UnknownHostIsFetchedOnceThenReady) {
   RobotsCache cache(options());
   EXPECT_EQ(cache.lookup("http://a.test", t0).state, State::kNeedFetch);
-  EXPECT_EQ(cache.lookup("http://a.test", t0).state, State::kFetching);  // someone else fetches
+  EXPECT_EQ(cache.lookup("http://a.test", t0).state, State::kFetching);   // someone else fetches
   EXPECT_EQ(cache.lookup("http://b.test", t0).state, State::kNeedFetch);  // hosts are independent
   cache.on_fetched("http://a.test", 200, "User-agent: bloomcrawl\nDisallow: /private\n", t0);
   RobotsLookup ready = cache.lookup("http://a.test", t0 + seconds(1));

@@ -52,13 +52,18 @@ TEST(RobotsSyntax, ByteOrderMarkPrefixIsSkipped) {
   EXPECT_EQ(tally("\xEF\xBB\xBFUser-Agent: foo\nAllow: /AnyValue\n").known, 2);
   EXPECT_EQ(tally("\xEF\xBB\xBFUser-Agent: foo\nAllow: /AnyValue\n").unknown, 0);
   EXPECT_EQ(tally("\xEF\xBBUser-Agent: foo\nAllow: /AnyValue\n").known, 2);
-  EXPECT_EQ(tally("\xEF" "User-Agent: foo\nAllow: /AnyValue\n").known, 2);
+  EXPECT_EQ(tally("\xEF"
+                  "User-Agent: foo\nAllow: /AnyValue\n")
+                .known,
+            2);
   // A broken BOM leaves garbage in front of the first key, which becomes unknown.
   Tally broken = tally("\xEF\x11\xBFUser-Agent: foo\nAllow: /AnyValue\n");
   EXPECT_EQ(broken.known, 1);
   EXPECT_EQ(broken.unknown, 1);
   // A BOM is only skipped at the start of the file.
-  Tally middle = tally("User-Agent: foo\n\xEF\xBB\xBF" "Allow: /AnyValue\n");
+  Tally middle = tally(
+      "User-Agent: foo\n\xEF\xBB\xBF"
+      "Allow: /AnyValue\n");
   EXPECT_EQ(middle.known, 1);
   EXPECT_EQ(middle.unknown, 1);
 }
@@ -73,13 +78,13 @@ TEST(RobotsSyntax, KeyAndValueSplitting) {
   std::vector<std::pair<std::string, std::string>> seen;
   for_each_robots_directive(
       "  user-agent :  FooBot  # comment\n"
-      "disallow /x\n"          // missing colon, two words: accepted
-      "disallow /x /y\n"       // missing colon, three words: not a directive
-      "# Disallow: /\n"        // comment only
-      ": /nokey\n"             // empty key
+      "disallow /x\n"     // missing colon, two words: accepted
+      "disallow /x /y\n"  // missing colon, three words: not a directive
+      "# Disallow: /\n"   // comment only
+      ": /nokey\n"        // empty key
       "justoneword\n"
-      "Allow:\n"               // empty value is a directive
-      "x:y:z\n",               // the first colon separates
+      "Allow:\n"  // empty value is a directive
+      "x:y:z\n",  // the first colon separates
       [&](const RobotsDirective& d) { seen.emplace_back(std::string(d.name), std::string(d.value)); });
   const std::vector<std::pair<std::string, std::string>> expected = {
       {"user-agent", "FooBot"}, {"disallow", "/x"}, {"Allow", ""}, {"x", "y:z"}};
@@ -174,9 +179,9 @@ TEST(RobotsPattern, Wildcards) {
   EXPECT_FALSE(matches("/a.php?x", "/*.php$"));
   EXPECT_TRUE(matches("/", "/$"));
   EXPECT_FALSE(matches("/a", "/$"));
-  EXPECT_TRUE(matches("/a$b", "/a$b"));   // '$' inside a pattern is literal
+  EXPECT_TRUE(matches("/a$b", "/a$b"));  // '$' inside a pattern is literal
   EXPECT_FALSE(matches("/ab", "/a$b"));
-  EXPECT_TRUE(matches("/a$", "/a$$"));     // only the last '$' anchors
+  EXPECT_TRUE(matches("/a$", "/a$$"));  // only the last '$' anchors
   EXPECT_TRUE(matches("/fish", "/fish*"));
   EXPECT_TRUE(matches("/x", "*"));
   EXPECT_FALSE(matches("/", "$"));

@@ -73,18 +73,18 @@ TEST(RobotsReference, GroupsAreNotClosedByOtherLines) {
 }
 
 TEST(RobotsReference, KeysAreCaseInsensitive) {
-  for (const std::string robots : {"USER-AGENT: FooBot\nALLOW: /x/\nDISALLOW: /\n",
-                                   "user-agent: FooBot\nallow: /x/\ndisallow: /\n",
-                                   "uSeR-aGeNt: FooBot\nAlLoW: /x/\ndIsAlLoW: /\n"}) {
+  for (const std::string robots :
+       {"USER-AGENT: FooBot\nALLOW: /x/\nDISALLOW: /\n", "user-agent: FooBot\nallow: /x/\ndisallow: /\n",
+        "uSeR-aGeNt: FooBot\nAlLoW: /x/\ndIsAlLoW: /\n"}) {
     EXPECT_TRUE(allowed(robots, "FooBot", "http://foo.bar/x/y"));
     EXPECT_FALSE(allowed(robots, "FooBot", "http://foo.bar/a/b"));
   }
 }
 
 TEST(RobotsReference, UserAgentValueIsCaseInsensitive) {
-  for (const std::string robots : {"User-Agent: FOO BAR\nAllow: /x/\nDisallow: /\n",
-                                   "User-Agent: foo bar\nAllow: /x/\nDisallow: /\n",
-                                   "User-Agent: FoO bAr\nAllow: /x/\nDisallow: /\n"}) {
+  for (const std::string robots :
+       {"User-Agent: FOO BAR\nAllow: /x/\nDisallow: /\n", "User-Agent: foo bar\nAllow: /x/\nDisallow: /\n",
+        "User-Agent: FoO bAr\nAllow: /x/\nDisallow: /\n"}) {
     for (const char* agent : {"Foo", "foo"}) {
       EXPECT_TRUE(allowed(robots, agent, "http://foo.bar/x/y"));
       EXPECT_FALSE(allowed(robots, agent, "http://foo.bar/a/b"));
@@ -148,7 +148,8 @@ TEST(RobotsReference, LongestMatchWins) {
   EXPECT_FALSE(allowed("user-agent: FooBot\nallow: /page\ndisallow: /*.html\n", "FooBot", "http://foo.bar/page.html"));
   EXPECT_TRUE(allowed("user-agent: FooBot\nallow: /page\ndisallow: /*.html\n", "FooBot", "http://foo.bar/page"));
   EXPECT_TRUE(allowed("user-agent: FooBot\nallow: /x/page.\ndisallow: /*.html\n", "FooBot", url));
-  EXPECT_FALSE(allowed("user-agent: FooBot\nallow: /x/page.\ndisallow: /*.html\n", "FooBot", "http://foo.bar/x/y.html"));
+  EXPECT_FALSE(
+      allowed("user-agent: FooBot\nallow: /x/page.\ndisallow: /*.html\n", "FooBot", "http://foo.bar/x/y.html"));
   const std::string groups = "User-agent: *\nDisallow: /x/\nUser-agent: FooBot\nDisallow: /y/\n";
   EXPECT_TRUE(allowed(groups, "FooBot", "http://foo.bar/x/page"));
   EXPECT_FALSE(allowed(groups, "FooBot", "http://foo.bar/y/page"));
@@ -232,8 +233,8 @@ TEST(RobotsReference, LongLinesAreCut) {
       longline_a += "a";
       longline_b += "b";
     }
-    const std::string robots = "user-agent: FooBot\ndisallow: /\n" + allow + longline_a + "/qux\n" + allow +
-                               longline_b + "/qux\n";
+    const std::string robots =
+        "user-agent: FooBot\ndisallow: /\n" + allow + longline_a + "/qux\n" + allow + longline_b + "/qux\n";
     EXPECT_FALSE(allowed(robots, "FooBot", "http://foo.bar/"));
     EXPECT_TRUE(allowed(robots, "FooBot", "http://foo.bar" + longline_a + "/qux"));
     EXPECT_TRUE(allowed(robots, "FooBot", "http://foo.bar" + longline_b + "/fux"));
@@ -245,9 +246,9 @@ TEST(RobotsReference, DocumentationPathValues) {
   const std::string fish_star = "user-agent: FooBot\ndisallow: /\nallow: /fish*\n";
   for (const std::string& robots : {fish, fish_star}) {
     EXPECT_FALSE(allowed(robots, "FooBot", "http://foo.bar/bar"));
-    for (const char* url : {"http://foo.bar/fish", "http://foo.bar/fish.html", "http://foo.bar/fish/salmon.html",
-                            "http://foo.bar/fishheads", "http://foo.bar/fishheads/yummy.html",
-                            "http://foo.bar/fish.html?id=anything"}) {
+    for (const char* url :
+         {"http://foo.bar/fish", "http://foo.bar/fish.html", "http://foo.bar/fish/salmon.html",
+          "http://foo.bar/fishheads", "http://foo.bar/fishheads/yummy.html", "http://foo.bar/fish.html?id=anything"}) {
       EXPECT_TRUE(allowed(robots, "FooBot", url)) << url;
     }
     for (const char* url : {"http://foo.bar/Fish.asp", "http://foo.bar/catfish", "http://foo.bar/?id=fish"}) {
@@ -259,8 +260,8 @@ TEST(RobotsReference, DocumentationPathValues) {
                           "http://foo.bar/fish/salmon.html", "http://foo.bar/fish/?id=anything"}) {
     EXPECT_TRUE(allowed(fish_slash, "FooBot", url)) << url;
   }
-  for (const char* url : {"http://foo.bar/bar", "http://foo.bar/fish", "http://foo.bar/fish.html",
-                          "http://foo.bar/Fish/Salmon.html"}) {
+  for (const char* url :
+       {"http://foo.bar/bar", "http://foo.bar/fish", "http://foo.bar/fish.html", "http://foo.bar/Fish/Salmon.html"}) {
     EXPECT_FALSE(allowed(fish_slash, "FooBot", url)) << url;
   }
   const std::string php = "user-agent: FooBot\ndisallow: /\nallow: /*.php\n";
@@ -269,8 +270,8 @@ TEST(RobotsReference, DocumentationPathValues) {
                           "http://foo.bar/filename.php/", "http://foo.bar/index?f=filename.php/"}) {
     EXPECT_TRUE(allowed(php, "FooBot", url)) << url;
   }
-  for (const char* url : {"http://foo.bar/bar", "http://foo.bar/php/", "http://foo.bar/index?php",
-                          "http://foo.bar/windows.PHP"}) {
+  for (const char* url :
+       {"http://foo.bar/bar", "http://foo.bar/php/", "http://foo.bar/index?php", "http://foo.bar/windows.PHP"}) {
     EXPECT_FALSE(allowed(php, "FooBot", url)) << url;
   }
   const std::string php_end = "user-agent: FooBot\ndisallow: /\nallow: /*.php$\n";
@@ -291,9 +292,10 @@ TEST(RobotsReference, DocumentationPathValues) {
 
 TEST(RobotsReference, DocumentationOrderOfPrecedence) {
   EXPECT_TRUE(allowed("user-agent: FooBot\nallow: /p\ndisallow: /\n", "FooBot", "http://example.com/page"));
-  EXPECT_TRUE(allowed("user-agent: FooBot\nallow: /folder\ndisallow: /folder\n", "FooBot",
-                      "http://example.com/folder/page"));
-  EXPECT_FALSE(allowed("user-agent: FooBot\nallow: /page\ndisallow: /*.htm\n", "FooBot", "http://example.com/page.htm"));
+  EXPECT_TRUE(
+      allowed("user-agent: FooBot\nallow: /folder\ndisallow: /folder\n", "FooBot", "http://example.com/folder/page"));
+  EXPECT_FALSE(
+      allowed("user-agent: FooBot\nallow: /page\ndisallow: /*.htm\n", "FooBot", "http://example.com/page.htm"));
   const std::string root_only = "user-agent: FooBot\nallow: /$\ndisallow: /\n";
   EXPECT_TRUE(allowed(root_only, "FooBot", "http://example.com/"));
   EXPECT_FALSE(allowed(root_only, "FooBot", "http://example.com/page.html"));
@@ -363,8 +365,9 @@ TEST(RobotsRfc9309, Examples) {
   EXPECT_FALSE(allowed(robots, "otherbot", "http://www.example.com/example/x"));
   EXPECT_TRUE(allowed(robots, "otherbot", "http://www.example.com/publications/x"));
 
-  const std::string merged = "user-agent: ExampleBot\ndisallow: /foo\ndisallow: /bar\n\n"
-                             "user-agent: ExampleBot\ndisallow: /baz\n";
+  const std::string merged =
+      "user-agent: ExampleBot\ndisallow: /foo\ndisallow: /bar\n\n"
+      "user-agent: ExampleBot\ndisallow: /baz\n";
   for (const char* path : {"/foo", "/bar", "/baz"}) EXPECT_FALSE(allowed(merged, "examplebot", path)) << path;
   EXPECT_TRUE(allowed(merged, "examplebot", "/qux"));
 }
@@ -420,9 +423,9 @@ TEST(RobotsCrawlDelay, TakenFromOurGroupElseGlobal) {
   EXPECT_EQ(RobotsRules::parse(robots, "FooBot").crawl_delay_seconds(), 0.5);
   EXPECT_EQ(RobotsRules::parse(robots, "BarBot").crawl_delay_seconds(), 10.0);
   // Our group without a delay does not inherit the global one.
-  EXPECT_EQ(RobotsRules::parse("User-agent: *\nCrawl-delay: 4\nUser-agent: Foo\nDisallow: /\n", "Foo")
-                .crawl_delay_seconds(),
-            std::nullopt);
+  EXPECT_EQ(
+      RobotsRules::parse("User-agent: *\nCrawl-delay: 4\nUser-agent: Foo\nDisallow: /\n", "Foo").crawl_delay_seconds(),
+      std::nullopt);
   for (const char* bad : {"-1", "abc", "5s", "", "inf", "nan"}) {
     EXPECT_EQ(RobotsRules::parse(std::string("User-agent: *\nCrawl-delay: ") + bad + "\n", "x").crawl_delay_seconds(),
               std::nullopt)

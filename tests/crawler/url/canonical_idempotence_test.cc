@@ -21,18 +21,41 @@ const char* pick(std::mt19937& rng, const char* const (&pool)[N]) {
 
 std::string generate_href(std::mt19937& rng) {
   static const char* const kSchemes[] = {"http://", "https://", "HTTP://", "http:", "",
-                                         "//", "mailto:", "ftp://", "sc://"};
+                                         "//",      "mailto:",  "ftp://",  "sc://"};
   static const char* const kUserinfo[] = {"", "", "", "u:p@", "@", "a%40b@"};
-  static const char* const kHosts[] = {"example.com", "Example.COM", "m\xc3\xbcnchen.de",
-                                       "0x7f.1", "[::1]", "[0:0::1:0]", "192.168.0.1",
-                                       "xn--mnchen-3ya.de", "ex%61mple.org", "a..b", "1.2.3.4."};
+  static const char* const kHosts[] = {"example.com",   "Example.COM", "m\xc3\xbcnchen.de", "0x7f.1",
+                                       "[::1]",         "[0:0::1:0]",  "192.168.0.1",       "xn--mnchen-3ya.de",
+                                       "ex%61mple.org", "a..b",        "1.2.3.4."};
   static const char* const kPorts[] = {"", "", ":80", ":443", ":8080", ":", ":0065535"};
-  static const char* const kSegments[] = {
-      "a", "B", ".", "..", "%2e", "%2E%2e", "index.html", "Default.aspx", "%7e", "%7E%41",
-      "%2f", "%zz", "%", "x;jsessionid=AB12", "y;PHPSESSID=1;v=2", "..;jsessionid=2", ".;sid=1", "\xc3\xa9", " s",
-      "a^b", "{c}", "d|e", "f\\g", "%e2%82%ac", "", "q?", "h#"};
-  static const char* const kParams[] = {"a=1", "b=2", "utm_source=x", "gclid=9", "a=0",
-                                        "", "z", "%7e=%2D", "c=%3d", "sid=5", "x=y=z", "'"};
+  static const char* const kSegments[] = {"a",
+                                          "B",
+                                          ".",
+                                          "..",
+                                          "%2e",
+                                          "%2E%2e",
+                                          "index.html",
+                                          "Default.aspx",
+                                          "%7e",
+                                          "%7E%41",
+                                          "%2f",
+                                          "%zz",
+                                          "%",
+                                          "x;jsessionid=AB12",
+                                          "y;PHPSESSID=1;v=2",
+                                          "..;jsessionid=2",
+                                          ".;sid=1",
+                                          "\xc3\xa9",
+                                          " s",
+                                          "a^b",
+                                          "{c}",
+                                          "d|e",
+                                          "f\\g",
+                                          "%e2%82%ac",
+                                          "",
+                                          "q?",
+                                          "h#"};
+  static const char* const kParams[] = {"a=1", "b=2",     "utm_source=x", "gclid=9", "a=0",   "",
+                                        "z",   "%7e=%2D", "c=%3d",        "sid=5",   "x=y=z", "'"};
   std::string href = pick(rng, kSchemes);
   href += pick(rng, kUserinfo);
   href += pick(rng, kHosts);

@@ -63,8 +63,7 @@ TEST(Canonicalize, NonHttpSchemesAreDroppedAsUnsupported) {
 }
 
 TEST(Canonicalize, InvalidUrlsAreDroppedWithDetail) {
-  for (const char* href : {"http://", "http://a b/", "http://[::1/", "relative/path",
-                           "http://example.com:99999/"}) {
+  for (const char* href : {"http://", "http://a b/", "http://[::1/", "relative/path", "http://example.com:99999/"}) {
     CanonicalUrl result = canonicalize(href, nullptr, {});
     EXPECT_EQ(result.reason, UrlDropReason::kInvalid) << href;
     EXPECT_FALSE(result.error.empty()) << href;
@@ -88,8 +87,7 @@ TEST(Canonicalize, TooLongInputOrResultIsDropped) {
   CanonicalizeOptions defaults;
   EXPECT_EQ(defaults.max_length, 2048u);
   EXPECT_TRUE(canonicalize("http://x/" + std::string(2039, 'a'), nullptr, defaults).ok());
-  EXPECT_EQ(canonicalize("http://x/" + std::string(2040, 'a'), nullptr, defaults).reason,
-            UrlDropReason::kTooLong);
+  EXPECT_EQ(canonicalize("http://x/" + std::string(2040, 'a'), nullptr, defaults).reason, UrlDropReason::kTooLong);
 }
 
 TEST(Canonicalize, HostKeyHasPortOnlyWhenNonDefault) {
@@ -122,10 +120,8 @@ TEST(CanonicalizeOptions, SortQueryIsStableByName) {
 TEST(CanonicalizeOptions, StripDefaultTrackingParams) {
   CanonicalizeOptions options;
   options.strip_params = true;
-  EXPECT_EQ(canon("http://x/?utm_source=a&id=3&gclid=b&UTM_Medium=c&fbclid=d&msclkid=e", options),
-            "http://x/?id=3");
-  EXPECT_EQ(canon("http://x/p?utm_campaign=a&_ga=1&mc_cid=2&mc_eid=3&yclid=4&dclid=5", options),
-            "http://x/p");
+  EXPECT_EQ(canon("http://x/?utm_source=a&id=3&gclid=b&UTM_Medium=c&fbclid=d&msclkid=e", options), "http://x/?id=3");
+  EXPECT_EQ(canon("http://x/p?utm_campaign=a&_ga=1&mc_cid=2&mc_eid=3&yclid=4&dclid=5", options), "http://x/p");
   EXPECT_EQ(canon("http://x/?utmost=1&gclidx=2", options), "http://x/?utmost=1&gclidx=2");
 }
 
@@ -133,8 +129,7 @@ TEST(CanonicalizeOptions, StripCustomParamNamesAndPrefixes) {
   CanonicalizeOptions options;
   options.strip_params = true;
   options.strip_param_names = {"ref", "trk_*"};
-  EXPECT_EQ(canon("http://x/?ref=a&trk_a=1&trk=2&utm_source=s", options),
-            "http://x/?trk=2&utm_source=s");
+  EXPECT_EQ(canon("http://x/?ref=a&trk_a=1&trk=2&utm_source=s", options), "http://x/?trk=2&utm_source=s");
 }
 
 TEST(CanonicalizeOptions, StripSessionIdsInPathsAndQueries) {

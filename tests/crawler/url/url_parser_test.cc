@@ -29,8 +29,7 @@ void check(const Case& c) {
   std::string error;
   std::optional<Url> url = parse_url(c.input, base ? &*base : nullptr, &error);
   if (c.expected == nullptr) {
-    EXPECT_FALSE(url) << "input '" << c.input << "' base '" << c.base << "' parsed as "
-                      << url->href();
+    EXPECT_FALSE(url) << "input '" << c.input << "' base '" << c.base << "' parsed as " << url->href();
     EXPECT_FALSE(error.empty());
     return;
   }
@@ -61,8 +60,7 @@ TEST(UrlParser, WhitespaceIsTrimmedAndTabsNewlinesRemoved) {
       {"\x01\x1f http://x/\x00\x1f "sv, "", "http://x/"},
       {"http://example.com/foo\tbar", "", "http://example.com/foobar"},
       {"http://f:21/ b ? d # e ", kBase, "http://f:21/%20b%20?%20d%20#%20e"},
-      {"h\tt\nt\rp://h\to\ns\rt:9\t0\n0\r0/p\ta\nt\rh?q\tu\ne\rry#f\tr\na\rg", "",
-       "http://host:9000/path?query#frag"},
+      {"h\tt\nt\rp://h\to\ns\rt:9\t0\n0\r0/p\ta\nt\rh?q\tu\ne\rry#f\tr\na\rg", "", "http://host:9000/path?query#frag"},
       {"non-special:opaque  ", "", "non-special:opaque"},
   });
 }
@@ -108,8 +106,7 @@ TEST(UrlParser, PercentEncodeSets) {
       {"http://example.com/foo%00%51", "", "http://example.com/foo%00%51"},
       {"http://example.com/(%28:%3A%29)", "", "http://example.com/(%28:%3A%29)"},
       {"http://example.com/\xe4\xbd\xa0\xe5\xa5\xbd", "", "http://example.com/%E4%BD%A0%E5%A5%BD"},
-      {"http://example.com/a^b`c{d}e\"f<g>h", "",
-       "http://example.com/a%5Eb%60c%7Bd%7De%22f%3Cg%3Eh"},
+      {"http://example.com/a^b`c{d}e\"f<g>h", "", "http://example.com/a%5Eb%60c%7Bd%7De%22f%3Cg%3Eh"},
       {"http://example.com/foo%", "", "http://example.com/foo%"},
       {"https://x/\0y"sv, "", "https://x/%00y"},
       {"https://x/?\0y"sv, "", "https://x/?%00y"},
@@ -119,8 +116,7 @@ TEST(UrlParser, PercentEncodeSets) {
       {"notspecial://host/?'", "", "notspecial://host/?'"},
       {"http://example.com/?a b<>\"`\xc3\xa9", "", "http://example.com/?a%20b%3C%3E%22`%C3%A9"},
       {"http://example.com/#a b<>\"`", "", "http://example.com/#a%20b%3C%3E%22%60"},
-      {"http://www.google.com/foo?bar=baz# \xc2\xbb", "",
-       "http://www.google.com/foo?bar=baz#%20%C2%BB"},
+      {"http://www.google.com/foo?bar=baz# \xc2\xbb", "", "http://www.google.com/foo?bar=baz#%20%C2%BB"},
       {"#\xce\xb2", kBase, "http://example.org/foo/bar#%CE%B2"},
   });
 }
@@ -205,7 +201,9 @@ TEST(UrlParser, IdnaDomainToAscii) {
   check_all({
       {"http://Example.COM/", "", "http://example.com/"},
       {"http://ex%61mple.com", "", "http://example.com/"},
-      {"http://www.foo\xe3\x80\x82" "bar.com", "", "http://www.foo.bar.com/"},
+      {"http://www.foo\xe3\x80\x82"
+       "bar.com",
+       "", "http://www.foo.bar.com/"},
       {"http://www.foo%E3%80%82bar.com", "", "http://www.foo.bar.com/"},
       {"http://\xef\xbc\xa7\xef\xbd\x8f.com", "", "http://go.com/"},
       {"http://\xe4\xbd\xa0\xe5\xa5\xbd\xe4\xbd\xa0\xe5\xa5\xbd", "", "http://xn--6qqa088eba/"},
@@ -213,7 +211,9 @@ TEST(UrlParser, IdnaDomainToAscii) {
       {"http://m\xc3\xbcnchen.de/", "", "http://xn--mnchen-3ya.de/"},
       {"http://xn--mnchen-3ya.de/", "", "http://xn--mnchen-3ya.de/"},
       {"http://XN--MNCHEN-3YA.de/", "", "http://xn--mnchen-3ya.de/"},
-      {"http://a\xc2\xad" "b/", "", "http://ab/"},
+      {"http://a\xc2\xad"
+       "b/",
+       "", "http://ab/"},
       {"http://ab--c.-x-/", "", "http://ab--c.-x-/"},
       {"http://a..b/", "", "http://a..b/"},
       {"sc://fa\xc3\x9f.ExAmPlE/", "", "sc://fa%C3%9F.ExAmPlE/"},
@@ -242,15 +242,15 @@ TEST(UrlParser, IdnaSymbolsThatUts46AllowsButIdna2008Rejects) {
       {"http://i\xe2\x9d\xa4\xef\xb8\x8f.ws/", "", "http://xn--i-7iq.ws/"},  // variation selector ignored
       {"http://XN--N3H/", "", "http://xn--n3h/"},
       {"http://xn--i-7iq.ws/", "", "http://xn--i-7iq.ws/"},
-      {"http://\xf0\x9f\x92\xa9.123/", "", nullptr},            // ends in a number
-      {"http://\xe2\x98\x83\xe2\x80\x8d/", "", nullptr},      // ZWJ still fails
+      {"http://\xf0\x9f\x92\xa9.123/", "", nullptr},      // ends in a number
+      {"http://\xe2\x98\x83\xe2\x80\x8d/", "", nullptr},  // ZWJ still fails
       {"http://xn--n3h-/", "", nullptr},
       // UTS #46 "valid" beyond the emoji blocks: General Punctuation, Latin-1 symbols.
-      {"http://\xe2\x80\xa0/", "", "http://xn--lvg/"},                    // U+2020 dagger
-      {"http://\xe2\x80\xbd/", "", "http://xn--fwg/"},                    // U+203D interrobang
-      {"http://\xc2\xa9.example/", "", "http://xn--gba.example/"},         // U+00A9
+      {"http://\xe2\x80\xa0/", "", "http://xn--lvg/"},              // U+2020 dagger
+      {"http://\xe2\x80\xbd/", "", "http://xn--fwg/"},              // U+203D interrobang
+      {"http://\xc2\xa9.example/", "", "http://xn--gba.example/"},  // U+00A9
       {"http://xn--lvg/", "", "http://xn--lvg/"},
-      {"http://\xef\xbf\xbd/", "", nullptr},                              // U+FFFD is disallowed
+      {"http://\xef\xbf\xbd/", "", nullptr},  // U+FFFD is disallowed
   });
 }
 
@@ -270,7 +270,9 @@ TEST(UrlParser, IdnaFollowsUts46OfUnicode15Point1) {
       {"https://xn--ynd.xn--4xa/", "", nullptr},
       // Disallowed in 15.0, ignored since: Hangul filler U+115F, U+2061, musical U+1D173.
       {"https://\xda\xb9.\xe1\xa1\xb3\xe1\x85\x9f/", "", "https://xn--skb.xn--g9e/"},
-      {"https://a\xe2\x81\xa1" "b\xf0\x9d\x85\xb3.de/", "", "https://ab.de/"},
+      {"https://a\xe2\x81\xa1"
+       "b\xf0\x9d\x85\xb3.de/",
+       "", "https://ab.de/"},
   });
 }
 
