@@ -1,11 +1,11 @@
 // `bloomcrawl crawl` as an operator runs it: Ctrl-C stops with a final report, and a mistaken
 // config is refused with a message that names the field.
 #include <fcntl.h>
-#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -15,7 +15,6 @@
 
 #include "tests/support/test_web.h"
 
-extern char** environ;
 extern "C" const char* __tsan_default_suppressions() { return "race:libcpp-httplib.so\n"; }
 
 namespace bloomcrawl {
@@ -37,7 +36,7 @@ class CrawlCliTest : public ::testing::Test {
     std::ofstream(dir_ / name) << text;
     return dir_ / name;
   }
-  std::string read(const fs::path& p) {
+  static std::string read(const fs::path& p) {
     std::ifstream in(p);
     std::stringstream s;
     s << in.rdbuf();
@@ -47,6 +46,7 @@ class CrawlCliTest : public ::testing::Test {
   pid_t spawn(std::vector<std::string> args) {
     args.insert(args.begin(), BLOOMCRAWL_BIN);
     std::vector<char*> argv;
+    argv.reserve(args.size() + 1);
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
     posix_spawn_file_actions_t actions;
@@ -58,7 +58,7 @@ class CrawlCliTest : public ::testing::Test {
     posix_spawn_file_actions_destroy(&actions);
     return pid;
   }
-  int wait_exit(pid_t pid) {
+  static int wait_exit(pid_t pid) {
     int status = 0;
     EXPECT_EQ(waitpid(pid, &status, 0), pid);
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

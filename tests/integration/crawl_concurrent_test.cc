@@ -52,7 +52,7 @@ class CrawlTest : public ::testing::Test {
     return c;
   }
 
-  nlohmann::json crawl(const CrawlConfig& c) {
+  static nlohmann::json crawl(const CrawlConfig& c) {
     validate_config(c);
     Crawler crawler(settings_from_config(c));
     return crawler.run();
@@ -84,8 +84,10 @@ TEST_F(CrawlTest, FetchesExactlyTheGroundTruthAndNothingTwice) {
   nlohmann::json report = crawl(c);
   web.stop();
 
-  std::set<std::string> fetched = fetched_urls(), truth = as_set(web.ground_truth(web.site_depth()));
-  std::vector<std::string> missing, extra;
+  std::set<std::string> fetched = fetched_urls();
+  std::set<std::string> truth = as_set(web.ground_truth(web.site_depth()));
+  std::vector<std::string> missing;
+  std::vector<std::string> extra;
   std::set_difference(truth.begin(), truth.end(), fetched.begin(), fetched.end(), std::back_inserter(missing));
   std::set_difference(fetched.begin(), fetched.end(), truth.begin(), truth.end(), std::back_inserter(extra));
   EXPECT_TRUE(missing.empty()) << "not fetched: " << ::testing::PrintToString(missing);
@@ -118,7 +120,8 @@ TEST_F(CrawlTest, DepthLimitBoundsTheCrawl) {
   c.politeness.concurrency_per_host = 1;
   crawl(c);
   web.stop();
-  std::set<std::string> fetched = fetched_urls(), truth = as_set(web.ground_truth(2));
+  std::set<std::string> fetched = fetched_urls();
+  std::set<std::string> truth = as_set(web.ground_truth(2));
   EXPECT_TRUE(std::includes(truth.begin(), truth.end(), fetched.begin(), fetched.end()));
   std::set<std::string> first_hop = as_set(web.ground_truth(1));
   EXPECT_TRUE(std::includes(fetched.begin(), fetched.end(), first_hop.begin(), first_hop.end()));

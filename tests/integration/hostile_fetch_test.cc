@@ -29,7 +29,7 @@ FetchOptions hostile_options() {
 
 class HostileFetchTest : public ::testing::Test {
  protected:
-  FetchResult fetch(const char* path, FetchOptions options = hostile_options()) {
+  FetchResult fetch(const char* path, const FetchOptions& options = hostile_options()) {
     FetchCollector collector;
     Fetcher fetcher(options, collector.callback());
     fetcher.submit({1, server_.url(path), ""});

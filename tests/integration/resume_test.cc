@@ -6,12 +6,12 @@
 // refused resume after a canonicalization change, falling back past a corrupted generation.
 #include <fcntl.h>
 #include <gtest/gtest.h>
-#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -27,8 +27,6 @@
 #include "crawler/persist/crawl_checkpoint.h"
 #include "crawler/persist/journal_replay.h"
 #include "tests/support/test_web.h"
-
-extern char** environ;
 
 namespace bloomcrawl {
 namespace {
@@ -74,6 +72,7 @@ class ResumeTest : public ::testing::Test {
     std::vector<std::string> args = {BLOOMCRAWL_BIN, "crawl", "-c", (dir_ / "crawl.json").string()};
     args.insert(args.end(), extra.begin(), extra.end());
     std::vector<char*> argv;
+    argv.reserve(args.size() + 1);
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
     posix_spawn_file_actions_t actions;
@@ -214,7 +213,8 @@ TEST_F(ResumeTest, KilledAtRandomMomentsFetchesTheGroundTruthOnce) {
   EXPECT_GE(kills, 2) << "the crawl finished before most kill points: slow the web down";
 
   const std::set<std::string> fetched = page_urls(web);
-  std::vector<std::string> missing, extra;
+  std::vector<std::string> missing;
+  std::vector<std::string> extra;
   std::set_difference(truth.begin(), truth.end(), fetched.begin(), fetched.end(), std::back_inserter(missing));
   std::set_difference(fetched.begin(), fetched.end(), truth.begin(), truth.end(), std::back_inserter(extra));
   EXPECT_TRUE(missing.empty()) << "never fetched: " << ::testing::PrintToString(missing);
@@ -335,7 +335,8 @@ TEST_F(ResumeTest, AuditCountsRealFalsePositivesAcrossResumes) {
   EXPECT_GE(r["audit"]["exact_urls"].get<uint64_t>(), r["seen_filter"]["keys"].get<uint64_t>());
 
   const std::vector<std::string> truth_list = web.ground_truth(web.site_depth());
-  const std::set<std::string> truth(truth_list.begin(), truth_list.end()), fetched = page_urls(web);
+  const std::set<std::string> truth(truth_list.begin(), truth_list.end());
+  const std::set<std::string> fetched = page_urls(web);
   std::vector<std::string> missing;
   std::set_difference(truth.begin(), truth.end(), fetched.begin(), fetched.end(), std::back_inserter(missing));
   EXPECT_FALSE(missing.empty()) << "30% FPR and no page missed: is the filter's target ignored?";

@@ -61,6 +61,7 @@ TEST(RobotsRedirectCrawl, HopsWaitThePolitenessDelayAndTheirRulesApply) {
 
   EXPECT_EQ(report["crawl"]["stopped_by"], "done");
   std::vector<std::string> paths;
+  paths.reserve(requests.size());
   for (const auto& [path, at] : requests) paths.push_back(path);
   EXPECT_EQ(paths, (std::vector<std::string>{"/robots.txt", "/moved/robots.txt", "/final-robots.txt", "/", "/public"}));
   // The server logs a request when it answers, after the client sent it: consecutive arrivals

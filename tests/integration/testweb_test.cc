@@ -2,12 +2,12 @@
 // crawl of what it actually serves, and its fetch log counts duplicates, robots violations and
 // concurrency correctly. The crawler's own integration tests rely on all three.
 #include <httplib.h>
-#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <deque>
 #include <filesystem>
@@ -98,7 +98,7 @@ std::set<std::string> crawl(const TestWeb& web, uint32_t max_depth) {
     queue.pop_front();
     const auto parsed = parse_http_url(url);
     httplib::Client client(parsed->host, parsed->port);
-    const auto response = client.Get(parsed->path_query.c_str());
+    const auto response = client.Get(parsed->path_query);
     if (!response) {
       ADD_FAILURE() << "no response for " << url;
       continue;
@@ -222,7 +222,7 @@ TEST(TestWeb, GroundTruthFollowsTheDocumentedRules) {
 
   // The trap grows with the depth limit: one calendar month and one /x/ level per extra hop.
   const auto deeper = web.ground_truth_detail(depth + 5);
-  EXPECT_EQ(deeper.trap_urls().size(), web.ground_truth_detail(depth).trap_urls().size() + 5 * 2 * 3);
+  EXPECT_EQ(deeper.trap_urls().size(), web.ground_truth_detail(depth).trap_urls().size() + size_t{5} * 2 * 3);
   EXPECT_EQ(deeper.entries.size() - deeper.trap_urls().size(),
             truth.size() - web.ground_truth_detail(depth).trap_urls().size());
 }
@@ -315,6 +315,7 @@ class TestWebProcess {
     posix_spawn_file_actions_addclose(&actions, fds[0]);
     args.insert(args.begin(), TESTWEB_BIN);
     std::vector<char*> argv;
+    argv.reserve(args.size() + 1);
     for (auto& arg : args) argv.push_back(arg.data());
     argv.push_back(nullptr);
     if (posix_spawn(&pid_, TESTWEB_BIN, &actions, nullptr, argv.data(), environ) != 0) pid_ = -1;
