@@ -6,7 +6,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdint>
-#include <cstring>
+#include <system_error>
 
 #include "base/data_error.h"
 
@@ -90,7 +90,7 @@ FileSystem* set_file_system(FileSystem* fs) {
 }
 
 void throw_file_error(const std::filesystem::path& path, const std::string& what, int error) {
-  throw CheckpointError(path.string(), what + ": " + std::strerror(error));
+  throw CheckpointError(path.string(), what + ": " + std::generic_category().message(error));
 }
 
 WritableFile::WritableFile(std::filesystem::path path, FileSystem::Mode mode) : path_(std::move(path)) {

@@ -53,7 +53,8 @@ bool parse_ipv4(std::string_view text, uint8_t* out) {
 // "::" always takes a group's place, so it stands for one or more zero groups, as in RFC 4291.
 bool parse_ipv6(std::string_view input, uint16_t (&pieces)[8], std::string* error) {
   for (uint16_t& piece : pieces) piece = 0;
-  int piece_index = 0, compress = -1;
+  int piece_index = 0;
+  int compress = -1;
   size_t p = 0;
   auto at = [&](size_t i) -> int { return i < input.size() ? static_cast<unsigned char>(input[i]) : -1; };
   if (at(p) == ':') {
@@ -69,7 +70,8 @@ bool parse_ipv6(std::string_view input, uint16_t (&pieces)[8], std::string* erro
       compress = ++piece_index;
       continue;
     }
-    int value = 0, length = 0;
+    int value = 0;
+    int length = 0;
     while (length < 4 && hex_value(at(p)) >= 0) {
       value = value * 16 + hex_value(at(p));
       ++p;
@@ -136,7 +138,7 @@ std::string format_network(const CidrRange& range) {
   if (!range.base.v6) return range.base.to_string() + "/" + std::to_string(range.prefix_bits);
   std::string text;
   char group[8];
-  for (int i = 0; i < 8; ++i) {
+  for (size_t i = 0; i < 8; ++i) {
     std::snprintf(group, sizeof group, "%s%x", i ? ":" : "",
                   range.base.bytes[2 * i] << 8 | range.base.bytes[2 * i + 1]);
     text += group;
@@ -205,7 +207,7 @@ bool CidrRange::contains(const IpAddress& address) const {
   unsigned bits = prefix_bits;
   for (unsigned i = offset; bits > 0; ++i) {
     const unsigned take = bits < 8 ? bits : 8;
-    const uint8_t mask = static_cast<uint8_t>(0xFF00u >> take);
+    const auto mask = static_cast<uint8_t>(0xFF00u >> take);
     if ((address.bytes[i] & mask) != (base.bytes[i] & mask)) return false;
     bits -= take;
   }

@@ -6,8 +6,9 @@
 //
 //   dedup_libbloom_bench ENTRIES FPR < lines > new_lines
 #include <bloom.h>
-#include <stdio.h>
-#include <stdlib.h>
+#include <stdio.h>  // NOLINT(modernize-deprecated-headers): getline() is POSIX, declared by <stdio.h>
+
+#include <cstdlib>
 
 int main(int argc, char** argv) {
   if (argc != 3) {
@@ -21,7 +22,8 @@ int main(int argc, char** argv) {
     fprintf(stderr, "dedup_libbloom: bloom_init(%ld, %g) failed (entries must be in [1000, 2^31))\n", entries, fpr);
     return 2;
   }
-  unsigned long long lines = 0, fresh = 0;
+  unsigned long long lines = 0;
+  unsigned long long fresh = 0;
   char* line = nullptr;
   size_t capacity = 0;
   for (ssize_t n; (n = getline(&line, &capacity, stdin)) > 0;) {

@@ -1,6 +1,6 @@
 #include "seenfilter/blocked_bloom_math.h"
 
-#include <math.h>
+#include <math.h>  // NOLINT(modernize-deprecated-headers): lgamma_r() is POSIX, declared by <math.h>
 
 #include <algorithm>
 #include <array>
@@ -28,7 +28,7 @@ class BlockHitTable {
     const double log_lambda = std::log(lambda);
     double sum = 0.0;
     for (uint64_t j = first; j <= last; ++j) {
-      const double jd = static_cast<double>(j);
+      const auto jd = static_cast<double>(j);
       int sign;  // lgamma_r: std::lgamma writes the global signgam, a data race between threads
       sum += std::exp(-lambda + jd * log_lambda - ::lgamma_r(jd + 1.0, &sign)) * hit[j];
     }
@@ -108,7 +108,7 @@ uint32_t best_probes(double keys_per_block) {
 
 LayerGeometry size_layer(uint32_t index, uint64_t capacity, double target_fpr) {
   LayerGeometry g{index, capacity, 0, 0};
-  const double cap = static_cast<double>(capacity);
+  const auto cap = static_cast<double>(capacity);
   const auto fits = [&](uint64_t blocks) {
     const double load = cap / static_cast<double>(blocks);
     return blocked_fpr(load, best_probes(load)) <= kSizingHeadroom * target_fpr;
@@ -116,7 +116,8 @@ LayerGeometry size_layer(uint32_t index, uint64_t capacity, double target_fpr) {
   // The FPR falls as blocks grow, so binary-search the block count.
   const auto max_blocks = static_cast<uint64_t>(std::ceil(cap * kMaxBitsPerKey / kBlockBits));
   if (!fits(max_blocks)) return g;
-  uint64_t lo = 1, hi = max_blocks;  // invariant: fits(hi)
+  uint64_t lo = 1;
+  uint64_t hi = max_blocks;  // invariant: fits(hi)
   while (lo < hi) {
     const uint64_t mid = lo + (hi - lo) / 2;
     if (fits(mid)) {

@@ -5,8 +5,8 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
 #include <memory>
+#include <system_error>
 #include <vector>
 
 #include "base/checksum.h"
@@ -25,8 +25,9 @@ class ReadOnlyFile {
   explicit ReadOnlyFile(const fs::path& path) : path_(path.string()) {
     fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd_ < 0) {
-      throw CheckpointError(
-          path_, errno == ENOENT ? "missing layer file" : std::string("cannot open: ") + std::strerror(errno));
+      throw CheckpointError(path_, errno == ENOENT
+                                       ? "missing layer file"
+                                       : std::string("cannot open: ") + std::generic_category().message(errno));
     }
   }
   ~ReadOnlyFile() { ::close(fd_); }
@@ -35,7 +36,8 @@ class ReadOnlyFile {
 
   uint64_t size() const {
     struct stat st {};
-    if (::fstat(fd_, &st) != 0) throw CheckpointError(path_, std::string("cannot stat: ") + std::strerror(errno));
+    if (::fstat(fd_, &st) != 0)
+      throw CheckpointError(path_, std::string("cannot stat: ") + std::generic_category().message(errno));
     return static_cast<uint64_t>(st.st_size);
   }
 
@@ -43,7 +45,7 @@ class ReadOnlyFile {
     while (size > 0) {
       const ssize_t n = ::read(fd_, out, size);
       if (n < 0 && errno == EINTR) continue;
-      if (n < 0) throw CheckpointError(path_, std::string("read failed: ") + std::strerror(errno));
+      if (n < 0) throw CheckpointError(path_, std::string("read failed: ") + std::generic_category().message(errno));
       if (n == 0) throw CheckpointError(path_, "truncated at byte offset " + std::to_string(offset));
       out += n;
       offset += static_cast<uint64_t>(n);

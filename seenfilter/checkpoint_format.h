@@ -15,9 +15,7 @@
 #include "seenfilter/blocked_bloom_math.h"
 #include "seenfilter/seen_filter.h"
 
-namespace bloomcrawl {
-
-namespace seenfilter {
+namespace bloomcrawl::seenfilter {
 
 inline constexpr uint32_t kCheckpointVersion = 1;
 inline constexpr size_t kManifestHeaderBytes = 64;
@@ -57,5 +55,4 @@ std::array<uint8_t, kLayerHeaderBytes> encode_layer_header(const ManifestLayer& 
 // Checks a layer file's header against the manifest entry that refers to it.
 void check_layer_header(std::span<const uint8_t> header, const ManifestLayer& expected, const std::string& file);
 
-}  // namespace seenfilter
-}  // namespace bloomcrawl
+}  // namespace bloomcrawl::seenfilter

@@ -60,12 +60,9 @@ uint64_t write_layer(const seenfilter::LayerBits& bits, ManifestLayer entry, con
 }
 
 bool link_existing(const std::string& name, const fs::path& dir, const std::vector<fs::path>& sources, uint64_t size) {
-  for (const fs::path& source : sources) {
-    if (has_file_of_size(source / name, size) && ::link((source / name).c_str(), (dir / name).c_str()) == 0) {
-      return true;
-    }
-  }
-  return false;
+  return std::ranges::any_of(sources, [&](const fs::path& source) {
+    return has_file_of_size(source / name, size) && ::link((source / name).c_str(), (dir / name).c_str()) == 0;
+  });
 }
 
 // Stores one layer unless an identical file is already there; returns its manifest entry.
@@ -151,7 +148,7 @@ std::string save_checkpoint(const FilterSnapshot& snapshot, const fs::path& dir,
     report(options, "layers synced");
 
     manifest.sequence = next_sequence(dir);
-    const std::string manifest_name = seenfilter::manifest_file_name(manifest.sequence);
+    std::string manifest_name = seenfilter::manifest_file_name(manifest.sequence);
     const std::vector<uint8_t> bytes = seenfilter::encode_manifest(manifest);
     write_file_durably(dir / manifest_name, bytes.data(), bytes.size());
     sync_directory(dir);

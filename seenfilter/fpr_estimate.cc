@@ -9,7 +9,7 @@ namespace {
 double summed_layer_fpr(const LayerGeometry& g, uint64_t keys) {
   if (keys == 0) return 0.0;
   constexpr int kIntervals = 64;  // even, as Simpson needs
-  const double n = static_cast<double>(keys);
+  const auto n = static_cast<double>(keys);
   if (keys <= kIntervals) {
     double sum = 0.0;
     for (uint64_t t = 0; t < keys; ++t) sum += layer_fpr(g, t);

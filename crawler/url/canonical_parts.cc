@@ -51,15 +51,13 @@ void append_normalized_escapes(std::string& out, std::string_view component, boo
 }
 
 bool name_matches(std::string_view name, const std::vector<std::string>& patterns) {
-  for (const std::string& pattern : patterns) {
+  return std::ranges::any_of(patterns, [name](const std::string& pattern) {
     if (!pattern.empty() && pattern.back() == '*') {
       std::string_view prefix(pattern.data(), pattern.size() - 1);
-      if (name.size() >= prefix.size() && iequals(name.substr(0, prefix.size()), prefix)) return true;
-    } else if (iequals(name, pattern)) {
-      return true;
+      return name.size() >= prefix.size() && iequals(name.substr(0, prefix.size()), prefix);
     }
-  }
-  return false;
+    return iequals(name, pattern);
+  });
 }
 
 const std::vector<std::string>& session_id_names() {
@@ -92,9 +90,9 @@ void resolve_dot_segments(std::string& path) {
     bool last = slash == std::string_view::npos;
     if (segment == "..") {
       if (!kept.empty()) kept.pop_back();
-      if (last) kept.push_back("");
+      if (last) kept.emplace_back("");
     } else if (segment == ".") {
-      if (last) kept.push_back("");
+      if (last) kept.emplace_back("");
     } else {
       kept.push_back(segment);
     }

@@ -98,7 +98,8 @@ void append_ipv4(std::string& out, uint32_t address) {
 
 void append_ipv6(std::string& out, const std::array<uint16_t, 8>& pieces) {
   // Compress the first longest run of two or more zero pieces.
-  int compress = -1, best_length = 1;
+  int compress = -1;
+  int best_length = 1;
   for (int i = 0; i < 8;) {
     int j = i;
     while (j < 8 && pieces[j] == 0) ++j;

@@ -143,10 +143,7 @@ bool has_alabel_prefix(std::string_view label) {
 }
 
 bool is_ascii(std::string_view text) {
-  for (char c : text) {
-    if (static_cast<unsigned char>(c) >= 0x80) return false;
-  }
-  return true;
+  return std::ranges::all_of(text, [](char c) { return static_cast<unsigned char>(c) < 0x80; });
 }
 
 }  // namespace bloomcrawl::url_internal

@@ -122,7 +122,7 @@ class Parser {
                                                             : kEof;
   }
   std::string_view from_pointer() const {
-    size_t p = static_cast<size_t>(pointer_);
+    const auto p = static_cast<size_t>(pointer_);
     return p < input_.size() ? input_.substr(p) : std::string_view();
   }
   bool fail(const char* what);
@@ -212,7 +212,8 @@ class Parser {
 };
 
 bool Parser::copy_plain_run(std::string& out, const EncodeSet& set, int stop1, int stop2) {
-  size_t begin = static_cast<size_t>(pointer_), end = begin;
+  const auto begin = static_cast<size_t>(pointer_);
+  size_t end = begin;
   while (end < input_.size()) {
     auto c = static_cast<unsigned char>(input_[end]);
     if (set[c] || c == stop1 || c == stop2) break;

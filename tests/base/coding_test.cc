@@ -57,7 +57,7 @@ TEST(CodingTest, VarintDecodingRejectsTruncatedAndOverlongInput) {
   EXPECT_EQ(decode_varint(truncated.data(), truncated.data(), &value), nullptr);
   const std::string overflow = std::string(9, '\xFF') + "\x02";  // bit 64 set
   EXPECT_EQ(decode_varint(overflow.data(), overflow.data() + overflow.size(), &value), nullptr);
-  const std::string eleven = std::string(10, '\x80') + "\x00";
+  const std::string eleven = std::string(10, '\x80') + '\0';
   EXPECT_EQ(decode_varint(eleven.data(), eleven.data() + eleven.size(), &value), nullptr);
 }
 

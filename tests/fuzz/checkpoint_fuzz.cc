@@ -6,7 +6,7 @@
 //   2: a layer file, loaded through a manifest built to match its header and checksum, so the
 //      layer header checks, the bit reader and filter reconstruction are reached.
 // Any outcome but a clean load or a CheckpointError is a bug.
-#include <stdlib.h>
+#include <stdlib.h>  // NOLINT(modernize-deprecated-headers): mkdtemp() is POSIX, declared by <stdlib.h>
 #include <unistd.h>
 
 #include <cstdint>

@@ -2,7 +2,7 @@
 // loadable. A child saves repeatedly and reports every durable step through a pipe; the parent
 // kills it right after a randomly chosen step, so kills land throughout the save sequence
 // (writing layers, syncing, manifest, CURRENT switch, retention). No sleeps: the pipe is the sync.
-#include <signal.h>
+#include <signal.h>  // NOLINT(modernize-deprecated-headers): kill() is POSIX, declared by <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 

@@ -298,7 +298,8 @@ TEST_F(CheckpointTest, AFailedFsyncLeavesThePreviousCheckpointLoadable) {
 TEST(CheckpointLinking, LinksIdenticalLayersFromAnEarlierDirectory) {
   SeenFilter filter(small_options());
   insert_range(filter, 0, 3500);
-  TempDir first, second;
+  TempDir first;
+  TempDir second;
   save_checkpoint(filter.snapshot(), first.path());
   insert_range(filter, 3500, 3600);
   std::vector<std::string> steps;

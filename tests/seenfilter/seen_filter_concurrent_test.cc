@@ -36,6 +36,7 @@ TEST(SeenFilterConcurrent, ExactlyOneInserterSeesEachKeyAsNew) {
   for (uint64_t i = 0; i < keys; ++i) urls.push_back(url_key(i));
   auto new_counts = std::make_unique<std::atomic<uint32_t>[]>(keys);
   std::vector<std::thread> workers;
+  workers.reserve(threads);
   for (int t = 0; t < threads; ++t) {
     workers.emplace_back([&, t] {
       // Each thread covers 3/4 of the keys (overlapping), in its own order, singly or by page.

@@ -139,11 +139,13 @@ TEST(SeenFilter, SingleWriterBatchesMatchLockedOnes) {
   // Across layer growth, with repeats inside and across batches, and up to a memory limit (kFull).
   SeenFilterOptions o = small_options(500, 1e-4);
   o.memory_limit_bytes = SeenFilter(o).stats().bytes * 7;  // layers 0-2 (1x + 2x + 4x), not layer 3
-  SeenFilter one(o), many(o);
+  SeenFilter one(o);
+  SeenFilter many(o);
   std::vector<std::string> urls;
   for (uint64_t i = 0; i < 8000; ++i) urls.push_back(url_key((i * 7) % 5000));
   std::vector<std::string_view> views(urls.begin(), urls.end());
-  std::vector<InsertOutcome> got(views.size()), want(views.size());
+  std::vector<InsertOutcome> got(views.size());
+  std::vector<InsertOutcome> want(views.size());
   for (size_t at = 0; at < views.size(); at += 700) {
     const size_t n = std::min<size_t>(700, views.size() - at);
     one.insert_batch(std::span(views).subspan(at, n), std::span(got).subspan(at, n), SeenFilter::Writers::kOne);

@@ -30,6 +30,7 @@ TEST(CanonicalConcurrent, ThreadsGetTheSameKeysAsOneThread) {
   constexpr int kThreads = 4;
   std::vector<std::vector<std::string>> results(kThreads);
   std::vector<std::thread> threads;
+  threads.reserve(kThreads);
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
       for (int round = 0; round < 5; ++round) {

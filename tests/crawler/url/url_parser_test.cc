@@ -68,10 +68,10 @@ TEST(UrlParser, WhitespaceIsTrimmedAndTabsNewlinesRemoved) {
 TEST(UrlParser, BackslashesActAsSlashesOnlyForSpecialSchemes) {
   check_all({
       {"\\x", kBase, "http://example.org/x"},
-      {"\\\\x\\hello", kBase, "http://x/hello"},
+      {R"(\\x\hello)", kBase, "http://x/hello"},
       {":foo.com\\", kBase, "http://example.org/foo/:foo.com/"},
-      {"http:\\\\www.google.com\\foo", "", "http://www.google.com/foo"},
-      {"http://example.com\\\\foo\\\\bar", "", "http://example.com//foo//bar"},
+      {R"(http:\\www.google.com\foo)", "", "http://www.google.com/foo"},
+      {R"(http://example.com\\foo\\bar)", "", "http://example.com//foo//bar"},
       {"http://foo.com/\\@", kBase, "http://foo.com//@"},
       {"sc:\\../", "", "sc:\\../"},
       {"sc://x/a\\b", "", "sc://x/a\\b"},
@@ -456,7 +456,7 @@ TEST(UrlParser, FileUrls) {
       {"//", kFileBase, "file:///"},
       {"///test", kFileBase, "file:///test"},
       {"//server/file", kFileBase, "file://server/file"},
-      {"\\\\server\\file", kFileBase, "file://server/file"},
+      {R"(\\server\file)", kFileBase, "file://server/file"},
       {"/\\server/file", kFileBase, "file://server/file"},
       {"file:c:\\foo\\bar.html", kFileBase, "file:///c:/foo/bar.html"},
       {"  File:c|////foo\\bar.html", kFileBase, "file:///c:////foo/bar.html"},
@@ -474,7 +474,7 @@ TEST(UrlParser, FileUrls) {
       {"file:.//p", "", "file:////p"},
       {"//one/two", "file:///", "file://one/two"},
       {"file:///y:", "", "file:///y:"},
-      {"\\\\\\.\\Y:", "", nullptr},
+      {R"(\\\.\Y:)", "", nullptr},
       {"file://[1::8]/", "", "file://[1::8]/"},
       {"file://a%20b/", "", nullptr},
   });
