@@ -4,9 +4,9 @@
 // checkpoint.directory); a config whose canonical keys differ from the checkpoint's is refused,
 // naming the fields (config/key_hash.h).
 #include <pthread.h>
-#include <signal.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <thread>

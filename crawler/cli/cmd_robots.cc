@@ -2,7 +2,6 @@
 // for each URL and which rule (and line) decided it, then the crawl-delay and sitemaps that
 // apply. For site owners and operators checking a robots.txt before or after a crawl.
 #include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -10,6 +9,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -33,7 +33,8 @@ std::string read_robots_file(const std::string& path) {
     throw std::runtime_error("cannot read robots.txt file '" + path + "': is a directory");
   }
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read robots.txt file '" + path + "': " + std::strerror(errno));
+  if (!in)
+    throw std::runtime_error("cannot read robots.txt file '" + path + "': " + std::generic_category().message(errno));
   std::string body((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (in.bad()) throw std::runtime_error("error while reading robots.txt file '" + path + "'");
   return body;

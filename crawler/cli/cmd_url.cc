@@ -101,7 +101,8 @@ void canonicalize_line(std::string_view line, const UrlCommandArgs& args, BaseCa
 
 int run_url(const UrlCommandArgs& args) {
   BaseCache bases;
-  size_t lines = 0, errors = 0;
+  size_t lines = 0;
+  size_t errors = 0;
   try {
     LineWriter out("url", STDOUT_FILENO,
                    args.line_buffered ? LineWriter::Buffering::kLine : LineWriter::Buffering::kAuto);

@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <system_error>
 #include <vector>
 
 namespace bloomcrawl {
@@ -17,7 +18,7 @@ void read_lines(int fd, const std::string& who,
     if (filled == buffer.size()) buffer.resize(buffer.size() * 2);  // a line longer than the buffer
     const ssize_t n = ::read(fd, buffer.data() + filled, buffer.size() - filled);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw std::runtime_error(who + ": reading input failed: " + std::strerror(errno));
+    if (n < 0) throw std::runtime_error(who + ": reading input failed: " + std::generic_category().message(errno));
     eof = n == 0;
     // Only the new bytes can hold newlines: the carried-over part of a line has none.
     const char* const begin = buffer.data();
@@ -88,7 +89,7 @@ void LineWriter::write_all(const char* data, size_t size) {
       filled_ = 0;  // nobody will read it: the destructor must not try again
       throw OutputClosed(who_);
     }
-    if (n < 0) throw std::runtime_error(who_ + ": writing output failed: " + std::strerror(errno));
+    if (n < 0) throw std::runtime_error(who_ + ": writing output failed: " + std::generic_category().message(errno));
     data += n;
     size -= static_cast<size_t>(n);
   }

@@ -1,4 +1,6 @@
 // `bloomcrawl`: a thin CLI over the crawler, frontier and seenfilter libraries.
+#include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <iostream>
 
@@ -18,7 +20,9 @@ bool register_command(Command command) {
 
 }  // namespace bloomcrawl::cli
 
-int main(int argc, char** argv) {
+namespace {
+
+int run_cli(int argc, char** argv) {
   using namespace bloomcrawl::cli;
   CLI::App app{"bloomcrawl: a polite multi-threaded web crawler with a checkpointed Bloom seen-filter"};
   app.require_subcommand(1);
@@ -37,4 +41,18 @@ int main(int argc, char** argv) {
     return 1;
   }
   return 2;
+}
+
+}  // namespace
+
+// A command's errors are reported above, after parsing; this catch is for the setup before it
+// (building the command line): a bug, so it ends the process as an uncaught exception did, but
+// names the exception first.
+int main(int argc, char** argv) {
+  try {
+    return run_cli(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bloomcrawl: internal error: %s\n", e.what());
+    std::abort();
+  }
 }

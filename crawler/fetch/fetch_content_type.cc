@@ -1,5 +1,6 @@
 #include "crawler/fetch/fetch_content_type.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace bloomcrawl {
@@ -38,13 +39,11 @@ std::vector<std::string> parse_media_type_list(std::string_view comma_separated)
 bool media_type_accepted(std::string_view media_type, const std::vector<std::string>& accepted) {
   if (media_type.empty()) media_type = "application/octet-stream";
   const std::string_view top_level = media_type.substr(0, media_type.find('/'));
-  for (const std::string& entry : accepted) {
+  return std::ranges::any_of(accepted, [&](const std::string& entry) {
     if (entry == media_type || entry == "*/*") return true;
-    if (entry.size() > 2 && entry.ends_with("/*") && std::string_view(entry).substr(0, entry.size() - 2) == top_level) {
-      return true;
-    }
-  }
-  return false;
+    return entry.size() > 2 && entry.ends_with("/*") &&
+           std::string_view(entry).substr(0, entry.size() - 2) == top_level;
+  });
 }
 
 }  // namespace bloomcrawl

@@ -2,6 +2,8 @@
 
 #include <curl/curl.h>
 
+#include <cstdio>
+#include <exception>
 #include <functional>
 #include <mutex>
 #include <stdexcept>
@@ -75,7 +77,17 @@ class Fetcher::Impl {
 Fetcher::Fetcher(FetchOptions options, CompletionFn on_complete)
     : impl_(std::make_unique<Impl>(std::move(options), std::move(on_complete))) {}
 
-Fetcher::~Fetcher() { impl_->stop(); }
+Fetcher::~Fetcher() {
+  // stop() throws only on misuse (the fetcher destroyed from its own completion callback, whose
+  // thread it would have to join) or when a worker cannot be joined. A destructor cannot report
+  // either: the process ends as it always did, now saying why.
+  try {
+    impl_->stop();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bloomcrawl: ~Fetcher: %s\n", e.what());
+    std::terminate();
+  }
+}
 
 void Fetcher::submit(FetchRequest request) { impl_->submit(std::move(request)); }
 

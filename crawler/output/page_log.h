@@ -44,7 +44,7 @@ class PageLog {
 
  private:
   // Writes `bytes` to `file`; after a failure, logs it and drops the file.
-  void write_or_give_up(std::unique_ptr<WritableFile>& file, const std::string& bytes);
+  static void write_or_give_up(std::unique_ptr<WritableFile>& file, const std::string& bytes);
   void flush_edges_locked();
 
   std::mutex mu_;

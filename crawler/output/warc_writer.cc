@@ -26,7 +26,8 @@ std::string iso_date(std::chrono::system_clock::time_point t) {
 
 std::string record_id() {
   thread_local std::mt19937_64 rng{std::random_device{}()};
-  uint64_t hi = rng(), lo = rng();
+  uint64_t hi = rng();
+  uint64_t lo = rng();
   hi = (hi & 0xffffffffffff0fffull) | 0x4000;                 // version 4
   lo = (lo & 0x3fffffffffffffffull) | 0x8000000000000000ull;  // RFC 4122 variant
   char buf[64];
@@ -147,24 +148,24 @@ void WarcWriter::append_record(const std::string& warc_headers, const std::strin
   ++records_;
 }
 
-void WarcWriter::write(const WarcExchange& x) {
+void WarcWriter::write(const WarcExchange& exchange) {
   const std::string response_id = record_id();
-  const std::string date = iso_date(x.date);
-  std::string response_block = warc_response_head(x.response_head, x.payload.size()) + x.payload;
-  std::string common = "WARC-Date: " + date + "\r\nWARC-Target-URI: " + x.url + "\r\n";
-  if (!x.remote_ip.empty()) common += "WARC-IP-Address: " + x.remote_ip + "\r\n";
+  const std::string date = iso_date(exchange.date);
+  std::string response_block = warc_response_head(exchange.response_head, exchange.payload.size()) + exchange.payload;
+  std::string common = "WARC-Date: " + date + "\r\nWARC-Target-URI: " + exchange.url + "\r\n";
+  if (!exchange.remote_ip.empty()) common += "WARC-IP-Address: " + exchange.remote_ip + "\r\n";
   std::string response_headers = "WARC-Type: response\r\nWARC-Record-ID: " + response_id + "\r\n" + common +
-                                 "WARC-Payload-Digest: " + warc_sha1_digest(x.payload) +
+                                 "WARC-Payload-Digest: " + warc_sha1_digest(exchange.payload) +
                                  "\r\nWARC-Block-Digest: " + warc_sha1_digest(response_block) +
                                  "\r\nContent-Type: application/http;msgtype=response\r\n";
   std::string request_headers = "WARC-Type: request\r\nWARC-Record-ID: " + record_id() + "\r\n" + common +
                                 "WARC-Concurrent-To: " + response_id +
-                                "\r\nWARC-Block-Digest: " + warc_sha1_digest(x.request_head) +
+                                "\r\nWARC-Block-Digest: " + warc_sha1_digest(exchange.request_head) +
                                 "\r\nContent-Type: application/http;msgtype=request\r\n";
   std::lock_guard<std::mutex> lock(mu_);
   if (!file_) open_file();
   append_record(response_headers, response_block);
-  append_record(request_headers, x.request_head);
+  append_record(request_headers, exchange.request_head);
   if (file_bytes_ >= options_.max_file_bytes) close_locked();
 }
 

@@ -121,9 +121,9 @@ uint64_t next_generation(const fs::path& dir) {
   return max + 1;
 }
 
-CrawlSaveResult save_crawl_checkpoint(CrawlCheckpoint& cp, const fs::path& dir, uint32_t keep) {
+CrawlSaveResult save_crawl_checkpoint(CrawlCheckpoint& checkpoint, const fs::path& dir, uint32_t keep) {
   keep = std::max(keep, 1u);
-  CrawlManifest& m = cp.manifest;
+  CrawlManifest& m = checkpoint.manifest;
   fs::create_directories(dir / kFilterDir);
   CrawlSaveResult result;
 
@@ -133,21 +133,21 @@ CrawlSaveResult save_crawl_checkpoint(CrawlCheckpoint& cp, const fs::path& dir, 
   // Two spare filter manifests, so a crawl generation whose own manifest was never written
   // (a crash in between) does not push out the filter state an older generation needs.
   filter_options.keep_manifests = keep + 2;
-  m.filter_manifest = save_checkpoint(cp.filter, dir / kFilterDir, filter_options);
+  m.filter_manifest = save_checkpoint(checkpoint.filter, dir / kFilterDir, filter_options);
   std::error_code ec;
   for (const std::string& layer : layer_files(dir / kFilterDir)) {
-    if (!layers_before.count(layer)) result.bytes_written += fs::file_size(dir / kFilterDir / layer, ec);
+    if (!layers_before.contains(layer)) result.bytes_written += fs::file_size(dir / kFilterDir / layer, ec);
   }
   result.bytes_written += fs::file_size(dir / kFilterDir / m.filter_manifest, ec);
 
   m.frontier_file = numbered("frontier-", m.generation, ".bin");
-  m.frontier_bytes = cp.frontier.size();
-  m.frontier_checksum = checksum64(cp.frontier);
-  write_file_durably(dir / m.frontier_file, cp.frontier.data(), cp.frontier.size());
-  result.bytes_written += cp.frontier.size();
+  m.frontier_bytes = checkpoint.frontier.size();
+  m.frontier_checksum = checksum64(checkpoint.frontier);
+  write_file_durably(dir / m.frontier_file, checkpoint.frontier.data(), checkpoint.frontier.size());
+  result.bytes_written += checkpoint.frontier.size();
 
-  if (cp.audit_enabled) {
-    const std::string audit = encode_audit_file(cp.audit);
+  if (checkpoint.audit_enabled) {
+    const std::string audit = encode_audit_file(checkpoint.audit);
     m.audit_file = numbered("audit-", m.generation, ".bin");
     m.audit_bytes = audit.size();
     m.audit_checksum = checksum64(audit);
@@ -210,8 +210,9 @@ CrawlCheckpoint load_crawl_checkpoint(const fs::path& dir) {
     spdlog::warn("{}; looking for older crawl manifests", e.what());
   }
   std::vector<uint64_t> gens = generations(dir, kManifestPrefix, "");
-  for (auto g = gens.rbegin(); g != gens.rend(); ++g) {
-    std::string name = numbered(kManifestPrefix, *g, "");
+  std::reverse(gens.begin(), gens.end());  // newest first
+  for (const uint64_t g : gens) {
+    std::string name = numbered(kManifestPrefix, g, "");
     if (name != current) candidates.push_back(name);
   }
   std::string failures;

@@ -1,6 +1,6 @@
 #include "crawler/persist/journal.h"
 
-#include <cstring>
+#include <system_error>
 
 #include <spdlog/spdlog.h>
 
@@ -66,7 +66,7 @@ void JournalWriter::append(const JournalBatch& batch) {
     if (const int error = file_system().write(fd_, batch.bytes().data(), batch.bytes().size())) {
       failed_ = true;
       spdlog::error("{}: journal write failed ({}); pages since the last checkpoint may be fetched again after a crash",
-                    path_.string(), std::strerror(error));
+                    path_.string(), std::generic_category().message(error));
       return;
     }
     bytes_ += batch.bytes().size();
@@ -125,7 +125,7 @@ JournalContents parse_journal(std::string_view bytes, const std::string& name) {
       out.problem = "torn record header" + at + " (" + std::to_string(left) + " bytes)";
       break;
     }
-    const uint32_t length = uint32_t(get_le(bytes, pos + 4, 4));
+    const auto length = uint32_t(get_le(bytes, pos + 4, 4));
     if (length > kJournalMaxPayloadBytes) {
       out.problem = "bad record length " + std::to_string(length) + at;
       break;

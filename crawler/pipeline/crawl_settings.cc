@@ -41,8 +41,8 @@ CrawlerSettings settings_from_config(const CrawlConfig& c) {
 
   s.follow_kinds.clear();
   for (const std::string& k : c.scope.link_kinds) s.follow_kinds.insert(link_kind_from_name(k));
-  s.links.include_images = s.follow_kinds.count(LinkKind::kImage) > 0;
-  s.links.include_scripts = s.follow_kinds.count(LinkKind::kScript) > 0;
+  s.links.include_images = s.follow_kinds.contains(LinkKind::kImage);
+  s.links.include_scripts = s.follow_kinds.contains(LinkKind::kScript);
   s.links.max_links = size_t(c.fetch.max_links_per_page);
   s.links.robots_agent = c.politeness.robots_agent;
   s.robots_agent = c.politeness.robots_agent;

@@ -584,7 +584,7 @@ void Crawler::process_html(const FetchResult& result, PageRecord& rec) {
   candidates.reserve(extracted.links.size());
   std::vector<std::string> edges;
   for (const Link& link : extracted.links) {
-    if (page_nofollow || (link.nofollow && !settings_.follow_nofollow) || !settings_.follow_kinds.count(link.kind)) {
+    if (page_nofollow || (link.nofollow && !settings_.follow_nofollow) || !settings_.follow_kinds.contains(link.kind)) {
       stats_.links_nofollow.fetch_add(1, std::memory_order_relaxed);
       continue;
     }
@@ -700,15 +700,14 @@ void Crawler::print_progress(bool final_line) {
   SeenFilterStats fs = filter_.stats(/*compute_fill=*/false);
   uint64_t capacity = 0;
   for (const auto& l : fs.layers) capacity += l.capacity;
+  const uint64_t dups_avoided = stats_.links_duplicate.load() + stats_.redirects_deduplicated.load();
   std::fprintf(stderr,
                "\r\033[K%llu pages %.1f/s | in flight %zu | queued %llu hosts %llu | filter %llu keys %.1f%% full %zu "
                "layers %.1f MB | dups avoided %llu%s",
                (unsigned long long)pages, secs > 0 ? double(pages) / secs : 0.0, fetcher_ ? fetcher_->in_flight() : 0,
                (unsigned long long)f.queued, (unsigned long long)f.hosts, (unsigned long long)fs.keys,
                capacity > 0 ? 100.0 * double(fs.keys) / double(capacity) : 0.0, fs.layers.size(),
-               double(fs.bytes) / (1 << 20),
-               (unsigned long long)(stats_.links_duplicate.load() + stats_.redirects_deduplicated.load()),
-               final_line ? "\n" : "");
+               double(fs.bytes) / (1 << 20), (unsigned long long)dups_avoided, final_line ? "\n" : "");
   std::fflush(stderr);
 }
 

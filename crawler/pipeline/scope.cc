@@ -1,5 +1,6 @@
 #include "crawler/pipeline/scope.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace bloomcrawl {
@@ -56,16 +57,14 @@ Scope::Scope(const ScopeOptions& options, const std::vector<std::string>& seed_h
 bool Scope::host_allowed(std::string_view host) const {
   if (any_host_) return true;
   std::string key(host);
-  if (hosts_.count(key)) return true;
+  if (hosts_.contains(key)) return true;
   std::string_view bare = strip_port(host);
-  if (bare.size() != host.size() && hosts_.count(std::string(bare))) return true;
-  for (const std::string& d : domains_) {
+  if (bare.size() != host.size() && hosts_.contains(std::string(bare))) return true;
+  return std::ranges::any_of(domains_, [bare](const std::string& d) {
     if (bare == d) return true;
-    if (bare.size() > d.size() && bare.substr(bare.size() - d.size()) == d && bare[bare.size() - d.size() - 1] == '.') {
-      return true;
-    }
-  }
-  return false;
+    return bare.size() > d.size() && bare.substr(bare.size() - d.size()) == d &&
+           bare[bare.size() - d.size() - 1] == '.';
+  });
 }
 
 ScopeVerdict Scope::check(std::string_view url, std::string_view host) const {

@@ -35,7 +35,9 @@ std::string slurp(const fs::path& p) {
 class DedupCli : public ::testing::Test {
  protected:
   RunResult run(const std::string& args, const std::string& input) {
-    const fs::path in = work_.path() / "stdin", out = work_.path() / "stdout", err = work_.path() / "stderr";
+    const fs::path in = work_.path() / "stdin";
+    const fs::path out = work_.path() / "stdout";
+    const fs::path err = work_.path() / "stderr";
     std::ofstream(in, std::ios::binary) << input;
     const std::string command =
         std::string(BLOOMCRAWL_BIN) + " " + args + " <" + in.string() + " >" + out.string() + " 2>" + err.string();
@@ -47,7 +49,8 @@ class DedupCli : public ::testing::Test {
   // awk '!seen[$0]++' semantics, the reference.
   static std::string reference(const std::string& input) {
     std::set<std::string> seen;
-    std::string out, line;
+    std::string out;
+    std::string line;
     std::istringstream in(input);
     while (std::getline(in, line)) {
       if (seen.insert(line).second) out += line + "\n";

@@ -26,7 +26,9 @@ struct HeadRun {
 // then sees EPIPE instead of the signal, as under a parent that ignores it).
 inline HeadRun run_into_head(const std::string& args, const std::string& input_path, const std::string& dir,
                              bool ignore_sigpipe) {
-  const std::string out = dir + "/head_out", err = dir + "/filter_err", status = dir + "/filter_status";
+  const std::string out = dir + "/head_out";
+  const std::string err = dir + "/filter_err";
+  const std::string status = dir + "/filter_status";
   const std::string script = std::string(ignore_sigpipe ? "trap '' PIPE; " : "") + BLOOMCRAWL_BIN + " " + args + " <'" +
                              input_path + "' 2>'" + err + "' | head -1 >'" + out + "'; echo \\${PIPESTATUS[0]} >'" +
                              status + "'";
@@ -50,7 +52,9 @@ inline HeadRun run_into_head(const std::string& args, const std::string& input_p
 // what it showed when 20 s passed without output (a block-buffered filter shows nothing). Then
 // closes stdin and reaps the filter. The terminal shows each "\n" as "\r\n".
 inline std::string terminal_output_while_input_open(const std::string& args, const std::string& input, int want_lines) {
-  int master = -1, slave = -1, in[2];
+  int master = -1;
+  int slave = -1;
+  int in[2];
   if (::openpty(&master, &slave, nullptr, nullptr, nullptr) != 0 || ::pipe2(in, O_CLOEXEC) != 0) return "no pty";
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);

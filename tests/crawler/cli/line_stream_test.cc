@@ -4,9 +4,9 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <pty.h>
-#include <signal.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
 #include <string>
 #include <thread>
@@ -103,7 +103,8 @@ TEST(LineWriter, BlockBufferedOnAPipeLineBufferedWhenAsked) {
 }
 
 TEST(LineWriter, LineBufferedOnATerminal) {
-  int master = -1, slave = -1;
+  int master = -1;
+  int slave = -1;
   ASSERT_EQ(::openpty(&master, &slave, nullptr, nullptr, nullptr), 0);
   {
     LineWriter writer("test", slave);
@@ -126,8 +127,8 @@ TEST(LineWriter, LineBufferedOnATerminal) {
 }
 
 TEST(LineWriter, ClosedReaderIsOutputClosed) {
-  struct sigaction ignore {
-  }, old{};
+  struct sigaction ignore {};
+  struct sigaction old {};
   ignore.sa_handler = SIG_IGN;
   ASSERT_EQ(::sigaction(SIGPIPE, &ignore, &old), 0);  // as a parent that ignores it would leave it
   int fds[2];

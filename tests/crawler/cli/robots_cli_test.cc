@@ -106,7 +106,7 @@ TEST_F(RobotsCli, MissingFileIsAClearError) {
 
 TEST_F(RobotsCli, OversizedFileIsParsedUpToTheCapWithANote) {
   std::string big = "User-agent: *\nDisallow: /early\n";
-  big += std::string(600 * 1024, '#') + "\nDisallow: /late\n";
+  big += std::string(size_t{600} * 1024, '#') + "\nDisallow: /late\n";
   const std::string file = write("big.txt", big);
   const CliRun r = run_robots("--file " + file + " /early /late");
   EXPECT_EQ(r.exit_code, 0) << r.out;

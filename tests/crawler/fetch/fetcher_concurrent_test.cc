@@ -56,6 +56,7 @@ FetchOptions concurrent_options() {
 
 TEST(FetcherConcurrentTest, ManySubmittersManyTransfersAllComplete) {
   std::vector<std::unique_ptr<NumberServer>> servers;
+  servers.reserve(3);
   for (int i = 0; i < 3; ++i) servers.push_back(std::make_unique<NumberServer>());
   FetchCollector collector;
   Fetcher fetcher(concurrent_options(), collector.callback());

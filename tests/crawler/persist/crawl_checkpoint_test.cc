@@ -109,13 +109,13 @@ TEST_F(CrawlCheckpointTest, SealedLayersAreWrittenOnce) {
   ASSERT_GT(first.filter.layers.size(), 2u);
   const uint64_t active_layer = first.filter.layers.back().bits->word_count() * 8;
   EXPECT_LT(second_bytes, first_bytes);
-  EXPECT_LT(second_bytes, active_layer + first.frontier.size() + 64 * 1024);
+  EXPECT_LT(second_bytes, active_layer + first.frontier.size() + uint64_t{64} * 1024);
 }
 
 TEST_F(CrawlCheckpointTest, RetentionKeepsTheNewestGenerationsAndTheirJournals) {
   fs::create_directories(dir_);
   for (uint64_t g = 1; g <= 5; ++g) {
-    JournalWriter(journal_path(dir_, g), JournalOptions{});
+    { const JournalWriter created(journal_path(dir_, g), JournalOptions{}); }  // an empty journal, closed
     CrawlCheckpoint cp = make(g, 100);
     save_crawl_checkpoint(cp, dir_, 2);
   }

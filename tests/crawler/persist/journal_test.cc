@@ -31,7 +31,7 @@ class JournalTest : public ::testing::Test {
 
   // A journal of three pages: each admitted, dispatched; the first two completed.
   fs::path write_sample(const std::string& name) {
-    const fs::path path = dir_ / name;
+    fs::path path = dir_ / name;
     JournalWriter writer(path, JournalOptions{});
     for (int i = 0; i < 3; ++i) {
       const std::string url = "http://a.test/" + std::to_string(i);
@@ -46,7 +46,7 @@ class JournalTest : public ::testing::Test {
 
   static std::string read(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
+    return {std::istreambuf_iterator<char>(in), {}};
   }
   static void write(const fs::path& path, const std::string& bytes) {
     std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
@@ -61,7 +61,7 @@ TEST_F(JournalTest, RecordsRoundTripInOrder) {
   ASSERT_EQ(c.records.size(), 8u);
   const std::optional<JournalEntry> first = decode_record(c.records[0]);
   ASSERT_TRUE(first && std::holds_alternative<AdmittedRecord>(*first));
-  const AdmittedRecord& a = std::get<AdmittedRecord>(*first);
+  const auto& a = std::get<AdmittedRecord>(*first);
   EXPECT_EQ(a.host, "a.test");
   EXPECT_EQ(a.entry, "http://a.test/0");
   EXPECT_TRUE(a.queued);
@@ -124,7 +124,9 @@ TEST_F(JournalTest, AFailedWriteDisablesTheJournalKeepingWhatWasWritten) {
   testing::FaultyFileSystem faulty;
   {
     JournalWriter writer(path, JournalOptions{});
-    JournalBatch first, second, third;
+    JournalBatch first;
+    JournalBatch second;
+    JournalBatch third;
     add_record(first, DispatchedRecord{"http://a.test/1"});
     add_record(second, DispatchedRecord{"http://a.test/2"});
     add_record(third, DispatchedRecord{"http://a.test/3"});

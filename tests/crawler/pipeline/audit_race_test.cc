@@ -34,7 +34,8 @@ class AuditRace : public ::testing::Test {
 TEST_F(AuditRace, TheLosingWorkersSeenIsNotAFalsePositiveWhicheverAuditsFirst) {
   const std::string url = "http://a.test/shared.html";
   const std::vector<std::string_view> keys{url};
-  std::vector<InsertOutcome> a(1), b(1);
+  std::vector<InsertOutcome> a(1);
+  std::vector<InsertOutcome> b(1);
   filter_.insert_batch(keys, a);  // worker A's filter insert
   filter_.insert_batch(keys, b);  // worker B's, a moment later
   ASSERT_EQ(a[0], InsertOutcome::kNew);

@@ -35,7 +35,8 @@ TEST(RetryAfter, SecondsAndHttpDatesAreReadAndCapped) {
   // One 100 s ahead, read back within the second the date string rounds to.
   char date[64];
   const time_t ahead = time(nullptr) + 100;
-  strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S GMT", gmtime(&ahead));
+  tm ahead_utc{};
+  strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S GMT", gmtime_r(&ahead, &ahead_utc));
   const auto wait = *parse_retry_after(date, now, seconds(3600)) - now;
   EXPECT_GE(wait, seconds(98));
   EXPECT_LE(wait, seconds(100));
