@@ -271,8 +271,9 @@ Commands (TMP is the run's temp dir):
 \`\`\`
 $(printf '%q ' "${wrk_cmd[@]}")
 $(printf '%q ' "${bloomcrawl_cmd[@]}")
-$(printf '%q ' "${scrapy_cmd[@]}")
-$(printf '%q ' "${wget_cmd[@]}")
+$([ -n "$baseline_bin" ] && printf '%q ' "$baseline_bin" crawl --config "$work/bloomcrawl.json")
+$([ "$others" = 1 ] && printf '%q ' "${scrapy_cmd[@]}")
+$([ "$others" = 1 ] && printf '%q ' "${wget_cmd[@]}")
 \`\`\`
 EOF
 sed -i -e "s|$work|TMP|g" -e "s|$repo/||g" "$work/setup.md"
