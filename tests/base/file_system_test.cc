@@ -10,8 +10,8 @@
 #include <string>
 
 #include "base/data_error.h"
-#include "tests/seenfilter/checkpoint_test_util.h"
 #include "tests/support/faulty_file_system.h"
+#include "tests/support/temp_dir.h"
 
 namespace bloomcrawl {
 namespace {

@@ -1,7 +1,5 @@
-// Helpers for checkpoint tests: a fresh temporary directory, and raw file edits.
+// Helpers for checkpoint tests: raw file edits (and TempDir, from tests/support/temp_dir.h).
 #pragma once
-
-#include <unistd.h>
 
 #include <cstdint>
 #include <filesystem>
@@ -10,22 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/temp_dir.h"
+
 namespace bloomcrawl::testing {
-
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "bloomcrawl-test-XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
 
 inline std::vector<uint8_t> read_bytes(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "tests/crawler/cli/filter_process.h"
-#include "tests/seenfilter/checkpoint_test_util.h"
+#include "tests/support/temp_dir.h"
 
 namespace bloomcrawl {
 namespace {
