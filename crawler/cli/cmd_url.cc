@@ -132,6 +132,7 @@ int run_links(const UrlCommandArgs& args) {
   std::optional<Url> page = parse_url(args.page_url, nullptr, &error);
   if (!page) throw std::runtime_error("--base '" + args.page_url + "' is not a URL: " + error);
   ExtractedLinks extracted = extract_links(read_file(args.links_file), LinkExtractOptions{});
+  if (!extracted.parse_error.empty()) throw std::runtime_error("'" + args.links_file + "': " + extracted.parse_error);
   // The document's base URL is its <base href> resolved against the page URL, when valid.
   std::optional<Url> base_element;
   if (extracted.base_href) base_element = parse_url(*extracted.base_href, &*page);

@@ -4,6 +4,7 @@
 
 #include <gumbo.h>
 
+#include "crawler/extract/gumbo_guard.h"
 #include "crawler/extract/links_depth_guard.h"
 #include "crawler/extract/links_meta_refresh.h"
 #include "crawler/extract/links_parse_arena.h"
@@ -178,7 +179,8 @@ ExtractedLinks extract_links(std::string_view html, const LinkExtractOptions& op
   }
   ParseArena arena(html.size() * kArenaBytesPerInputByte);
   GumboOptions gumbo_options = arena.gumbo_options();
-  GumboOutput* output = gumbo_parse_with_options(&gumbo_options, html.data(), html.size());
+  GumboOutput* output = parse_html_guarded(gumbo_options, html, result.parse_error);
+  if (output == nullptr) return result;  // the arena takes the abandoned parse with it
   LinkCollector collector(options, result);
   walk_elements(output->document, collector);
   // No gumbo_destroy_output(): the tree lives in `arena`, freed at once on return.

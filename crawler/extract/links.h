@@ -6,7 +6,8 @@
 // `base_href` (if any) or the page URL with the URL module). It throws nothing but
 // std::bad_alloc, whatever the input, and never recurses over the tree; hostile pages cost bounded time and memory:
 // bytes past `max_bytes` and elements nested deeper than kMaxNestingDepth are not parsed (`truncated`), links past
-// `max_links` are dropped (`links_capped`).
+// `max_links` are dropped (`links_capped`). A page the parser itself fails on (a Gumbo assertion,
+// see gumbo_guard.h) yields no links and a `parse_error`.
 //
 // Robots directives are reported, not applied: Link::nofollow is the link's own rel=nofollow;
 // meta_nofollow/meta_noindex come from <meta name=robots|<agent>>; the crawler combines them
@@ -61,6 +62,7 @@ struct ExtractedLinks {
   bool meta_noindex = false;
   bool truncated = false;     // part of the page was not parsed (byte or nesting cap)
   bool links_capped = false;  // more than max_links links were found
+  std::string parse_error;    // set when the HTML parser failed on the page: no links, no directives
 };
 
 // Elements opened deeper than this (as estimated by a pre-scan that mirrors the HTML tree

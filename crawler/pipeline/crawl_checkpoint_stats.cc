@@ -34,6 +34,7 @@ void CrawlStats::add_saved(const nlohmann::json& saved) {
       {"/fetches/status/4xx", &CrawlStats::status_4xx},
       {"/fetches/status/5xx", &CrawlStats::status_5xx},
       {"/fetches/html_pages", &CrawlStats::html_pages},
+      {"/fetches/html_parse_failures", &CrawlStats::html_parse_failures},
       {"/fetches/bytes_received", &CrawlStats::bytes_received},
       {"/fetches/fetch_ms_total", &CrawlStats::fetch_ms_total},
       {"/fetches/robots_fetches", &CrawlStats::robots_fetches},

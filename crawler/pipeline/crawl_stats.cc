@@ -58,6 +58,7 @@ nlohmann::json CrawlStats::to_json() const {
         {"failures_by_outcome", failures_by_outcome_},
         {"status", {{"2xx", v(status_2xx)}, {"3xx", v(status_3xx)}, {"4xx", v(status_4xx)}, {"5xx", v(status_5xx)}}},
         {"html_pages", v(html_pages)},
+        {"html_parse_failures", v(html_parse_failures)},
         {"bytes_received", v(bytes_received)},
         {"robots_fetches", v(robots_fetches)},
         {"robots_disallowed", v(robots_disallowed)},

@@ -21,8 +21,9 @@ struct CrawlStats {
   Counter pages_fetched{0};   // responses received (any status)
   Counter fetch_failures{0};  // no response: timeouts, resets, blocked addresses...
   Counter status_2xx{0}, status_3xx{0}, status_4xx{0}, status_5xx{0};
-  Counter html_pages{0};      // 2xx pages parsed for links
-  Counter bytes_received{0};  // decoded body bytes
+  Counter html_pages{0};           // 2xx pages parsed for links
+  Counter html_parse_failures{0};  // of those, pages the HTML parser failed on (no links taken)
+  Counter bytes_received{0};       // decoded body bytes
   Counter fetch_ms_total{0};
   Counter robots_fetches{0};
   Counter robots_disallowed{0};  // URLs not fetched because robots.txt disallows them

@@ -568,6 +568,12 @@ void Crawler::process_page(const PageRequest& page, FetchResult& result) {
 void Crawler::process_html(const FetchResult& result, PageRecord& rec) {
   stats_.html_pages.fetch_add(1, std::memory_order_relaxed);
   ExtractedLinks extracted = extract_links(result.body, settings_.links);
+  if (!extracted.parse_error.empty()) {
+    stats_.html_parse_failures.fetch_add(1, std::memory_order_relaxed);
+    rec.error = "links not extracted: " + extracted.parse_error;
+    spdlog::warn("{}: {}", rec.url, rec.error);
+    return;
+  }
   bool page_nofollow = false;
   if (settings_.obey_meta_robots) {
     RobotsDirectives header = parse_x_robots_tag(result.x_robots_tag, settings_.robots_agent);

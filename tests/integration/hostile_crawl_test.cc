@@ -5,7 +5,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
+#include <string>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -34,10 +36,19 @@ TEST(HostileCrawl, EveryHostileUrlEndsWithAReasonAndTheCrawlGoesOn) {
   testing::LoopbackHttpServer site;
   std::string index = "<html><body>";
   for (const std::string& p : paths) index += "<a href='" + hostile.url(p) + "'>x</a>";
-  index += "<a href='/fine'>fine</a></body></html>";
+  index += "<a href='/fine'>fine</a><a href='/parser-assert'>assert</a></body></html>";
   site.server().Get("/", [&](const httplib::Request&, httplib::Response& res) { res.set_content(index, "text/html"); });
   site.server().Get("/fine", [](const httplib::Request&, httplib::Response& res) {
     res.set_content("<html><a href='/'>home</a></html>", "text/html");
+  });
+  // A page on which Debian's Gumbo asserts (found by links_fuzz): one failed page, not a dead crawl.
+  std::ifstream asserting(
+      fs::path(BLOOMCRAWL_SOURCE_DIR) / "tests/fuzz/corpus/links_fuzz/gumbo-assert-node_qualified_tag_is",
+      std::ios::binary);
+  const std::string parser_assert((std::istreambuf_iterator<char>(asserting)), std::istreambuf_iterator<char>());
+  ASSERT_FALSE(parser_assert.empty());
+  site.server().Get("/parser-assert", [&](const httplib::Request&, httplib::Response& res) {
+    res.set_content(parser_assert, "text/html");
   });
   site.start();
 
@@ -68,6 +79,11 @@ TEST(HostileCrawl, EveryHostileUrlEndsWithAReasonAndTheCrawlGoesOn) {
     records[j["url"].get<std::string>()] = j;
   }
   EXPECT_EQ(records[site.url("/fine")]["status"], 200);
+  EXPECT_EQ(records[site.url("/parser-assert")]["status"], 200);
+  EXPECT_NE(records[site.url("/parser-assert")].value("error", "").find("links not extracted: HTML parser assertion"),
+            std::string::npos)
+      << records[site.url("/parser-assert")].dump();
+  EXPECT_EQ(report["fetches"]["html_parse_failures"], 1);
   for (const std::string& p : paths) {
     ASSERT_TRUE(records.count(hostile.url(p))) << p << " has no record";
     const nlohmann::json& r = records[hostile.url(p)];

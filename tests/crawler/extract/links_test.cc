@@ -1,6 +1,11 @@
 // extract_links() on real-world-shaped pages: what comes out, of which kind, from which element.
 #include "crawler/extract/links.h"
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -184,6 +189,23 @@ TEST(LinksTest, LinkKindNames) {
   EXPECT_STREQ(link_kind_name(LinkKind::kLinkOther), "link");
   EXPECT_STREQ(link_kind_name(LinkKind::kImage), "img");
   EXPECT_STREQ(link_kind_name(LinkKind::kScript), "script");
+}
+
+// Debian's Gumbo 0.10.1 asserts on this page (found by links_fuzz); the assertion must not end the
+// process, and a page after it parses as usual on the same thread.
+TEST(LinksTest, APageGumboAssertsOnIsAParseErrorNotAnAbort) {
+  std::ifstream file(
+      std::filesystem::path(BLOOMCRAWL_SOURCE_DIR) / "tests/fuzz/corpus/links_fuzz/gumbo-assert-node_qualified_tag_is",
+      std::ios::binary);
+  ASSERT_TRUE(file);
+  std::string page((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  ExtractedLinks got = extract(page);
+  EXPECT_THAT(got.parse_error, ::testing::HasSubstr("node_qualified_tag_is"));
+  EXPECT_TRUE(got.links.empty());
+
+  ExtractedLinks next = extract(R"(<p><a href="/after">after</a>)");
+  EXPECT_TRUE(next.parse_error.empty());
+  EXPECT_THAT(hrefs(next), ElementsAre("/after"));
 }
 
 }  // namespace
