@@ -46,7 +46,7 @@ struct ScopeConfig {
   int max_depth = 5;                           // link hops from a seed; -1 = unlimited
   std::uint64_t max_pages = 0;                 // 0 = unlimited
   std::uint64_t max_pages_per_host = 0;        // 0 = unlimited
-  std::uint64_t max_queued_per_host = 100000;  // 0 = unlimited
+  std::uint64_t max_queued_per_host = 0;  // 0 = unlimited
   int max_url_length = 2048;
   bool follow_nofollow = false;
   bool obey_meta_robots = true;
