@@ -51,6 +51,10 @@ int FileSystem::rename(const std::filesystem::path& from, const std::filesystem:
 
 int FileSystem::remove(const std::filesystem::path& path) { return error_or_zero(::unlink(path.c_str())); }
 
+int FileSystem::truncate(const std::filesystem::path& path, uint64_t size) {
+  return error_or_zero(::truncate(path.c_str(), static_cast<off_t>(size)));
+}
+
 int FileSystem::sync_directory(const std::filesystem::path& dir) {
   const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return errno;

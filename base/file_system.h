@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <string>
 
@@ -29,6 +30,8 @@ class FileSystem {
   virtual int close(int fd);
   virtual int rename(const std::filesystem::path& from, const std::filesystem::path& to);
   virtual int remove(const std::filesystem::path& path);
+  // Cuts the file to `size` bytes: a record torn by a failed write or a kill is taken back.
+  virtual int truncate(const std::filesystem::path& path, uint64_t size);
   virtual int sync_directory(const std::filesystem::path& dir);
   // The whole file into *out; EFBIG if it holds more than `max_bytes`.
   virtual int read_file(const std::filesystem::path& path, size_t max_bytes, std::string* out);

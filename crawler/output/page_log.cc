@@ -1,5 +1,6 @@
 #include "crawler/output/page_log.h"
 
+#include <fstream>
 #include <stdexcept>
 
 #include <spdlog/spdlog.h>
@@ -12,8 +13,35 @@ namespace {
 
 constexpr size_t kEdgesBufferBytes = 64 << 10;
 
-std::unique_ptr<WritableFile> open_append(const std::filesystem::path& path) {
-  return std::make_unique<WritableFile>(path, FileSystem::Mode::kAppend);
+// The length of `path` up to and including its last '\n' (0 if none), read from the end.
+uint64_t complete_lines_length(const std::filesystem::path& path, uint64_t size) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw CheckpointError(path.string(), "cannot be read to find its last complete line");
+  constexpr uint64_t kBlock = 64 << 10;
+  std::string block;
+  for (uint64_t end = size; end > 0;) {
+    const uint64_t start = end > kBlock ? end - kBlock : 0;
+    block.resize(end - start);
+    in.seekg(static_cast<std::streamoff>(start));
+    if (!in.read(block.data(), static_cast<std::streamsize>(block.size()))) {
+      throw CheckpointError(path.string(), "cannot be read to find its last complete line");
+    }
+    const size_t newline = block.rfind('\n');
+    if (newline != std::string::npos) return start + newline + 1;
+    end = start;
+  }
+  return 0;
+}
+
+// A line torn by a failed write or a kill would otherwise be glued to the next record.
+void cut_torn_line(const std::filesystem::path& path) {
+  std::error_code ec;
+  const uint64_t size = std::filesystem::file_size(path, ec);
+  if (ec || size == 0) return;
+  const uint64_t keep = complete_lines_length(path, size);
+  if (keep == size) return;
+  if (const int error = file_system().truncate(path, keep)) throw_file_error(path, "cannot cut a torn line", error);
+  spdlog::warn("{}: cut {} bytes of a record torn by an earlier stop", path.string(), size - keep);
 }
 
 }  // namespace
@@ -22,11 +50,23 @@ PageLog::PageLog(const std::filesystem::path& dir, bool edges) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw std::runtime_error(dir.string() + ": cannot create output directory: " + ec.message());
-  pages_ = open_append(dir / "pages.jsonl");
-  if (edges) edges_ = open_append(dir / "edges.jsonl");
+  open(pages_, dir / "pages.jsonl");
+  if (edges) open(edges_, dir / "edges.jsonl");
 }
 
-PageLog::~PageLog() { flush(); }
+PageLog::~PageLog() {
+  try {
+    flush();
+  } catch (const CheckpointError& e) {
+    spdlog::error("{}", e.what());
+  }
+}
+
+void PageLog::open(Output& out, const std::filesystem::path& path) {
+  out.path = path;
+  cut_torn_line(path);
+  out.file = std::make_unique<WritableFile>(path, FileSystem::Mode::kAppend);
+}
 
 void PageLog::write_page(const PageRecord& r) {
   nlohmann::json j = {{"url", r.url},
@@ -47,36 +87,41 @@ void PageLog::write_page(const PageRecord& r) {
   std::lock_guard<std::mutex> lock(mu_);
   // Written through at once: a page the journal records as done must be in pages.jsonl even
   // after a kill -9 (one write per page is nothing next to its fetch).
-  write_or_give_up(pages_, line);
+  write(pages_, line);
 }
 
 void PageLog::write_edges(const std::string& from, const std::vector<std::string>& to) {
-  if (!edges_) return;
+  if (edges_.path.empty()) return;
   nlohmann::json j = {{"from", from}, {"to", to}};
   std::string line = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   line.push_back('\n');
   std::lock_guard<std::mutex> lock(mu_);
+  if (!edges_.error.empty()) write(edges_, line);  // throws: the file takes no more lines
   edges_buffer_ += line;
   if (edges_buffer_.size() >= kEdgesBufferBytes) flush_edges_locked();
 }
 
 void PageLog::flush() {
   std::lock_guard<std::mutex> lock(mu_);
-  flush_edges_locked();
+  if (edges_.error.empty()) flush_edges_locked();
 }
 
 void PageLog::flush_edges_locked() {
-  write_or_give_up(edges_, edges_buffer_);
-  edges_buffer_.clear();
+  std::string bytes;
+  bytes.swap(edges_buffer_);
+  write(edges_, bytes);
 }
 
-void PageLog::write_or_give_up(std::unique_ptr<WritableFile>& file, const std::string& bytes) {
-  if (!file || bytes.empty()) return;
+void PageLog::write(Output& out, const std::string& bytes) {
+  if (!out.error.empty())
+    throw CheckpointError(out.path.string(), "not written after an earlier failure: " + out.error);
+  if (!out.file || bytes.empty()) return;
   try {
-    file->append(bytes);
+    out.file->append(bytes);
   } catch (const CheckpointError& e) {
-    spdlog::error("{}; no more records are written to it", e.what());
-    file.reset();
+    out.error = e.what();
+    out.file.reset();
+    throw;
   }
 }
 

@@ -1,8 +1,11 @@
-// PageLog: pages.jsonl (one JSON record per fetch) and optionally edges.jsonl (the link graph:
-// one record per page with the canonical URLs of its in-scope links). Safe from many threads;
-// each record is one line written whole, so a crash leaves at most a torn last line. Bytes reach
-// the OS through base/file_system.h; a failed write is logged once and that file given up (the
-// crawl goes on, as for the journal).
+// PageLog: pages.jsonl (one JSON record per admitted URL: its fetch, or why it was not fetched;
+// docs/outcomes.md) and optionally edges.jsonl (the link graph: one record per page with the
+// canonical URLs of its in-scope links). Safe from many threads; each record is one line written
+// whole. Bytes reach the OS through base/file_system.h.
+// A failed write throws CheckpointError naming the file, and that file takes no more writes:
+// every later write throws too, since a line appended after a torn one would be glued to it.
+// Opening cuts each file back to its last complete line, so a record torn by a failed write or a
+// kill is dropped (its page was not marked done, and a resume writes it again).
 #pragma once
 
 #include <cstdint>
@@ -21,7 +24,7 @@ struct PageRecord {
   std::string parent;  // the page this URL was found on; empty for seeds
   uint32_t depth = 0;
   long status = 0;      // 0 when no response was received
-  std::string outcome;  // "ok", a fetch outcome ("timeout", ...) or "robots_disallowed"
+  std::string outcome;  // "ok", a fetch outcome ("timeout", ...) or why it was not fetched (docs/outcomes.md)
   std::string error;
   std::string content_type;
   uint64_t bytes = 0;  // decoded body bytes received
@@ -34,22 +37,29 @@ struct PageRecord {
 class PageLog {
  public:
   // Appends to DIR/pages.jsonl (and DIR/edges.jsonl when `edges`), creating DIR. Throws
-  // std::runtime_error (CheckpointError) naming the file when it cannot be opened.
+  // std::runtime_error (CheckpointError) naming the file when it cannot be opened or cut back.
   PageLog(const std::filesystem::path& dir, bool edges);
-  ~PageLog();  // writes the edges still buffered
+  ~PageLog();  // writes the edges still buffered, if it can
 
   void write_page(const PageRecord& record);
   void write_edges(const std::string& from, const std::vector<std::string>& to);
+  // Writes the buffered edges; a file that failed before is skipped (its failure was thrown then).
   void flush();
 
  private:
-  // Writes `bytes` to `file`; after a failure, logs it and drops the file.
-  static void write_or_give_up(std::unique_ptr<WritableFile>& file, const std::string& bytes);
+  struct Output {
+    std::filesystem::path path;
+    std::unique_ptr<WritableFile> file;
+    std::string error;  // the failure that closed it
+  };
+  static void open(Output& out, const std::filesystem::path& path);
+  // Writes `bytes` to `out`; throws on failure and from then on.
+  static void write(Output& out, const std::string& bytes);
   void flush_edges_locked();
 
   std::mutex mu_;
-  std::unique_ptr<WritableFile> pages_;
-  std::unique_ptr<WritableFile> edges_;
+  Output pages_;
+  Output edges_;
   std::string edges_buffer_;  // edges are not needed after a crash: written in large pieces
 };
 

@@ -12,6 +12,8 @@
 #include <openssl/sha.h>
 #include <zlib.h>
 
+#include "base/data_error.h"
+
 namespace bloomcrawl {
 namespace {
 
@@ -163,10 +165,42 @@ void WarcWriter::write(const WarcExchange& exchange) {
                                 "\r\nWARC-Block-Digest: " + warc_sha1_digest(exchange.request_head) +
                                 "\r\nContent-Type: application/http;msgtype=request\r\n";
   std::lock_guard<std::mutex> lock(mu_);
-  if (!file_) open_file();
-  append_record(response_headers, response_block);
-  append_record(request_headers, exchange.request_head);
+  if (!error_.empty())
+    throw CheckpointError(options_.directory.string(), "not written after an earlier failure: " + error_);
+  const uint64_t whole_bytes = file_ ? file_bytes_ : 0;
+  const uint64_t whole_records = records_;
+  try {
+    if (!file_) open_file();
+    append_record(response_headers, response_block);
+    append_record(request_headers, exchange.request_head);
+  } catch (const CheckpointError& e) {
+    error_ = e.what();
+    records_ = whole_records;
+    abandon_file_locked(whole_bytes);
+    throw;
+  }
   if (file_bytes_ >= options_.max_file_bytes) close_locked();
+}
+
+// The exchanges before the failed one are whole: the torn one is cut off and the file completed,
+// so what was archived stays readable. If that fails too, the file keeps its .open name, which
+// says it is incomplete (docs/warc.md).
+void WarcWriter::abandon_file_locked(uint64_t whole_bytes) {
+  if (!file_) return;
+  try {
+    if (whole_bytes == 0) {
+      file_.reset();
+      file_system().remove(open_path_);
+      return;
+    }
+    if (const int error = file_system().truncate(open_path_, whole_bytes)) {
+      throw_file_error(open_path_, "cannot cut a torn record", error);
+    }
+    file_bytes_ = whole_bytes;
+    close_locked();
+  } catch (const CheckpointError&) {
+    file_.reset();
+  }
 }
 
 void WarcWriter::close() {

@@ -42,7 +42,8 @@ class WarcWriter {
   WarcWriter& operator=(const WarcWriter&) = delete;
 
   // Appends a response record and its request record (WARC-Concurrent-To the response).
-  // Throws std::runtime_error naming the file on a write error.
+  // Throws CheckpointError naming the file on a write error; the torn exchange is cut off, the
+  // file completed, and every later write throws (the crawl stops: docs/outcomes.md).
   void write(const WarcExchange& exchange);
   // Completes the current file (fsync, rename). Later writes start a new file.
   void close();
@@ -54,6 +55,7 @@ class WarcWriter {
   void open_file();
   void close_locked();
   void append_record(const std::string& warc_headers, const std::string& block);
+  void abandon_file_locked(uint64_t whole_bytes);
 
   WarcOptions options_;
   mutable std::mutex mu_;
@@ -63,6 +65,7 @@ class WarcWriter {
   uint64_t serial_ = 0;
   uint64_t records_ = 0;
   uint64_t files_completed_ = 0;
+  std::string error_;  // the write failure after which nothing more is written
 };
 
 // The HTTP response head to archive with a decoded payload: Content-Encoding and

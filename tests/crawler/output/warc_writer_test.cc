@@ -12,6 +12,9 @@
 #include <openssl/evp.h>
 #include <nlohmann/json.hpp>
 
+#include "base/data_error.h"
+#include "tests/support/full_disk_file_system.h"
+
 namespace bloomcrawl {
 namespace {
 
@@ -125,6 +128,31 @@ TEST_F(WarcWriterTest, RotatesAtTheSizeLimitAndCompletesFiles) {
   size_t responses = 0;
   for (const auto& r : records) responses += r["type"] == "response";
   EXPECT_EQ(responses, 6u);
+}
+
+// A full disk part-way through an exchange: the write throws naming the file, the torn exchange
+// is cut off and the file completed, so every exchange archived before it still reads back.
+TEST_F(WarcWriterTest, AFailedWriteKeepsTheWholeExchangesReadable) {
+  testing::FullDiskFileSystem disk;
+  {
+    WarcWriter writer({.directory = dir_});
+    for (int i = 0; i < 3; ++i) writer.write(exchange(i));
+    disk.fill(dir_.string(), 1);  // the response record of the next exchange fits, its request does not
+    try {
+      writer.write(exchange(3));
+      ADD_FAILURE() << "a write to a full disk succeeded";
+    } catch (const CheckpointError& e) {
+      EXPECT_NE(std::string(e.what()).find(dir_.string()), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("No space left on device"), std::string::npos) << e.what();
+    }
+    disk.clear();
+    EXPECT_THROW(writer.write(exchange(4)), CheckpointError) << "nothing is written after a failure";
+    EXPECT_EQ(writer.records_written(), 7u);
+  }
+  for (const auto& e : fs::directory_iterator(dir_)) EXPECT_EQ(e.path().extension(), ".gz") << e.path();
+  std::vector<nlohmann::json> records = read_with_warcio(dir_);
+  ASSERT_EQ(records.size(), 7u);  // warcinfo and three whole exchanges
+  EXPECT_EQ(records[5]["target"], exchange(2).url);
 }
 
 TEST(WarcFormat, Sha1DigestIsBase32OfSha1) {
