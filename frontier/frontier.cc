@@ -128,6 +128,11 @@ std::vector<std::string> Frontier::held_hosts() const {
   return shared_->state.held_hosts();
 }
 
+void Frontier::for_each_queued(const std::function<void(std::string_view, std::string_view, uint32_t)>& visit) const {
+  std::lock_guard lock(shared_->mutex);
+  shared_->state.for_each_queued(visit);
+}
+
 void Frontier::set_politeness_group(std::string_view host, std::string_view group) {
   std::lock_guard lock(shared_->mutex);
   const auto before = shared_->state.next_ready_time();

@@ -20,6 +20,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -84,6 +85,10 @@ class Frontier {
   // The held hosts, e.g. after restore() with hold_new_hosts: those whose robots.txt must be
   // fetched again before release_host(). O(hosts).
   std::vector<std::string> held_hosts() const;
+  // Calls visit(host, url, depth) for every queued URL, held and parked hosts included, under
+  // the lock (visit must not call the frontier). O(queued): for the end of a crawl, whose
+  // leftover URLs are recorded rather than forgotten.
+  void for_each_queued(const std::function<void(std::string_view, std::string_view, uint32_t)>& visit) const;
   // Hosts in one named group (e.g. resolving to one IP) share one clock, concurrency slots,
   // back-off and error budget. A host moves to the group with whatever is in flight.
   void set_politeness_group(std::string_view host, std::string_view group);

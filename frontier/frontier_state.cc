@@ -347,6 +347,13 @@ std::vector<std::string> FrontierState::held_hosts() const {
   return held;
 }
 
+void FrontierState::for_each_queued(
+    const std::function<void(std::string_view, std::string_view, uint32_t)>& visit) const {
+  for (const Host& host : hosts_) {
+    host.queue.for_each([&](std::string_view url, uint32_t depth) { visit(host.key, url, depth); });
+  }
+}
+
 bool FrontierState::empty_and_idle() const { return leases_.empty() && (queued_ == 0 || page_limit_reached()); }
 
 FrontierStats FrontierState::stats(bool compute_memory) const {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -43,6 +44,7 @@ class FrontierState {
   void set_politeness_group(std::string_view host, std::string_view group);
   bool is_known_host(std::string_view host) const;
   std::vector<std::string> held_hosts() const;
+  void for_each_queued(const std::function<void(std::string_view, std::string_view, uint32_t)>& visit) const;
 
   FrontierStats stats(bool compute_memory) const;
   bool empty_and_idle() const;

@@ -186,13 +186,18 @@ int run_crawl(const CrawlFlags& flags) {
     std::filesystem::path path = std::filesystem::path(config.output.directory) / "report.json";
     const std::string text = report.dump(2) + "\n";
     try {
-      write_file_durably(path, text.data(), text.size());
+      write_file_durably(path, text.data(), text.size());  // temp, fsync, rename: never a torn report
     } catch (const CheckpointError& e) {
       spdlog::error("cannot write the report: {}", e.what());
+      if (!report["crawl"].contains("error")) {
+        report["crawl"]["stopped_by"] = "error";
+        report["crawl"]["error"] = std::string("report not written: ") + e.what();
+      }
     }
   }
   std::cout << crawl_summary(report);
-  return 0;
+  // A crawl whose outputs are incomplete never exits 0 (docs/outcomes.md).
+  return report["crawl"].contains("error") ? 1 : 0;
 }
 
 }  // namespace

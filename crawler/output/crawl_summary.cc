@@ -21,7 +21,13 @@ std::string crawl_summary(const nlohmann::json& r) {
                 (unsigned long long)u(P("/redirects/deduplicated")), (unsigned long long)u(P("/seen_filter/keys")),
                 double(u(P("/seen_filter/bytes"))) / (1 << 20), d(P("/seen_filter/bits_per_key")),
                 d(P("/seen_filter/estimated_fpr")), d(P("/seen_filter/estimated_false_positives")));
-  return buf;
+  std::string out = buf;
+  if (r.contains(P("/crawl/error"))) {
+    // Said last, where the operator looks: the crawl did not finish, and how to finish it.
+    out += "crawl stopped by an error: " + r.at(P("/crawl/error")).get<std::string>() +
+           "\nits outputs are incomplete: fix the cause (free space) and resume the crawl with --resume\n";
+  }
+  return out;
 }
 
 }  // namespace bloomcrawl

@@ -65,8 +65,8 @@ void JournalWriter::append(const JournalBatch& batch) {
     if (failed_) return;
     if (const int error = file_system().write(fd_, batch.bytes().data(), batch.bytes().size())) {
       failed_ = true;
-      spdlog::error("{}: journal write failed ({}); pages since the last checkpoint may be fetched again after a crash",
-                    path_.string(), std::generic_category().message(error));
+      error_ = path_.string() + ": journal write failed: " + std::generic_category().message(error);
+      spdlog::error("{}; pages since the last checkpoint may be fetched again after a crash", error_);
       return;
     }
     bytes_ += batch.bytes().size();
@@ -82,6 +82,11 @@ void JournalWriter::sync() {
     unsynced_entries_ = 0;
   }
   file_system().sync_data(fd_);
+}
+
+std::string JournalWriter::error() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return error_;
 }
 
 uint64_t JournalWriter::bytes_written() const {

@@ -57,12 +57,14 @@ class JournalWriter {
   JournalWriter(const JournalWriter&) = delete;
   JournalWriter& operator=(const JournalWriter&) = delete;
 
-  // Thread-safe. A failed write is logged once and the journal disabled (the crawl goes on; the
-  // next checkpoint covers what was lost), since stopping a crawl for its log would lose more.
+  // Thread-safe. A failed write is logged once and the journal disabled; error() then says why,
+  // and the crawler stops the crawl cleanly (its final checkpoint covers what the journal lost).
   void append(const JournalBatch& batch);
   void sync();
   const std::filesystem::path& path() const { return path_; }
   uint64_t bytes_written() const;
+  // Empty, or the failure that disabled the journal (naming the file): the crawler stops on it.
+  std::string error() const;
 
  private:
   void sync_loop();
@@ -75,6 +77,7 @@ class JournalWriter {
   uint64_t bytes_ = 0;
   size_t unsynced_entries_ = 0;
   bool failed_ = false;
+  std::string error_;
   bool closing_ = false;
   std::thread syncer_;
 };

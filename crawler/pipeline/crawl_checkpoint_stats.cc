@@ -64,6 +64,7 @@ void CrawlStats::add_saved(const nlohmann::json& saved) {
   add_saved_map(saved, "/fetches/failures_by_outcome", failures_by_outcome_);
   add_saved_map(saved, "/links/refused_by_reason", refusals_by_reason_);
   add_saved_map(saved, "/links/dropped_by_reason", drops_by_reason_);
+  add_saved_map(saved, "/outcomes/by_outcome", outcomes_);
   add_saved_map(saved, "/duplicates_avoided/by_kind", duplicates_by_kind_);
   add_saved_map(saved, "/duplicates_avoided/top_hosts", duplicates_by_host_);
 }

@@ -75,6 +75,7 @@ void CrawlCheckpointer::finish() {
     take_checkpoint(true);
   } catch (const std::exception& e) {
     spdlog::error("final checkpoint not taken ({}); a resume replays the journal instead", e.what());
+    note_failure(e.what());
   }
 }
 
@@ -238,6 +239,7 @@ void CrawlCheckpointer::maybe_checkpoint() {
   } catch (const std::exception& e) {
     // Nothing was cut: the current journal goes on covering everything since the last generation.
     spdlog::error("checkpoint skipped: {}", e.what());
+    note_failure(e.what());
     last_checkpoint_ = now;
     pages_at_last_checkpoint_ = stats_.pages_fetched.load();
   }
@@ -333,6 +335,7 @@ void CrawlCheckpointer::take_checkpoint(bool wait) {
     } catch (const std::exception& e) {
       // The crawl goes on: the journal since the last good generation still covers it.
       spdlog::error("checkpoint generation {} not written: {}", checkpoint->manifest.generation, e.what());
+      note_failure(e.what());
       std::lock_guard<std::mutex> lock(written_mu_);
       ++written_.failed;
     }
@@ -343,6 +346,19 @@ void CrawlCheckpointer::take_checkpoint(bool wait) {
   } else {
     writer_ = std::thread(std::move(write));
   }
+}
+
+void CrawlCheckpointer::note_failure(const std::string& why) {
+  std::lock_guard<std::mutex> lock(written_mu_);
+  if (failure_.empty()) failure_ = "checkpoint not written: " + why;
+}
+
+std::string CrawlCheckpointer::failure() const {
+  {
+    std::lock_guard<std::mutex> lock(written_mu_);
+    if (!failure_.empty()) return failure_;
+  }
+  return journal_ ? journal_->error() : std::string();
 }
 
 nlohmann::json CrawlCheckpointer::report() const {

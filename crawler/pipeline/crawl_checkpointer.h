@@ -86,6 +86,9 @@ class CrawlCheckpointer {
   // The audit's count, or (audit off) the one the resumed checkpoint carried.
   uint64_t audit_false_positives() const { return audit_ ? audit_->false_positives() : saved_audit_false_positives_; }
   nlohmann::json report() const;  // report.json's "checkpoint"
+  // Scheduler thread: empty, or the first checkpoint or journal write that failed, naming the
+  // file. The previous generation stays current; the crawler stops on it (docs/outcomes.md).
+  std::string failure() const;
 
  private:
   struct Outstanding {
@@ -102,6 +105,7 @@ class CrawlCheckpointer {
   // After the pause, on the writer thread: the filter copy and the frontier's bytes.
   void finish_checkpoint(CrawlCheckpoint& cp, const FrontierImage& frontier, JournalWriter& journal);
   nlohmann::json saved_stats() const;  // CrawlStats as a checkpoint or stats record keeps them
+  void note_failure(const std::string& why);
 
   const CrawlerSettings& settings_;
   SeenFilter& filter_;
@@ -139,6 +143,7 @@ class CrawlCheckpointer {
     uint64_t total_bytes = 0;
     std::string last_manifest;
   } written_;
+  std::string failure_;  // under written_mu_
 };
 
 }  // namespace bloomcrawl

@@ -44,6 +44,8 @@ void CrawlStats::add_refusal(const char* reason) {
 
 void CrawlStats::add_drop(const char* reason) { bump(mu_, drops_by_reason_, reason); }
 
+void CrawlStats::add_outcome(const std::string& outcome) { bump(mu_, outcomes_, outcome); }
+
 nlohmann::json CrawlStats::to_json() const {
   auto v = [](const Counter& c) { return c.load(std::memory_order_relaxed); };
   std::lock_guard<std::mutex> lock(mu_);
@@ -51,6 +53,8 @@ nlohmann::json CrawlStats::to_json() const {
   const double mean_bytes = pages ? double(v(bytes_received)) / double(pages) : 0.0;
   const double mean_ms = pages ? double(v(fetch_ms_total)) / double(pages) : 0.0;
   const uint64_t avoided = v(links_duplicate) + v(redirects_deduplicated);
+  uint64_t records = 0;
+  for (const auto& [outcome, n] : outcomes_) records += n;
   return {
       {"fetches",
        {{"pages_fetched", pages},
@@ -81,6 +85,7 @@ nlohmann::json CrawlStats::to_json() const {
         {"refused_by_reason", refusals_by_reason_},
         {"dropped_by_reason", drops_by_reason_},
         {"filter_full", v(filter_full)}}},
+      {"outcomes", {{"records", records}, {"by_outcome", outcomes_}}},
       {"redirects",
        {{"followed", v(redirects)}, {"deduplicated", v(redirects_deduplicated)}, {"dropped", v(redirects_dropped)}}},
       {"duplicates_avoided",

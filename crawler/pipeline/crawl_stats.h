@@ -2,6 +2,8 @@
 // "Duplicate fetches avoided" is first-class: every link is counted once at the stage that
 // dropped or admitted it, so discovered = invalid + unsupported + too_long + out_of_scope +
 // nofollow + too_deep + duplicates + new + refused.
+// Every URL counted in links.new ends as one record of pages.jsonl, counted here by its outcome
+// ("outcomes"), or is still queued (a stop with a checkpoint): docs/outcomes.md.
 #pragma once
 
 #include <atomic>
@@ -53,6 +55,7 @@ struct CrawlStats {
   void add_failure(const char* outcome);
   void add_refusal(const char* reason);
   void add_drop(const char* reason);
+  void add_outcome(const std::string& outcome);  // a record of pages.jsonl
 
   nlohmann::json to_json() const;
   // Adds the counts of a to_json() saved in a crawl checkpoint, so report.json counts across
@@ -66,6 +69,7 @@ struct CrawlStats {
   std::map<std::string, uint64_t> failures_by_outcome_;
   std::map<std::string, uint64_t> refusals_by_reason_;
   std::map<std::string, uint64_t> drops_by_reason_;
+  std::map<std::string, uint64_t> outcomes_;
 };
 
 }  // namespace bloomcrawl

@@ -8,6 +8,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "base/data_error.h"
 #include "crawler/extract/robots_meta.h"
 #include "crawler/extract/sitemap.h"
 #include "crawler/output/page_log.h"
@@ -55,6 +56,11 @@ std::string last_response_head(const std::string& heads) {
   return start == std::string::npos || start + 4 > end ? heads : heads.substr(start + 4);
 }
 
+// The outcome a frontier refusal is recorded with: the config field that caused it.
+std::string refusal_outcome(AdmitResult refusal) {
+  return refusal == AdmitResult::kHostQueueFull ? "max_queued_per_host" : admit_result_name(refusal);
+}
+
 }  // namespace
 
 void Crawler::archive(const FetchResult& result) {
@@ -67,6 +73,8 @@ void Crawler::archive(const FetchResult& result) {
   x.payload = result.body;
   try {
     warc_->write(x);
+  } catch (const CheckpointError&) {
+    throw;  // an output failure stops the crawl (parse_worker)
   } catch (const std::exception& e) {
     spdlog::error("WARC: {}", e.what());
   }
@@ -141,12 +149,15 @@ nlohmann::json Crawler::run() {
   schedule();
   const bool stopped = stop_requested_.load();
   drain();
+  record_left_queued(stop_requested_.load());  // drain() may have failed an output and stopped
   checkpointer_->finish();
+  if (std::string f = checkpointer_->failure(); !f.empty()) fail(f);
   if (settings_.progress) print_progress(true);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   nlohmann::json out = report(seconds);
   const bool page_limit = frontier_.stats(false).refused(AdmitResult::kPageLimit) > 0;
-  out["crawl"]["stopped_by"] = stopped ? "signal" : page_limit ? "page_limit" : "done";
+  out["crawl"]["stopped_by"] = failed_.load() ? "error" : stopped ? "signal" : page_limit ? "page_limit" : "done";
+  if (failed_.load()) out["crawl"]["error"] = failure();
   return out;
 }
 
@@ -166,6 +177,7 @@ void Crawler::schedule() {
     lock.unlock();
     if (settings_.progress) print_progress(false);
     checkpointer_->maybe_checkpoint();
+    if (std::string f = checkpointer_->failure(); !f.empty()) fail(f);
   }
 }
 
@@ -184,8 +196,12 @@ void Crawler::drain() {
   work_cv_.notify_all();
   for (std::thread& t : workers_) t.join();
   workers_.clear();
-  if (page_log_) page_log_->flush();
-  if (warc_) warc_->close();
+  try {
+    if (page_log_) page_log_->flush();
+    if (warc_) warc_->close();
+  } catch (const CheckpointError& e) {
+    fail(e.what());
+  }
 }
 
 void Crawler::seed() {
@@ -256,6 +272,7 @@ bool Crawler::admit_new(const Candidate& c, uint32_t depth, const std::string& p
   }
   if (r != AdmitResult::kQueued) {
     stats_.add_refusal(admit_result_name(r));
+    record_refusal(c, depth, parent, r);
     return false;
   }
   // New hosts start held (FrontierOptions::hold_new_hosts) until their robots.txt is known.
@@ -341,17 +358,21 @@ bool Crawler::robots_admit(PageRequest& page, Clock::time_point now) {
     return false;
   }
   if (allowed) return true;
+  PageRecord rec;
+  rec.url = page.url;
+  rec.parent = page.parent;
+  rec.depth = page.lease.entry.depth;
+  rec.outcome = "robots_disallowed";
+  rec.error = rule;
+  try {
+    write_record(rec);
+  } catch (const CheckpointError& e) {
+    fail(e.what());
+    frontier_.release(page.lease);  // still queued: the checkpoint keeps it, a resume decides again
+    return false;
+  }
   stats_.robots_disallowed.fetch_add(1, std::memory_order_relaxed);
   frontier_.drop(page.lease);
-  if (page_log_) {
-    PageRecord rec;
-    rec.url = page.url;
-    rec.parent = page.parent;
-    rec.depth = page.lease.entry.depth;
-    rec.outcome = "robots_disallowed";
-    rec.error = rule;
-    page_log_->write_page(rec);
-  }
   return false;
 }
 
@@ -441,16 +462,29 @@ void Crawler::parse_worker() {
     {
       CheckpointGate::Pass pass(checkpointer_->gate());
       PageRequest* page = std::get_if<PageRequest>(&item.request);
+      // A page not processed after an output failure stays outstanding: the final checkpoint
+      // queues it again (without one, it is recorded as not fetched).
+      bool processed = false;
       try {
-        if (page) {
-          process_page(*page, item.result);
-        } else {
+        if (!page) {
           process_robots(std::get<RobotsRequest>(item.request), item.result);
+        } else if (!failed_.load()) {
+          process_page(*page, item.result);
+          processed = true;
+        } else if (!checkpointer_->enabled()) {
+          write_record({.url = page->url,
+                        .parent = page->parent,
+                        .depth = page->lease.entry.depth,
+                        .outcome = "not_fetched_at_stop",
+                        .error = failure()});
         }
+      } catch (const CheckpointError& e) {
+        fail(e.what());
       } catch (const std::exception& e) {
         spdlog::error("{}: {}", item.result.url, e.what());
+        processed = !page || record_crawler_error(*page, e.what());
       }
-      if (page) checkpointer_->on_page_processed(item.result.id, item.result);
+      if (page && processed) checkpointer_->on_page_processed(item.result.id, item.result);
     }
     work_done();
   }
@@ -540,7 +574,7 @@ void Crawler::process_page(const PageRequest& page, FetchResult& result) {
   rec.error = result.error;
   if (result.outcome != FetchOutcome::kOk) {
     stats_.add_failure(fetch_outcome_name(result.outcome));
-    if (page_log_) page_log_->write_page(rec);
+    write_record(rec);
     return;
   }
   stats_.pages_fetched.fetch_add(1, std::memory_order_relaxed);
@@ -561,7 +595,7 @@ void Crawler::process_page(const PageRequest& page, FetchResult& result) {
   } else if (s >= 200 && s < 300 && result.content_accepted && is_html(result)) {
     process_html(result, rec);
   }
-  if (page_log_) page_log_->write_page(rec);
+  write_record(rec);
 }
 
 // An HTML page's links, those followed admitted one level deeper.
@@ -690,6 +724,82 @@ void Crawler::follow_redirect(const PageRequest& page, const FetchResult& result
   // A redirect target keeps the depth of the page that redirected to it.
   std::vector<Candidate> one{{std::move(c.url), std::move(c.host), LinkKind::kAnchor}};
   rec.links_new = admit(one, rec.depth, rec.url, page.redirect_hops + 1);
+}
+
+void Crawler::write_record(const PageRecord& record) {
+  if (page_log_) page_log_->write_page(record);
+  stats_.add_outcome(record.outcome);
+}
+
+// The seen filter admitted the URL, so it is never offered again: its record says why it is not
+// fetched. A failed write stops the crawl, and this URL is then the one loss no resume repairs.
+void Crawler::record_refusal(const Candidate& c, uint32_t depth, const std::string& parent, AdmitResult refusal) {
+  PageRecord rec{.url = c.url, .parent = parent, .depth = depth, .outcome = refusal_outcome(refusal)};
+  try {
+    write_record(rec);
+  } catch (const CheckpointError& e) {
+    spdlog::error("{}: admitted, but its {} record is not written", c.url, rec.outcome);
+    fail(e.what());
+  }
+}
+
+// A page whose processing threw (a bug, or memory exhausted) still gets its record; false when
+// even that cannot be written, and the page stays outstanding for the final checkpoint.
+bool Crawler::record_crawler_error(const PageRequest& page, const std::string& what) {
+  try {
+    write_record({.url = page.url,
+                  .parent = page.parent,
+                  .depth = page.lease.entry.depth,
+                  .outcome = "crawler_error",
+                  .error = what});
+    return true;
+  } catch (const CheckpointError& e) {
+    fail(e.what());
+    return false;
+  }
+}
+
+// After drain(). A stop with a checkpoint keeps the queued URLs there for a resume; otherwise each
+// gets its record: not fetched at the stop, or beyond the page limit.
+void Crawler::record_left_queued(bool stopped) {
+  if (stopped && checkpointer_->enabled()) return;
+  const std::string outcome = stopped ? "not_fetched_at_stop" : "page_limit";
+  const std::string error = failed_.load() ? failure() : "";
+  uint64_t unrecorded = 0;
+  frontier_.for_each_queued([&](std::string_view, std::string_view entry, uint32_t depth) {
+    if (unrecorded > 0) {
+      ++unrecorded;
+      return;
+    }
+    const QueuedUrl q = decode_queued_url(entry);
+    try {
+      write_record({.url = std::string(q.url),
+                    .parent = std::string(q.parent),
+                    .depth = depth,
+                    .outcome = outcome,
+                    .error = error});
+    } catch (const CheckpointError& e) {
+      fail(e.what());
+      ++unrecorded;
+    }
+  });
+  if (unrecorded > 0) spdlog::error("{} queued URLs have no record ({})", unrecorded, outcome);
+}
+
+void Crawler::fail(const std::string& why) {
+  {
+    std::lock_guard<std::mutex> lock(failure_mu_);
+    if (!failure_.empty()) return;
+    failure_ = why;
+  }
+  failed_.store(true);
+  spdlog::error("{}: the crawl stops; its outputs are incomplete until it is resumed", why);
+  stop();
+}
+
+std::string Crawler::failure() const {
+  std::lock_guard<std::mutex> lock(failure_mu_);
+  return failure_;
 }
 
 bool Crawler::finished() const { return pending_.load() == 0 && frontier_.empty_and_idle(); }

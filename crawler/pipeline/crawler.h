@@ -120,6 +120,16 @@ class Crawler {
   bool admit_new(const Candidate& c, uint32_t depth, const std::string& parent, uint32_t hops, Clock::time_point now,
                  JournalBatch& batch);
 
+  // No silent loss (docs/outcomes.md). write_record(): a record of pages.jsonl, counted in the
+  // report's outcomes; throws CheckpointError when pages.jsonl cannot take it. fail(): an output
+  // could not be written: the crawl stops, and run()'s report says why.
+  void write_record(const PageRecord& record);
+  void record_refusal(const Candidate& c, uint32_t depth, const std::string& parent, AdmitResult refusal);
+  bool record_crawler_error(const PageRequest& page, const std::string& what);
+  void record_left_queued(bool stopped);
+  void fail(const std::string& why);
+  std::string failure() const;
+
   void work_done();
   bool finished() const;
   void print_progress(bool final_line);
@@ -140,6 +150,9 @@ class Crawler {
   std::unordered_set<std::string> grouped_hosts_;  // hosts already put in their IP's group
 
   std::atomic<bool> stop_requested_{false};
+  std::atomic<bool> failed_{false};
+  mutable std::mutex failure_mu_;
+  std::string failure_;  // the first output failure
   std::atomic<uint64_t> next_request_id_{1};
   std::atomic<uint32_t> sitemaps_admitted_{0};
 

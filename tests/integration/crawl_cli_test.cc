@@ -8,6 +8,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -91,6 +92,46 @@ TEST_F(CrawlCliTest, CtrlCStopsCleanlyWithAFinalReport) {
   EXPECT_NE(read(dir_ / "stdout").find("crawl signal"), std::string::npos) << "the human summary is printed";
   web.stop();
   EXPECT_EQ(web.summary().duplicate_fetches, 0u);
+}
+
+// pages.jsonl on a full disk (/dev/full answers every write with ENOSPC): the crawl stops at
+// its first record, says which file and why, and exits non-zero without claiming "done". A
+// resume once the space is back (the link removed) completes the crawl with a record per page.
+TEST_F(CrawlCliTest, AFullDiskStopsTheCrawlWithAnErrorAndTheResumeCompletesIt) {
+  testweb::TestWebOptions o;
+  o.trap = false;
+  testweb::TestWeb web(o);
+  web.start();
+  const fs::path out = dir_ / "out";
+  fs::create_directories(out);
+  fs::create_symlink("/dev/full", out / "pages.jsonl");
+  const fs::path config =
+      write("c.json", nlohmann::json{{"seeds", {{"urls", {web.seed_url()}}}},
+                                     {"scope", {{"allowed_hosts", web.options().hosts}, {"max_depth", -1}}},
+                                     {"politeness", {{"delay_ms", 0}, {"concurrency_per_host", 2}}},
+                                     {"fetch", {{"allowed_ranges", {"127.0.0.0/8"}}}},
+                                     {"output", {{"directory", out.string()}}},
+                                     {"checkpoint", {{"directory", (dir_ / "ckpt").string()}}},
+                                     {"logging", {{"progress", "never"}}}}
+                          .dump());
+  const std::vector<std::string> crawl = {"crawl", "--config", config.string()};
+  EXPECT_EQ(run(crawl), 1);
+  const std::string err = read(dir_ / "stderr");
+  EXPECT_NE(err.find((out / "pages.jsonl").string() + ": write failed: No space left on device"), std::string::npos)
+      << err;
+  const std::string summary = read(dir_ / "stdout");
+  EXPECT_EQ(summary.find("crawl done"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("crawl stopped by an error"), std::string::npos) << summary;
+  nlohmann::json report = nlohmann::json::parse(read(out / "report.json"));
+  EXPECT_EQ(report["crawl"]["stopped_by"], "error");
+
+  fs::remove(out / "pages.jsonl");
+  EXPECT_EQ(run({"crawl", "--config", config.string(), "--resume"}), 0) << read(dir_ / "stderr");
+  std::map<std::string, int> records;
+  std::ifstream in(out / "pages.jsonl");
+  for (std::string line; std::getline(in, line);) ++records[nlohmann::json::parse(line)["url"].get<std::string>()];
+  for (const std::string& url : web.ground_truth(web.site_depth())) EXPECT_EQ(records[url], 1) << url;
+  web.stop();
 }
 
 TEST_F(CrawlCliTest, MalformedJsonNamesLineAndColumn) {
