@@ -38,15 +38,15 @@ inline const std::vector<std::string> kAllLinkKinds = {"a",         "area",     
                                                        "canonical", "alternate", "stylesheet", "img",    "script"};
 
 struct ScopeConfig {
-  std::vector<std::string> allowed_hosts;      // exact host names (case-insensitive)
-  std::vector<std::string> allowed_domains;    // a domain and all its subdomains
-  bool same_host = true;                       // the seeds' hosts are in scope
-  std::vector<std::string> include;            // ECMAScript regexes; if any, a URL must match one
-  std::vector<std::string> exclude;            // ECMAScript regexes; a match puts a URL out of scope
-  int max_depth = 5;                           // link hops from a seed; -1 = unlimited
-  std::uint64_t max_pages = 0;                 // 0 = unlimited
-  std::uint64_t max_pages_per_host = 0;        // 0 = unlimited
-  std::uint64_t max_queued_per_host = 0;  // 0 = unlimited
+  std::vector<std::string> allowed_hosts;    // exact host names (case-insensitive)
+  std::vector<std::string> allowed_domains;  // a domain and all its subdomains
+  bool same_host = true;                     // the seeds' hosts are in scope
+  std::vector<std::string> include;          // ECMAScript regexes; if any, a URL must match one
+  std::vector<std::string> exclude;          // ECMAScript regexes; a match puts a URL out of scope
+  int max_depth = 5;                         // link hops from a seed; -1 = unlimited
+  std::uint64_t max_pages = 0;               // 0 = unlimited
+  std::uint64_t max_pages_per_host = 0;      // 0 = unlimited
+  std::uint64_t max_queued_per_host = 0;     // 0 = unlimited
   int max_url_length = 2048;
   bool follow_nofollow = false;
   bool obey_meta_robots = true;
