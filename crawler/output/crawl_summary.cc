@@ -25,7 +25,8 @@ std::string crawl_summary(const nlohmann::json& r) {
   if (r.contains(P("/crawl/error"))) {
     // Said last, where the operator looks: the crawl did not finish, and how to finish it.
     out += "crawl stopped by an error: " + r.at(P("/crawl/error")).get<std::string>() +
-           "\nits outputs are incomplete: fix the cause (free space) and resume the crawl with --resume\n";
+           "\nits outputs are incomplete: fix the cause (free space) and continue the crawl with --resume "
+           "(with a checkpoint directory)\n";
   }
   return out;
 }

@@ -134,6 +134,25 @@ TEST_F(CrawlCliTest, AFullDiskStopsTheCrawlWithAnErrorAndTheResumeCompletesIt) {
   web.stop();
 }
 
+// report.json is written whole through a temporary file; when that cannot be created the crawl
+// has fetched everything but its report is missing, which is no success either.
+TEST_F(CrawlCliTest, AReportThatCannotBeWrittenIsANonZeroExit) {
+  testweb::TestWebOptions o;
+  o.trap = false;
+  testweb::TestWeb web(o);
+  web.start();
+  const fs::path out = dir_ / "out";
+  fs::create_directories(out / "report.json.tmp");  // a directory where the temporary file goes
+  EXPECT_EQ(run({"crawl", "--seed", web.seed_url(), "--output", out.string(), "--allow-range", "127.0.0.0/8",
+                 "--delay-ms", "0", "--progress", "never"}),
+            1);
+  EXPECT_NE(read(dir_ / "stderr").find("cannot write the report"), std::string::npos) << read(dir_ / "stderr");
+  EXPECT_NE(read(dir_ / "stdout").find("crawl stopped by an error: report not written"), std::string::npos)
+      << read(dir_ / "stdout");
+  EXPECT_FALSE(fs::exists(out / "report.json"));
+  web.stop();
+}
+
 TEST_F(CrawlCliTest, MalformedJsonNamesLineAndColumn) {
   fs::path config = write("bad.json", "{\n  \"seeds\": {\"urls\": [\"http://a.example/\"]},\n  \"scope\": {,}\n}\n");
   EXPECT_EQ(run({"crawl", "--config", config.string()}), 1);
