@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -65,6 +66,13 @@ class CrawlCliTest : public ::testing::Test {
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   }
   int run(std::vector<std::string> args) { return wait_exit(spawn(std::move(args))); }
+  static std::unique_ptr<testweb::TestWeb> start_web_without_trap() {
+    testweb::TestWebOptions o;
+    o.trap = false;  // only a depth limit ends the trap
+    auto web = std::make_unique<testweb::TestWeb>(o);
+    web->start();
+    return web;
+  }
 
   fs::path dir_;
 };
@@ -98,16 +106,13 @@ TEST_F(CrawlCliTest, CtrlCStopsCleanlyWithAFinalReport) {
 // its first record, says which file and why, and exits non-zero without claiming "done". A
 // resume once the space is back (the link removed) completes the crawl with a record per page.
 TEST_F(CrawlCliTest, AFullDiskStopsTheCrawlWithAnErrorAndTheResumeCompletesIt) {
-  testweb::TestWebOptions o;
-  o.trap = false;
-  testweb::TestWeb web(o);
-  web.start();
+  std::unique_ptr<testweb::TestWeb> web = start_web_without_trap();
   const fs::path out = dir_ / "out";
   fs::create_directories(out);
   fs::create_symlink("/dev/full", out / "pages.jsonl");
   const fs::path config =
-      write("c.json", nlohmann::json{{"seeds", {{"urls", {web.seed_url()}}}},
-                                     {"scope", {{"allowed_hosts", web.options().hosts}, {"max_depth", -1}}},
+      write("c.json", nlohmann::json{{"seeds", {{"urls", {web->seed_url()}}}},
+                                     {"scope", {{"allowed_hosts", web->options().hosts}, {"max_depth", -1}}},
                                      {"politeness", {{"delay_ms", 0}, {"concurrency_per_host", 2}}},
                                      {"fetch", {{"allowed_ranges", {"127.0.0.0/8"}}}},
                                      {"output", {{"directory", out.string()}}},
@@ -130,27 +135,24 @@ TEST_F(CrawlCliTest, AFullDiskStopsTheCrawlWithAnErrorAndTheResumeCompletesIt) {
   std::map<std::string, int> records;
   std::ifstream in(out / "pages.jsonl");
   for (std::string line; std::getline(in, line);) ++records[nlohmann::json::parse(line)["url"].get<std::string>()];
-  for (const std::string& url : web.ground_truth(web.site_depth())) EXPECT_EQ(records[url], 1) << url;
-  web.stop();
+  for (const std::string& url : web->ground_truth(web->site_depth())) EXPECT_EQ(records[url], 1) << url;
+  web->stop();
 }
 
 // report.json is written whole through a temporary file; when that cannot be created the crawl
 // has fetched everything but its report is missing, which is no success either.
 TEST_F(CrawlCliTest, AReportThatCannotBeWrittenIsANonZeroExit) {
-  testweb::TestWebOptions o;
-  o.trap = false;
-  testweb::TestWeb web(o);
-  web.start();
+  std::unique_ptr<testweb::TestWeb> web = start_web_without_trap();
   const fs::path out = dir_ / "out";
   fs::create_directories(out / "report.json.tmp");  // a directory where the temporary file goes
-  EXPECT_EQ(run({"crawl", "--seed", web.seed_url(), "--output", out.string(), "--allow-range", "127.0.0.0/8",
+  EXPECT_EQ(run({"crawl", "--seed", web->seed_url(), "--output", out.string(), "--allow-range", "127.0.0.0/8",
                  "--delay-ms", "0", "--progress", "never"}),
             1);
   EXPECT_NE(read(dir_ / "stderr").find("cannot write the report"), std::string::npos) << read(dir_ / "stderr");
   EXPECT_NE(read(dir_ / "stdout").find("crawl stopped by an error: report not written"), std::string::npos)
       << read(dir_ / "stdout");
   EXPECT_FALSE(fs::exists(out / "report.json"));
-  web.stop();
+  web->stop();
 }
 
 TEST_F(CrawlCliTest, MalformedJsonNamesLineAndColumn) {
