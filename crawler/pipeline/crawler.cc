@@ -222,6 +222,11 @@ void Crawler::seed() {
 
 uint32_t Crawler::admit(std::vector<Candidate>& candidates, uint32_t depth, const std::string& parent, uint32_t hops) {
   if (candidates.empty()) return 0;
+  if (failed_.load()) {
+    // After an output failure no URL enters the filter: a refusal could not be recorded, and the
+    // page being processed stays outstanding, so a resume fetches it and finds these links again.
+    throw CheckpointError(settings_.output_dir.string(), "links not admitted: the crawl stops on an output failure");
+  }
   if (depth > settings_.frontier.max_depth) {
     stats_.links_too_deep.fetch_add(candidates.size(), std::memory_order_relaxed);
     return 0;
