@@ -86,6 +86,10 @@ class CrawlCheckpointer {
   // The audit's count, or (audit off) the one the resumed checkpoint carried.
   uint64_t audit_false_positives() const { return audit_ ? audit_->false_positives() : saved_audit_false_positives_; }
   nlohmann::json report() const;  // report.json's "checkpoint"
+  // Why the newest checkpoint attempt failed (a write or sync of its files, or its journal having
+  // disabled itself), empty once one succeeds. A crawl that ends with it set has no durable final
+  // state: a resume continues from the last generation written and its journals.
+  std::string last_failure() const;
 
  private:
   struct Outstanding {
@@ -102,6 +106,7 @@ class CrawlCheckpointer {
   // After the pause, on the writer thread: the filter copy and the frontier's bytes.
   void finish_checkpoint(CrawlCheckpoint& cp, const FrontierImage& frontier, JournalWriter& journal);
   nlohmann::json saved_stats() const;  // CrawlStats as a checkpoint or stats record keeps them
+  void checkpoint_failed(const std::string& why);
 
   const CrawlerSettings& settings_;
   SeenFilter& filter_;
@@ -138,6 +143,7 @@ class CrawlCheckpointer {
     uint64_t last_bytes = 0;
     uint64_t total_bytes = 0;
     std::string last_manifest;
+    std::string last_failure;
   } written_;
 };
 

@@ -1,16 +1,19 @@
 // FaultyFileSystem: the POSIX file system (base/file_system.h) with injected failures, for tests
 // of what a writer does when the disk says no. fail_write(n, e) makes the nth write from now fail
 // with errno e (ENOSPC, EIO, ...), fail_sync(n, e) the nth fsync or fdatasync of a file,
-// fail_directory_sync(n, e) the nth fsync of a directory, and fail_step(n, e) the nth call of any
-// kind that changes the disk (create, write, sync, close, rename, remove, directory sync), so a
-// test can fail each step of a sequence in turn. The failing call does nothing, except close,
-// which still releases the descriptor (as close(2) does when it reports an error). Installed for
-// the lifetime of the object.
+// fail_data_syncs(e) every fdatasync from now (only the journal uses it), fail_directory_sync(n, e)
+// the nth fsync of a directory, and fail_step(n, e) the nth call of any kind that changes the disk
+// (create, write, sync, close, rename, remove, directory sync), so a test can fail each step of a
+// sequence in turn. fail_creating(part, e) fails every creation of a file whose path contains
+// `part`, to stop a sequence at a named file. The failing call does nothing, except close, which
+// still releases the descriptor (as close(2) does when it reports an error). Installed for the
+// lifetime of the object; set faults before the code under test runs.
 #pragma once
 
 #include <atomic>
 #include <cerrno>
 #include <filesystem>
+#include <string>
 
 #include "base/file_system.h"
 
@@ -25,7 +28,12 @@ class FaultyFileSystem : public FileSystem {
 
   void fail_write(int nth, int error) { write_.arm(nth, error); }
   void fail_sync(int nth, int error) { sync_.arm(nth, error); }
+  void fail_data_syncs(int error) { data_sync_error_ = error; }
   void fail_directory_sync(int nth, int error) { directory_sync_.arm(nth, error); }
+  void fail_creating(std::string path_part, int error) {
+    creating_ = std::move(path_part);
+    creating_error_ = error;
+  }
   void fail_step(int nth, int error) { step_.arm(nth, error); }
   int writes() const { return writes_; }
   int syncs() const { return syncs_; }
@@ -33,6 +41,7 @@ class FaultyFileSystem : public FileSystem {
 
   int open_for_write(const std::filesystem::path& path, Mode mode, int* fd) override {
     if (const int error = step()) return error;
+    if (!creating_.empty() && path.string().find(creating_) != std::string::npos) return creating_error_;
     return FileSystem::open_for_write(path, mode, fd);
   }
   int write(int fd, const void* data, size_t size) override {
@@ -48,6 +57,7 @@ class FaultyFileSystem : public FileSystem {
   int sync_data(int fd) override {
     ++syncs_;
     if (const int error = step(sync_)) return error;
+    if (const int error = data_sync_error_.load()) return error;
     return FileSystem::sync_data(fd);
   }
   int close(int fd) override {
@@ -98,6 +108,9 @@ class FaultyFileSystem : public FileSystem {
   Fault sync_;
   Fault directory_sync_;
   Fault step_;
+  std::atomic<int> data_sync_error_{0};
+  std::string creating_;
+  int creating_error_ = EIO;
 };
 
 }  // namespace bloomcrawl::testing
