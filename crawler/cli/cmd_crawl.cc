@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
@@ -116,10 +117,9 @@ class DirectoryLocks {
 // True if `dir` holds nothing but its LOCK (or does not exist).
 bool holds_only_lock(const std::filesystem::path& dir) {
   std::error_code ec;
-  for (const std::filesystem::directory_entry& e : std::filesystem::directory_iterator(dir, ec)) {
-    if (e.path().filename() != kLockFileName) return false;
-  }
-  return true;
+  const std::filesystem::directory_iterator entries(dir, ec);
+  return std::all_of(begin(entries), end(entries),
+                     [](const std::filesystem::directory_entry& e) { return e.path().filename() == kLockFileName; });
 }
 
 void setup_logging(const LoggingConfig& l) {

@@ -97,13 +97,14 @@ void apply_retention(const fs::path& dir, uint32_t keep) {
     return;  // which generation is current is unknown: any may be the one to load
   }
   std::vector<uint64_t> manifests = generations(dir, kManifestPrefix, "");
+  std::reverse(manifests.begin(), manifests.end());  // newest first
   std::set<uint64_t> kept{current};
   uint32_t older_kept = 0;
-  for (auto g = manifests.rbegin(); g != manifests.rend(); ++g) {
-    if (*g > current) {
-      kept.insert(*g);
-    } else if (*g < current && older_kept + 1 < keep) {
-      kept.insert(*g);
+  for (const uint64_t g : manifests) {
+    if (g > current) {
+      kept.insert(g);
+    } else if (g < current && older_kept + 1 < keep) {
+      kept.insert(g);
       ++older_kept;
     }
   }

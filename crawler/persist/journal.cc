@@ -42,7 +42,12 @@ JournalWriter::JournalWriter(std::filesystem::path path, JournalOptions options)
     throw_file_error(path_, "cannot write journal header", error);
   }
   bytes_ = kJournalMagic.size();
-  sync_directory(path_.parent_path());
+  try {
+    sync_directory(path_.parent_path());
+  } catch (const CheckpointError&) {
+    fs.close(fd_);  // no destructor runs for an object whose constructor throws
+    throw;
+  }
   syncer_ = std::thread([this] { sync_loop(); });
 }
 

@@ -105,6 +105,7 @@ class RunningFilter {
     if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0) return;
     args.insert(args.begin(), BLOOMCRAWL_BIN);
     std::vector<char*> argv;
+    argv.reserve(args.size() + 1);
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
     posix_spawn_file_actions_t actions;
@@ -124,7 +125,7 @@ class RunningFilter {
   RunningFilter& operator=(const RunningFilter&) = delete;
 
   pid_t pid() const { return pid_; }
-  bool write(const std::string& input) {
+  bool write(const std::string& input) const {
     return in_ >= 0 && ::write(in_, input.data(), input.size()) == static_cast<ssize_t>(input.size());
   }
   // The next line of its output (without "\n"), or "" when none came within 20 s.

@@ -82,7 +82,7 @@ class CrawlCheckpointTest : public ::testing::Test {
     std::ofstream(copy.path() / "c" / "CURRENT") << manifest << "\n";
     return load_crawl_checkpoint(copy.path() / "c").manifest.generation;
   }
-  std::vector<std::string> files_named(const fs::path& dir, const std::string& prefix) const {
+  static std::vector<std::string> files_named(const fs::path& dir, const std::string& prefix) {
     std::vector<std::string> out;
     for (const auto& e : fs::directory_iterator(dir)) {
       if (e.path().filename().string().starts_with(prefix)) out.push_back(e.path().filename().string());

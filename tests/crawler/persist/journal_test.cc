@@ -202,6 +202,17 @@ TEST_F(JournalTest, AFailedHeaderWriteIsAnErrorNamingTheFile) {
   }
 }
 
+TEST_F(JournalTest, AFailedDirectorySyncAtCreationIsAnErrorNamingTheDirectory) {
+  testing::FaultyFileSystem faulty;
+  faulty.fail_directory_sync(1, EIO);
+  try {
+    JournalWriter writer(dir_ / "j.log", JournalOptions{});
+    FAIL() << "the journal's name is not durable, and it said nothing";
+  } catch (const CheckpointError& e) {
+    EXPECT_NE(std::string(e.what()).find(dir_.string() + ": fsync of directory failed"), std::string::npos) << e.what();
+  }
+}
+
 TEST_F(JournalTest, AHeaderTornAtCreationIsAnEmptyJournal) {
   const JournalContents c = parse_journal(kJournalMagic.substr(0, 3), "j.log");
   EXPECT_TRUE(c.records.empty());
