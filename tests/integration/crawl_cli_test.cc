@@ -144,6 +144,23 @@ TEST_F(CrawlCliTest, ASecondProcessOnTheSameDirectoriesIsRefusedNamingTheHolder)
   EXPECT_EQ(web.summary().duplicate_fetches, 0u) << "only the first process crawled";
 }
 
+TEST_F(CrawlCliTest, CheckpointAndOutputInOneDirectoryTakeOneLock) {
+  testweb::TestWebOptions o;
+  o.trap = false;
+  testweb::TestWeb web(o);
+  web.start();
+  const fs::path both = dir_ / "both";
+  const std::vector<std::string> args{"crawl",       "--seed",        web.seed_url(),
+                                      "--output",    both.string(),   "--max-pages",
+                                      "3",           "--allow-range", "127.0.0.0/8",
+                                      "--progress",  "never",         "--checkpoint-dir",
+                                      both.string(), "--delay-ms",    "0"};
+  EXPECT_EQ(run(args), 0) << read(dir_ / "stderr");
+  EXPECT_TRUE(fs::exists(both / "report.json"));
+  EXPECT_TRUE(fs::exists(both / "CURRENT"));
+  EXPECT_EQ(run({"crawl", "--resume", both.string(), "--progress", "never"}), 0) << read(dir_ / "stderr");
+}
+
 TEST_F(CrawlCliTest, MalformedJsonNamesLineAndColumn) {
   fs::path config = write("bad.json", "{\n  \"seeds\": {\"urls\": [\"http://a.example/\"]},\n  \"scope\": {,}\n}\n");
   EXPECT_EQ(run({"crawl", "--config", config.string()}), 1);
