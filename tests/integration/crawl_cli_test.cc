@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "tests/support/spawn.h"
 #include "tests/support/test_web.h"
 
 extern "C" const char* __tsan_default_suppressions() { return "race:libcpp-httplib.so\n"; }
@@ -46,10 +47,6 @@ class CrawlCliTest : public ::testing::Test {
   // with a `tag` "TAG.stdout", "TAG.stderr").
   pid_t spawn(std::vector<std::string> args, const std::string& tag = "") {
     args.insert(args.begin(), BLOOMCRAWL_BIN);
-    std::vector<char*> argv;
-    argv.reserve(args.size() + 1);
-    for (std::string& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     const std::string prefix = tag.empty() ? "" : tag + ".";
@@ -58,7 +55,7 @@ class CrawlCliTest : public ::testing::Test {
     posix_spawn_file_actions_addopen(&actions, 2, (dir_ / (prefix + "stderr")).c_str(), O_WRONLY | O_CREAT | O_TRUNC,
                                      0644);
     pid_t pid = 0;
-    EXPECT_EQ(posix_spawn(&pid, BLOOMCRAWL_BIN, &actions, nullptr, argv.data(), environ), 0);
+    EXPECT_EQ(testing::spawn_program(std::move(args), actions, &pid), 0);
     posix_spawn_file_actions_destroy(&actions);
     return pid;
   }

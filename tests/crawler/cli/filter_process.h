@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/spawn.h"
+
 namespace bloomcrawl::testing_cli {
 
 struct HeadRun {
@@ -104,16 +106,12 @@ class RunningFilter {
     int out[2];
     if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0) return;
     args.insert(args.begin(), BLOOMCRAWL_BIN);
-    std::vector<char*> argv;
-    argv.reserve(args.size() + 1);
-    for (std::string& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);
     posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
     posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (posix_spawn(&pid_, BLOOMCRAWL_BIN, &actions, nullptr, argv.data(), environ) != 0) pid_ = -1;
+    if (testing::spawn_program(std::move(args), actions, &pid_) != 0) pid_ = -1;
     posix_spawn_file_actions_destroy(&actions);
     ::close(in[0]);
     ::close(out[1]);
