@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,8 +23,12 @@
 namespace bloomcrawl {
 
 struct CheckpointSaveOptions {
-  // Manifests kept (newest first, at least 1); layer files only they refer to are kept too.
+  // Manifests kept (at least 1): the new one, which CURRENT names, and the newest before it; layer
+  // files only they refer to are kept too.
   uint32_t keep_manifests = 2;
+  // False: the save removes nothing, and the caller runs retain_checkpoints() once whatever names
+  // the new manifest is durable (a crawl checkpoint does, after its own CURRENT).
+  bool retention = true;
   // Earlier checkpoint directories (e.g. a previous crawl generation) whose identical layer
   // files are hard-linked instead of rewritten.
   std::vector<std::filesystem::path> link_from;
@@ -35,6 +40,14 @@ struct CheckpointSaveOptions {
 // Saves and makes the new manifest current; returns its file name (e.g. "MANIFEST-000007").
 std::string save_checkpoint(const FilterSnapshot& snapshot, const std::filesystem::path& dir,
                             const CheckpointSaveOptions& options = {});
+
+// Retention by reference: keeps the manifest CURRENT names, the `keep - 1` newest before it, those
+// named in `pinned`, and any newer than CURRENT's (a save that failed before its switch; a later
+// save makes them older); removes the other manifests, the layer files no kept manifest uses, and
+// leftover temp files. Removes no layer file while a kept manifest cannot be read (what it uses is
+// unknown), and nothing at all while CURRENT cannot. Best effort, never throws: a file that cannot
+// be removed now is removed by a later call.
+void retain_checkpoints(const std::filesystem::path& dir, uint32_t keep, const std::set<std::string>& pinned = {});
 
 // True if `dir` holds a CURRENT pointer (it may still be corrupt; loading tells).
 bool checkpoint_exists(const std::filesystem::path& dir);

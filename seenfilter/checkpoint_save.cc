@@ -1,5 +1,6 @@
 // save_checkpoint: layer files (content-addressed, reused when unchanged), then the manifest,
-// then CURRENT, each durable before the next; then retention. See docs/checkpoint-format.md.
+// then CURRENT, each durable before the next; then retention (retain_checkpoints), unless the
+// caller runs it once what names the new manifest is durable. See docs/checkpoint-format.md.
 #include <unistd.h>
 
 #include <algorithm>
@@ -102,38 +103,6 @@ bool is_our_temp_file(const std::string& name) {
          (name.starts_with("layer-") || name.starts_with("MANIFEST-") || name == "CURRENT.tmp");
 }
 
-// Keeps the newest `keep` manifests and the layer files they use; removes the rest. Best effort:
-// a file that cannot be removed now is removed by a later save.
-void apply_retention(const fs::path& dir, uint32_t keep) {
-  std::error_code ec;
-  std::vector<uint64_t> sequences;
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
-    const std::string name = e.path().filename().string();
-    if (const auto seq = seenfilter::parse_manifest_file_name(name)) sequences.push_back(*seq);
-    if (is_our_temp_file(name)) fs::remove(e.path(), ec);
-  }
-  std::sort(sequences.rbegin(), sequences.rend());
-  std::set<std::string> referenced;
-  bool all_kept_readable = true;
-  for (size_t i = 0; i < sequences.size(); ++i) {
-    const fs::path manifest = dir / seenfilter::manifest_file_name(sequences[i]);
-    if (i >= std::max<uint32_t>(keep, 1)) {
-      fs::remove(manifest, ec);
-      continue;
-    }
-    try {
-      for (const ManifestLayer& l : seenfilter::read_manifest_file(manifest).layers) referenced.insert(l.file_name());
-    } catch (const CheckpointError&) {
-      all_kept_readable = false;  // its layer files are unknown: delete none
-    }
-  }
-  if (!all_kept_readable) return;
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
-    const std::string name = e.path().filename().string();
-    if (name.starts_with("layer-") && name.ends_with(".sfl") && !referenced.contains(name)) fs::remove(e.path(), ec);
-  }
-}
-
 }  // namespace
 
 std::string save_checkpoint(const FilterSnapshot& snapshot, const fs::path& dir, const CheckpointSaveOptions& options) {
@@ -159,11 +128,55 @@ std::string save_checkpoint(const FilterSnapshot& snapshot, const fs::path& dir,
     sync_directory(dir);
     report(options, "CURRENT switched");
 
-    apply_retention(dir, options.keep_manifests);
-    report(options, "retention done");
+    if (options.retention) {
+      retain_checkpoints(dir, options.keep_manifests);
+      report(options, "retention done");
+    }
     return manifest_name;
   } catch (const fs::filesystem_error& e) {
     throw CheckpointError(e.path1().empty() ? dir.string() : e.path1().string(), e.code().message());
+  }
+}
+
+void retain_checkpoints(const fs::path& dir, uint32_t keep, const std::set<std::string>& pinned) {
+  std::error_code ec;
+  std::vector<uint64_t> sequences;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (const auto seq = seenfilter::parse_manifest_file_name(name)) sequences.push_back(*seq);
+    if (is_our_temp_file(name)) fs::remove(e.path(), ec);
+  }
+  uint64_t current = 0;
+  try {
+    current = *seenfilter::parse_manifest_file_name(seenfilter::resolve_manifest_name(dir, {}));
+  } catch (const std::exception&) {
+    return;  // which manifest is current is unknown: every one may be the one to load
+  }
+  std::sort(sequences.rbegin(), sequences.rend());
+  std::set<std::string> referenced;
+  bool all_kept_readable = true;
+  uint32_t older_kept = 0;
+  for (const uint64_t seq : sequences) {
+    const std::string name = seenfilter::manifest_file_name(seq);
+    bool kept = seq >= current || pinned.contains(name);
+    if (!kept && older_kept + 1 < std::max<uint32_t>(keep, 1)) {
+      kept = true;
+      ++older_kept;
+    }
+    if (!kept) {
+      fs::remove(dir / name, ec);
+      continue;
+    }
+    try {
+      for (const ManifestLayer& l : seenfilter::read_manifest_file(dir / name).layers) referenced.insert(l.file_name());
+    } catch (const std::exception&) {
+      all_kept_readable = false;  // its layer files are unknown: delete none
+    }
+  }
+  if (!all_kept_readable) return;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.starts_with("layer-") && name.ends_with(".sfl") && !referenced.contains(name)) fs::remove(e.path(), ec);
   }
 }
 

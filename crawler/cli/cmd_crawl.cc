@@ -2,10 +2,12 @@
 // with a final report (and a final checkpoint when checkpoint.directory is set). A second signal
 // exits at once. `--resume [DIR]` continues the crawl checkpointed in DIR (default: the config's
 // checkpoint.directory); a config whose canonical keys differ from the checkpoint's is refused,
-// naming the fields (config/key_hash.h).
+// naming the fields (config/key_hash.h). The checkpoint and output directories are locked for the
+// whole run (base/dir_lock.h): a second process on either is refused, naming the holder's PID.
 #include <pthread.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
@@ -16,6 +18,7 @@
 #include <spdlog/spdlog.h>
 
 #include "base/data_error.h"
+#include "base/dir_lock.h"
 #include "base/durable_file.h"
 #include "config/config.h"
 #include "config/key_hash.h"
@@ -94,6 +97,31 @@ void check_resumable(const CrawlManifest& m, const std::filesystem::path& dir, c
   }
 }
 
+// The directories a crawl writes, each locked from before it is read until the process ends, so a
+// second process on one of them is refused before it touches anything. One lock per directory:
+// two on the same one would conflict with each other.
+class DirectoryLocks {
+ public:
+  void lock(const std::filesystem::path& dir) {
+    for (const std::unique_ptr<DirLock>& held : held_) {
+      std::error_code ec;
+      if (std::filesystem::equivalent(held->directory(), dir, ec)) return;
+    }
+    held_.push_back(std::make_unique<DirLock>(dir));
+  }
+
+ private:
+  std::vector<std::unique_ptr<DirLock>> held_;
+};
+
+// True if `dir` holds nothing but its LOCK (or does not exist).
+bool holds_only_lock(const std::filesystem::path& dir) {
+  std::error_code ec;
+  const std::filesystem::directory_iterator entries(dir, ec);
+  return std::all_of(begin(entries), end(entries),
+                     [](const std::filesystem::directory_entry& e) { return e.path().filename() == kLockFileName; });
+}
+
 void setup_logging(const LoggingConfig& l) {
   std::vector<spdlog::sink_ptr> sinks{std::make_shared<spdlog::sinks::stderr_color_sink_mt>()};
   if (!l.file.empty()) sinks.push_back(std::make_shared<spdlog::sinks::basic_file_sink_mt>(l.file));
@@ -138,11 +166,13 @@ int run_crawl(const CrawlFlags& flags) {
   if (!flags.config_file.empty()) {
     config = load_config(flags.config_file, LoadOptions{.require_seeds = flags.seeds.empty() && !flags.resume});
   }
+  DirectoryLocks locks;
   std::unique_ptr<CrawlCheckpoint> resume;
   if (flags.resume) {
     const std::string dir = !flags.resume_dir.empty() ? flags.resume_dir : config.checkpoint.directory;
     if (dir.empty()) throw std::runtime_error("--resume: give DIR or set checkpoint.directory in the config");
     if (!std::filesystem::is_directory(dir)) throw std::runtime_error("--resume " + dir + ": not a directory");
+    locks.lock(dir);
     resume = std::make_unique<CrawlCheckpoint>(load_crawl_checkpoint(dir));
     // No --config: the checkpointed crawl's own config, with the command line's overrides.
     if (flags.config_file.empty()) config = checkpointed_config(resume->manifest, dir);
@@ -152,12 +182,17 @@ int run_crawl(const CrawlFlags& flags) {
     check_resumable(resume->manifest, config.checkpoint.directory, config);
     if (all_seed_urls(config).empty())
       config.seeds.urls = all_seed_urls(checkpointed_config(resume->manifest, config.checkpoint.directory));
-  } else if (!config.checkpoint.directory.empty() && std::filesystem::exists(config.checkpoint.directory) &&
-             !std::filesystem::is_empty(config.checkpoint.directory)) {
-    throw std::runtime_error("checkpoint.directory " + config.checkpoint.directory +
-                             " is not empty: resume that crawl with --resume, or choose another directory");
   }
   validate_config(config, flags.config_file.empty() ? "<command line>" : flags.config_file);
+  if (!resume && !config.checkpoint.directory.empty()) {
+    locks.lock(config.checkpoint.directory);
+    if (!holds_only_lock(config.checkpoint.directory)) {
+      throw std::runtime_error("checkpoint.directory " + config.checkpoint.directory +
+                               " is not empty: resume that crawl with --resume, or choose another directory");
+    }
+  }
+  const OutputConfig& out = config.output;
+  if (out.pages_jsonl || out.edges || out.report_json || out.warc.enabled) locks.lock(out.directory);
   setup_logging(config.logging);
 
   CrawlerSettings settings = settings_from_config(config);

@@ -1,6 +1,10 @@
 // `bloomcrawl dedup`: prints each stdin line not seen before, in order, like awk '!seen[$0]++'
 // but in bounded memory (a SeenFilter). With --state DIR the filter is loaded from a checkpoint
-// there first and saved back at the end, so runs on different days dedupe together.
+// there first and saved back at the end, so runs on different days dedupe together. An existing
+// DIR is locked for the whole run (base/dir_lock.h): a second dedup on it is refused, naming the
+// holder's PID, rather than saving over the first's state. A missing DIR is created only to save
+// (a run cut off by `| head` leaves nothing behind); if another run saved state there meanwhile,
+// this one refuses to overwrite it.
 //
 // Lines are read in 1 MiB chunks and inserted a chunk at a time with insert_batch; output is
 // written in large blocks, or line by line to a terminal or with --line-buffered. When the reader
@@ -10,6 +14,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -17,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/dir_lock.h"
 #include "crawler/cli/command.h"
 #include "crawler/cli/line_stream.h"
 #include "seenfilter/checkpoint.h"
@@ -148,6 +154,8 @@ RunFn setup_dedup(CLI::App& app) {
   app.add_flag("--stats", args->stats, "print a JSON summary on stderr");
   app.add_flag("--line-buffered", args->line_buffered, "write each line at once (the default on a terminal)");
   return [args] {
+    std::optional<DirLock> lock;
+    if (!args->state_dir.empty() && std::filesystem::exists(args->state_dir)) lock.emplace(args->state_dir);
     std::unique_ptr<SeenFilter> filter = open_filter(*args);
     DedupCounts counts;
     try {
@@ -156,7 +164,16 @@ RunFn setup_dedup(CLI::App& app) {
       return kOutputClosedExitStatus;
     }
     std::string manifest;
-    if (!args->state_dir.empty()) manifest = save_checkpoint(filter->snapshot(), args->state_dir);
+    if (!args->state_dir.empty()) {
+      if (!lock) {
+        lock.emplace(args->state_dir);
+        if (checkpoint_exists(args->state_dir)) {
+          throw std::runtime_error(args->state_dir +
+                                   ": another run saved its state there while this one ran; not overwritten");
+        }
+      }
+      manifest = save_checkpoint(filter->snapshot(), args->state_dir);
+    }
     if (args->stats) print_stats(*filter, counts, manifest);
     return 0;
   };

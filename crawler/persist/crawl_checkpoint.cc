@@ -81,23 +81,59 @@ std::set<std::string> layer_files(const fs::path& filter_dir) {
   return out;
 }
 
-// Keeps the newest `keep` crawl generations; removes older manifests, their frontier and audit
-// files, journals no kept generation needs, and leftover temp files.
+// Retention by reference, run only once a generation is committed: keeps the generation CURRENT
+// names, the `keep - 1` newest manifests before it, and any newer (a save that failed before its
+// switch); removes the other manifests, the frontier and audit files no kept manifest names (those
+// of failed saves too), the journals older than the oldest kept generation (a resume from one
+// replays every journal from its own on), the filter manifests and layers no kept manifest needs,
+// and leftover temp files. While a kept manifest cannot be read, what it names is unknown: frontier
+// and audit files go only by generation number and the filter directory is left alone. Best
+// effort and never throws: the generation is already committed.
 void apply_retention(const fs::path& dir, uint32_t keep) {
-  std::vector<uint64_t> kept = generations(dir, kManifestPrefix, "");
-  if (kept.size() > keep) kept.erase(kept.begin(), kept.end() - keep);
-  if (kept.empty()) return;
-  const uint64_t oldest = kept.front();
+  uint64_t current = 0;
+  try {
+    current = *generation_of(current_manifest_name(dir), kManifestPrefix, "");
+  } catch (const std::exception&) {
+    return;  // which generation is current is unknown: any may be the one to load
+  }
+  std::vector<uint64_t> manifests = generations(dir, kManifestPrefix, "");
+  std::reverse(manifests.begin(), manifests.end());  // newest first
+  std::set<uint64_t> kept{current};
+  uint32_t older_kept = 0;
+  for (const uint64_t g : manifests) {
+    if (g > current) {
+      kept.insert(g);
+    } else if (g < current && older_kept + 1 < keep) {
+      kept.insert(g);
+      ++older_kept;
+    }
+  }
+  const uint64_t oldest = *kept.begin();
+  std::set<std::string> named;             // frontier and audit files
+  std::set<std::string> filter_manifests;  // in filter/
+  bool all_kept_readable = true;
+  for (const uint64_t g : kept) {
+    try {
+      const CrawlManifest m = read_crawl_manifest(dir, numbered(kManifestPrefix, g, ""));
+      named.insert(m.frontier_file);
+      if (!m.audit_file.empty()) named.insert(m.audit_file);
+      filter_manifests.insert(m.filter_manifest);
+    } catch (const std::exception&) {
+      all_kept_readable = false;
+    }
+  }
   std::error_code ec;
   for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
     const std::string name = e.path().filename().string();
-    std::optional<uint64_t> g = generation_of(name, kManifestPrefix, "");
-    if (!g) g = generation_of(name, "frontier-", ".bin");
+    bool stale = e.path().extension() == ".tmp";
+    if (const auto g = generation_of(name, kManifestPrefix, "")) stale = !kept.contains(*g);
+    if (const auto g = generation_of(name, "journal-", ".log")) stale = *g < oldest;
+    std::optional<uint64_t> g = generation_of(name, "frontier-", ".bin");
     if (!g) g = generation_of(name, "audit-", ".bin");
-    if (!g) g = generation_of(name, "journal-", ".log");
-    const bool stale = g && *g < oldest;
-    if (stale || e.path().extension() == ".tmp") fs::remove(e.path(), ec);
+    if (g) stale = *g < current && (all_kept_readable ? !named.contains(name) : *g < oldest);
+    if (stale) fs::remove(e.path(), ec);
   }
+  if (all_kept_readable) retain_checkpoints(dir / kFilterDir, 1, filter_manifests);
 }
 
 }  // namespace
@@ -130,9 +166,9 @@ CrawlSaveResult save_crawl_checkpoint(CrawlCheckpoint& checkpoint, const fs::pat
   // Sealed layers already on disk are reused by save_checkpoint: count only what it adds.
   const std::set<std::string> layers_before = layer_files(dir / kFilterDir);
   CheckpointSaveOptions filter_options;
-  // Two spare filter manifests, so a crawl generation whose own manifest was never written
-  // (a crash in between) does not push out the filter state an older generation needs.
-  filter_options.keep_manifests = keep + 2;
+  // Retention waits for the whole generation: until CURRENT names it, the filter state that the
+  // committed generations name is all a resume has.
+  filter_options.retention = false;
   m.filter_manifest = save_checkpoint(checkpoint.filter, dir / kFilterDir, filter_options);
   std::error_code ec;
   for (const std::string& layer : layer_files(dir / kFilterDir)) {

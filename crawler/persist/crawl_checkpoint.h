@@ -75,7 +75,12 @@ struct CrawlSaveResult {
 };
 
 // Writes generation checkpoint.manifest.generation (filling in the file fields of the manifest)
-// and makes it current; keeps the newest `keep` generations and the journals they need.
+// and makes it current. Only then, with the whole generation durable, retention: the generation
+// CURRENT names and the `keep - 1` before it stay, with every file they name and the journals a
+// resume from them replays; nothing else of the directory is needed. A failed write, fsync or
+// rename throws CheckpointError naming the file, with nothing removed: the previous generation
+// stays current (or, when only the final directory sync failed, CURRENT may already name this one,
+// which is complete too).
 CrawlSaveResult save_crawl_checkpoint(CrawlCheckpoint& checkpoint, const std::filesystem::path& dir, uint32_t keep);
 
 // True if `dir` holds a CURRENT naming a crawl manifest.

@@ -42,7 +42,12 @@ JournalWriter::JournalWriter(std::filesystem::path path, JournalOptions options)
     throw_file_error(path_, "cannot write journal header", error);
   }
   bytes_ = kJournalMagic.size();
-  sync_directory(path_.parent_path());
+  try {
+    sync_directory(path_.parent_path());
+  } catch (const CheckpointError&) {
+    fs.close(fd_);  // no destructor runs for an object whose constructor throws
+    throw;
+  }
   syncer_ = std::thread([this] { sync_loop(); });
 }
 
@@ -53,8 +58,20 @@ JournalWriter::~JournalWriter() {
   }
   wake_.notify_all();
   syncer_.join();
-  file_system().sync_data(fd_);
+  try {
+    sync();
+  } catch (const CheckpointError&) {
+    // Already logged: a destructor cannot throw, and whoever needed the journal durable called sync().
+  }
   file_system().close(fd_);
+}
+
+void JournalWriter::fail_locked(const std::string& what, int error) {
+  if (!failure_.empty()) return;
+  unsynced_entries_ = 0;  // nothing more will be synced: the background thread rests
+  failure_ = what + ": " + std::generic_category().message(error);
+  spdlog::error("{}: journal {}; disabled, so pages since the last checkpoint may be fetched again after a crash",
+                path_.string(), failure_);
 }
 
 void JournalWriter::append(const JournalBatch& batch) {
@@ -62,11 +79,9 @@ void JournalWriter::append(const JournalBatch& batch) {
   bool wake = false;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (failed_) return;
+    if (!failure_.empty()) return;
     if (const int error = file_system().write(fd_, batch.bytes().data(), batch.bytes().size())) {
-      failed_ = true;
-      error_ = path_.string() + ": journal write failed: " + std::generic_category().message(error);
-      spdlog::error("{}; pages since the last checkpoint may be fetched again after a crash", error_);
+      fail_locked("write failed", error);
       return;
     }
     bytes_ += batch.bytes().size();
@@ -79,19 +94,24 @@ void JournalWriter::append(const JournalBatch& batch) {
 void JournalWriter::sync() {
   {
     std::lock_guard<std::mutex> lock(mu_);
+    if (!failure_.empty()) throw CheckpointError(path_.string(), "journal disabled: " + failure_);
     unsynced_entries_ = 0;
   }
-  file_system().sync_data(fd_);
-}
-
-std::string JournalWriter::error() const {
+  const int error = file_system().sync_data(fd_);
   std::lock_guard<std::mutex> lock(mu_);
-  return error_;
+  if (error != 0) fail_locked("fdatasync failed", error);
+  // Also when the background sync failed meanwhile: its pages may be among ours.
+  if (!failure_.empty()) throw CheckpointError(path_.string(), "journal disabled: " + failure_);
 }
 
 uint64_t JournalWriter::bytes_written() const {
   std::lock_guard<std::mutex> lock(mu_);
   return bytes_;
+}
+
+std::string JournalWriter::failure() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return failure_;
 }
 
 void JournalWriter::sync_loop() {
@@ -102,8 +122,9 @@ void JournalWriter::sync_loop() {
     if (unsynced_entries_ == 0) continue;
     unsynced_entries_ = 0;
     lock.unlock();
-    file_system().sync_data(fd_);  // outside the lock: appends go on while the disk catches up
+    const int error = file_system().sync_data(fd_);  // outside the lock: appends go on while the disk catches up
     lock.lock();
+    if (error != 0) fail_locked("fdatasync failed", error);
   }
 }
 

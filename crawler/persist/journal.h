@@ -8,8 +8,12 @@
 // everything after it is untrusted (LevelDB's log makes the same choice for a torn tail).
 //
 // Durability: append() hands the batch to the kernel with one write(), so it survives the death
-// of the process as soon as append() returns; fsync (surviving power loss) runs in groups, every
-// `group_interval` or once `group_entries` records are pending, on a background thread.
+// of the process as soon as append() returns; fdatasync (surviving power loss) runs in groups,
+// every `group_interval` or once `group_entries` records are pending, on a background thread.
+// The first failed write or fdatasync disables the journal for good: after a failed fdatasync the
+// kernel may have dropped the dirty pages and a later one can succeed without them, so nothing
+// written after it could honestly be called durable. sync() then throws, and a crawl checkpoint
+// (which needs its journal durable before it commits) fails instead of committing.
 #pragma once
 
 #include <chrono>
@@ -57,17 +61,21 @@ class JournalWriter {
   JournalWriter(const JournalWriter&) = delete;
   JournalWriter& operator=(const JournalWriter&) = delete;
 
-  // Thread-safe. A failed write is logged once and the journal disabled; error() then says why,
+  // Thread-safe. A failed write is logged once and the journal disabled; failure() then says why,
   // and the crawler stops the crawl cleanly (its final checkpoint covers what the journal lost).
   void append(const JournalBatch& batch);
+  // Makes every record appended so far durable; throws CheckpointError naming the journal if it
+  // cannot, or if the journal was disabled (by a failed write or fdatasync, now or before).
   void sync();
   const std::filesystem::path& path() const { return path_; }
   uint64_t bytes_written() const;
-  // Empty, or the failure that disabled the journal (naming the file): the crawler stops on it.
-  std::string error() const;
+  // Why the journal disabled itself ("fdatasync failed: ..."), empty while it works.
+  std::string failure() const;
 
  private:
   void sync_loop();
+  // Under mu_: disables the journal, logging why once.
+  void fail_locked(const std::string& what, int error);
 
   std::filesystem::path path_;
   JournalOptions options_;
@@ -76,8 +84,7 @@ class JournalWriter {
   std::condition_variable wake_;
   uint64_t bytes_ = 0;
   size_t unsynced_entries_ = 0;
-  bool failed_ = false;
-  std::string error_;
+  std::string failure_;  // empty while the journal works
   bool closing_ = false;
   std::thread syncer_;
 };

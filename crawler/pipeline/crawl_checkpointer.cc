@@ -75,7 +75,7 @@ void CrawlCheckpointer::finish() {
     take_checkpoint(true);
   } catch (const std::exception& e) {
     spdlog::error("final checkpoint not taken ({}); a resume replays the journal instead", e.what());
-    note_failure(e.what());
+    checkpoint_failed(e.what());
   }
 }
 
@@ -239,7 +239,7 @@ void CrawlCheckpointer::maybe_checkpoint() {
   } catch (const std::exception& e) {
     // Nothing was cut: the current journal goes on covering everything since the last generation.
     spdlog::error("checkpoint skipped: {}", e.what());
-    note_failure(e.what());
+    checkpoint_failed(e.what());
     last_checkpoint_ = now;
     pages_at_last_checkpoint_ = stats_.pages_fetched.load();
   }
@@ -289,6 +289,8 @@ void CrawlCheckpointer::finish_checkpoint(CrawlCheckpoint& cp, const FrontierIma
   // For that to hold after a power loss too, those records must be on disk before this
   // generation is committed: wait until every pass that may have inserted into the copy has
   // appended its records (a pass inserts, then journals), then sync.
+  // A journal that disabled itself (a failed write or fdatasync) may lack records of keys in the
+  // copy: sync() throws, and the generation is not committed.
   cp.filter = filter_.snapshot();
   gate_.cut([] {});
   journal.sync();
@@ -331,13 +333,12 @@ void CrawlCheckpointer::take_checkpoint(bool wait) {
       written_.last_bytes = r.bytes_written;
       written_.total_bytes += r.bytes_written;
       written_.last_manifest = r.manifest_file;
+      written_.last_failure.clear();
       spdlog::debug("checkpoint {}: {} bytes written", r.manifest_file, r.bytes_written);
     } catch (const std::exception& e) {
       // The crawl goes on: the journal since the last good generation still covers it.
       spdlog::error("checkpoint generation {} not written: {}", checkpoint->manifest.generation, e.what());
-      note_failure(e.what());
-      std::lock_guard<std::mutex> lock(written_mu_);
-      ++written_.failed;
+      checkpoint_failed(e.what());
     }
     writing_ = false;
   };
@@ -348,17 +349,14 @@ void CrawlCheckpointer::take_checkpoint(bool wait) {
   }
 }
 
-void CrawlCheckpointer::note_failure(const std::string& why) {
-  std::lock_guard<std::mutex> lock(written_mu_);
-  if (failure_.empty()) failure_ = "checkpoint not written: " + why;
-}
-
 std::string CrawlCheckpointer::failure() const {
   {
     std::lock_guard<std::mutex> lock(written_mu_);
     if (!failure_.empty()) return failure_;
   }
-  return journal_ ? journal_->error() : std::string();
+  if (!journal_) return {};
+  const std::string journal = journal_->failure();
+  return journal.empty() ? journal : journal_->path().string() + ": journal " + journal;
 }
 
 nlohmann::json CrawlCheckpointer::report() const {
@@ -373,7 +371,20 @@ nlohmann::json CrawlCheckpointer::report() const {
           {"last_bytes_written", written_.last_bytes},
           {"total_bytes_written", written_.total_bytes},
           {"resumes", resumes_.load()},
-          {"journal_problems", journal_problems_}};
+          {"journal_problems", journal_problems_},
+          {"last_failure", written_.last_failure}};
+}
+
+std::string CrawlCheckpointer::last_failure() const {
+  std::lock_guard<std::mutex> lock(written_mu_);
+  return written_.last_failure;
+}
+
+void CrawlCheckpointer::checkpoint_failed(const std::string& why) {
+  std::lock_guard<std::mutex> lock(written_mu_);
+  ++written_.failed;
+  written_.last_failure = why;
+  if (failure_.empty()) failure_ = "checkpoint not written: " + why;
 }
 
 }  // namespace bloomcrawl

@@ -87,8 +87,13 @@ class CrawlCheckpointer {
   uint64_t audit_false_positives() const { return audit_ ? audit_->false_positives() : saved_audit_false_positives_; }
   nlohmann::json report() const;  // report.json's "checkpoint"
   // Scheduler thread: empty, or the first checkpoint or journal write that failed, naming the
-  // file. The previous generation stays current; the crawler stops on it (docs/outcomes.md).
+  // file (sticky, unlike last_failure()). The previous generation stays current; the crawler
+  // stops on it (docs/outcomes.md).
   std::string failure() const;
+  // Why the newest checkpoint attempt failed (a write or sync of its files, or its journal having
+  // disabled itself), empty once one succeeds. A crawl that ends with it set has no durable final
+  // state: a resume continues from the last generation written and its journals.
+  std::string last_failure() const;
 
  private:
   struct Outstanding {
@@ -105,7 +110,7 @@ class CrawlCheckpointer {
   // After the pause, on the writer thread: the filter copy and the frontier's bytes.
   void finish_checkpoint(CrawlCheckpoint& cp, const FrontierImage& frontier, JournalWriter& journal);
   nlohmann::json saved_stats() const;  // CrawlStats as a checkpoint or stats record keeps them
-  void note_failure(const std::string& why);
+  void checkpoint_failed(const std::string& why);
 
   const CrawlerSettings& settings_;
   SeenFilter& filter_;
@@ -142,6 +147,7 @@ class CrawlCheckpointer {
     uint64_t last_bytes = 0;
     uint64_t total_bytes = 0;
     std::string last_manifest;
+    std::string last_failure;
   } written_;
   std::string failure_;  // under written_mu_
 };

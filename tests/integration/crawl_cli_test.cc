@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "tests/support/spawn.h"
 #include "tests/support/test_web.h"
 
 extern "C" const char* __tsan_default_suppressions() { return "race:libcpp-httplib.so\n"; }
@@ -44,19 +45,19 @@ class CrawlCliTest : public ::testing::Test {
     s << in.rdbuf();
     return s.str();
   }
-  // Starts `bloomcrawl args...` with stdout and stderr to files in dir_.
-  pid_t spawn(std::vector<std::string> args) {
+  // Starts `bloomcrawl args...` with stdout and stderr to files in dir_ ("stdout", "stderr", or
+  // with a `tag` "TAG.stdout", "TAG.stderr").
+  pid_t spawn(std::vector<std::string> args, const std::string& tag = "") {
     args.insert(args.begin(), BLOOMCRAWL_BIN);
-    std::vector<char*> argv;
-    argv.reserve(args.size() + 1);
-    for (std::string& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, (dir_ / "stdout").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&actions, 2, (dir_ / "stderr").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const std::string prefix = tag.empty() ? "" : tag + ".";
+    posix_spawn_file_actions_addopen(&actions, 1, (dir_ / (prefix + "stdout")).c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                     0644);
+    posix_spawn_file_actions_addopen(&actions, 2, (dir_ / (prefix + "stderr")).c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                     0644);
     pid_t pid = 0;
-    EXPECT_EQ(posix_spawn(&pid, BLOOMCRAWL_BIN, &actions, nullptr, argv.data(), environ), 0);
+    EXPECT_EQ(testing::spawn_program(std::move(args), actions, &pid), 0);
     posix_spawn_file_actions_destroy(&actions);
     return pid;
   }
@@ -65,7 +66,7 @@ class CrawlCliTest : public ::testing::Test {
     EXPECT_EQ(waitpid(pid, &status, 0), pid);
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   }
-  int run(std::vector<std::string> args) { return wait_exit(spawn(std::move(args))); }
+  int run(std::vector<std::string> args, const std::string& tag = "") { return wait_exit(spawn(std::move(args), tag)); }
   static std::unique_ptr<testweb::TestWeb> start_web_without_trap() {
     testweb::TestWebOptions o;
     o.trap = false;  // only a depth limit ends the trap
@@ -153,6 +154,70 @@ TEST_F(CrawlCliTest, AReportThatCannotBeWrittenIsANonZeroExit) {
       << read(dir_ / "stdout");
   EXPECT_FALSE(fs::exists(out / "report.json"));
   web->stop();
+}
+
+TEST_F(CrawlCliTest, ASecondProcessOnTheSameDirectoriesIsRefusedNamingTheHolder) {
+  testweb::TestWebOptions o;
+  o.response_delay = std::chrono::milliseconds(200);
+  testweb::TestWeb web(o);
+  web.start();
+  const fs::path checkpoint = dir_ / "checkpoint";
+  const fs::path out = dir_ / "out";
+  fs::path config =
+      write("c.json", nlohmann::json{{"seeds", {{"urls", {web.seed_url()}}}},
+                                     {"scope", {{"allowed_hosts", web.options().hosts}, {"max_depth", 10}}},
+                                     {"politeness", {{"delay_ms", 0}, {"concurrency_per_host", 2}}},
+                                     {"fetch", {{"allowed_ranges", {"127.0.0.0/8"}}}},
+                                     {"checkpoint", {{"directory", checkpoint.string()}}},
+                                     {"output", {{"directory", out.string()}}}}
+                          .dump());
+  const pid_t first = spawn({"crawl", "--config", config.string()}, "first");
+  // Fetching pages: its directories are locked (before it read or wrote either).
+  ASSERT_TRUE(web.wait_for_in_flight(2, std::chrono::seconds(30)));
+  const std::string holder = "in use by process " + std::to_string(first);
+
+  EXPECT_EQ(run({"crawl", "--resume", checkpoint.string(), "--progress", "never"}, "resume"), 1);
+  const std::string resume_err = read(dir_ / "resume.stderr");
+  EXPECT_NE(resume_err.find(checkpoint.string() + ": " + holder), std::string::npos) << resume_err;
+
+  // A new crawl elsewhere, but writing the first one's output directory.
+  EXPECT_EQ(run({"crawl", "--seed", web.seed_url(), "--output", out.string(), "--checkpoint-dir",
+                 (dir_ / "other").string(), "--allow-range", "127.0.0.0/8", "--progress", "never"},
+                "fresh"),
+            1);
+  const std::string fresh_err = read(dir_ / "fresh.stderr");
+  EXPECT_NE(fresh_err.find(out.string() + ": " + holder), std::string::npos) << fresh_err;
+
+  kill(first, SIGINT);
+  EXPECT_EQ(wait_exit(first), 0) << read(dir_ / "first.stderr");
+  const nlohmann::json report = nlohmann::json::parse(read(out / "report.json"));
+  EXPECT_EQ(report["crawl"]["stopped_by"], "signal");
+  EXPECT_EQ(report["checkpoint"]["last_failure"], "");
+  EXPECT_TRUE(fs::exists(out / "LOCK"));
+  EXPECT_TRUE(fs::exists(checkpoint / "LOCK"));
+  // Released at exit: the crawl resumes (the lock is taken again and the checkpoint read), and
+  // stops at once, its page limit already reached.
+  EXPECT_EQ(run({"crawl", "--resume", checkpoint.string(), "--max-pages", "1", "--progress", "never"}, "again"), 0)
+      << read(dir_ / "again.stderr");
+  web.stop();
+  EXPECT_EQ(web.summary().duplicate_fetches, 0u) << "only the first process crawled";
+}
+
+TEST_F(CrawlCliTest, CheckpointAndOutputInOneDirectoryTakeOneLock) {
+  testweb::TestWebOptions o;
+  o.trap = false;
+  testweb::TestWeb web(o);
+  web.start();
+  const fs::path both = dir_ / "both";
+  const std::vector<std::string> args{"crawl",       "--seed",        web.seed_url(),
+                                      "--output",    both.string(),   "--max-pages",
+                                      "3",           "--allow-range", "127.0.0.0/8",
+                                      "--progress",  "never",         "--checkpoint-dir",
+                                      both.string(), "--delay-ms",    "0"};
+  EXPECT_EQ(run(args), 0) << read(dir_ / "stderr");
+  EXPECT_TRUE(fs::exists(both / "report.json"));
+  EXPECT_TRUE(fs::exists(both / "CURRENT"));
+  EXPECT_EQ(run({"crawl", "--resume", both.string(), "--progress", "never"}), 0) << read(dir_ / "stderr");
 }
 
 TEST_F(CrawlCliTest, MalformedJsonNamesLineAndColumn) {

@@ -26,6 +26,7 @@
 
 #include "crawler/persist/crawl_checkpoint.h"
 #include "crawler/persist/journal_replay.h"
+#include "tests/support/spawn.h"
 #include "tests/support/test_web.h"
 
 namespace bloomcrawl {
@@ -71,16 +72,12 @@ class ResumeTest : public ::testing::Test {
   void start(const std::vector<std::string>& extra) {
     std::vector<std::string> args = {BLOOMCRAWL_BIN, "crawl", "-c", (dir_ / "crawl.json").string()};
     args.insert(args.end(), extra.begin(), extra.end());
-    std::vector<char*> argv;
-    argv.reserve(args.size() + 1);
-    for (std::string& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     const std::string log = (dir_ / ("run" + std::to_string(runs_++) + ".log")).string();
     posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_adddup2(&actions, 1, 2);
-    ASSERT_EQ(posix_spawn(&child_, argv[0], &actions, nullptr, argv.data(), environ), 0);
+    ASSERT_EQ(testing::spawn_program(std::move(args), actions, &child_), 0);
     posix_spawn_file_actions_destroy(&actions);
   }
 

@@ -295,6 +295,52 @@ TEST_F(CheckpointTest, AFailedFsyncLeavesThePreviousCheckpointLoadable) {
   EXPECT_EQ(load_checkpoint(dir_.path())->size(), filter_.size());
 }
 
+TEST_F(CheckpointTest, EveryFailedStepOfASaveLeavesThePreviousCheckpointLoadable) {
+  insert_range(filter_, 5500, 6000);
+  int failures = 0;
+  for (int nth = 1;; ++nth) {
+    testing::FaultyFileSystem faulty;
+    faulty.fail_step(nth, ENOSPC);
+    try {
+      save_checkpoint(filter_.snapshot(), dir_.path());
+    } catch (const CheckpointError& e) {
+      ++failures;
+      EXPECT_EQ(load_error(dir_.path(), manifest_), "") << "step " << nth << ": " << e.what();
+      // CURRENT names the previous checkpoint, or (the switch done, its directory sync failed) the new one.
+      const uint64_t size = load_checkpoint(dir_.path())->size();
+      EXPECT_TRUE(size == first_size_ || size == filter_.size()) << "step " << nth << ": " << e.what();
+      continue;
+    }
+    break;
+  }
+  EXPECT_GE(failures, 12) << "creates, writes, syncs, closes and renames of 2 files, 3 directory syncs";
+  EXPECT_EQ(load_checkpoint(dir_.path())->size(), filter_.size());
+  EXPECT_TRUE(files_named(dir_.path(), "CURRENT.").empty());
+}
+
+TEST_F(CheckpointTest, RetentionKeepsCurrentPinnedAndNewerManifests) {
+  CheckpointSaveOptions no_retention;
+  no_retention.retention = false;
+  std::vector<uint64_t> sizes{first_size_};
+  for (uint64_t round = 1; round <= 3; ++round) {
+    insert_range(filter_, 5500 + round * 100, 5600 + round * 100);
+    save_checkpoint(filter_.snapshot(), dir_.path(), no_retention);
+    sizes.push_back(filter_.size());
+  }
+  ASSERT_EQ(files_named(dir_.path(), "MANIFEST-").size(), 4u) << "a save without retention removes nothing";
+  // As if the switch to MANIFEST-000004 had failed: 3 is current, 4 newer.
+  const std::string current = "MANIFEST-000003\n";
+  write_bytes(dir_.path() / "CURRENT", {current.begin(), current.end()});
+  retain_checkpoints(dir_.path(), 1, {"MANIFEST-000001"});
+  EXPECT_EQ(files_named(dir_.path(), "MANIFEST-"),
+            (std::vector<std::string>{"MANIFEST-000001", "MANIFEST-000003", "MANIFEST-000004"}));
+  for (const uint64_t m : {1, 3, 4}) {
+    EXPECT_EQ(load_checkpoint(dir_.path(), seenfilter::manifest_file_name(m))->size(), sizes[m - 1]) << m;
+  }
+  // 2 sealed layers shared + the active layer of each kept manifest; 2's is gone.
+  EXPECT_EQ(files_named(dir_.path(), "layer-").size(), 5u);
+}
+
 TEST(CheckpointLinking, LinksIdenticalLayersFromAnEarlierDirectory) {
   SeenFilter filter(small_options());
   insert_range(filter, 0, 3500);

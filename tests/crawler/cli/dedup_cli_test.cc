@@ -148,6 +148,37 @@ TEST_F(DedupCli, StateDedupesAcrossRuns) {
   EXPECT_NE(inspect.err.find("5000 keys in 3 layers"), std::string::npos) << inspect.err;
 }
 
+TEST_F(DedupCli, ASecondRunOnTheSameStateIsRefusedNamingTheHolder) {
+  ASSERT_EQ(run("dedup --state " + state().string(), "a\n").exit_code, 0);
+  testing_cli::RunningFilter first({"dedup", "--line-buffered", "--state", state().string()},
+                                   (work_.path() / "first.err").string());
+  ASSERT_TRUE(first.write("b\n"));
+  ASSERT_EQ(first.read_line(), "b") << "it loaded the state under its lock and is reading";
+  const RunResult second = run("dedup --state " + state().string(), "b\nc\n");
+  EXPECT_EQ(second.exit_code, 1);
+  EXPECT_EQ(second.out, "");
+  EXPECT_NE(second.err.find(state().string() + ": in use by process " + std::to_string(first.pid())), std::string::npos)
+      << second.err;
+  ASSERT_TRUE(first.write("a\nc\n"));
+  EXPECT_EQ(first.read_line(), "c");
+  EXPECT_EQ(first.finish(), 0) << slurp(work_.path() / "first.err");
+  EXPECT_EQ(run("dedup --state " + state().string(), "a\nb\nc\nd\n").out, "d\n") << "the first run's keys were saved";
+}
+
+TEST_F(DedupCli, ARunThatFindsStateSavedMeanwhileDoesNotOverwriteIt) {
+  testing_cli::RunningFilter first({"dedup", "--line-buffered", "--state", state().string()},
+                                   (work_.path() / "first.err").string());
+  ASSERT_TRUE(first.write("a\n"));
+  ASSERT_EQ(first.read_line(), "a");
+  EXPECT_FALSE(fs::exists(state())) << "a missing state directory is created only to save";
+  ASSERT_EQ(run("dedup --state " + state().string(), "b\n").exit_code, 0);
+  EXPECT_EQ(first.finish(), 1);
+  EXPECT_NE(slurp(work_.path() / "first.err").find(state().string() + ": another run saved its state there"),
+            std::string::npos)
+      << slurp(work_.path() / "first.err");
+  EXPECT_EQ(run("dedup --state " + state().string(), "a\nb\n").out, "a\n") << "the other run's state is intact";
+}
+
 TEST_F(DedupCli, CorruptedStateIsAnErrorAndIsNotOverwritten) {
   ASSERT_EQ(run("dedup --state " + state().string(), url_lines(0, 100)).exit_code, 0);
   fs::path layer;

@@ -1,5 +1,6 @@
-// Runs a `bloomcrawl` line filter (dedup, url) the ways a shell user would: into `head`, and
-// with stdout on a terminal while its input is still open. Header-only, for the CLI tests.
+// Runs a `bloomcrawl` line filter (dedup, url) the ways a shell user would: into `head`, with
+// stdout on a terminal while its input is still open, and as one of several processes at once
+// (RunningFilter). Header-only, for the CLI tests.
 #pragma once
 
 #include <fcntl.h>
@@ -13,6 +14,9 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
+
+#include "tests/support/spawn.h"
 
 namespace bloomcrawl::testing_cli {
 
@@ -92,5 +96,70 @@ inline std::string terminal_output_while_input_open(const std::string& args, con
   ::close(master);
   return shown;
 }
+
+// `bloomcrawl ARGS...` running with its stdin and stdout on pipes held here and its stderr in a
+// file, so a test can feed it, see its output line by line, and start other processes meanwhile.
+class RunningFilter {
+ public:
+  RunningFilter(std::vector<std::string> args, const std::string& stderr_path) {
+    int in[2];
+    int out[2];
+    if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0) return;
+    args.insert(args.begin(), BLOOMCRAWL_BIN);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (testing::spawn_program(std::move(args), actions, &pid_) != 0) pid_ = -1;
+    posix_spawn_file_actions_destroy(&actions);
+    ::close(in[0]);
+    ::close(out[1]);
+    in_ = in[1];
+    out_ = out[0];
+  }
+  ~RunningFilter() { finish(); }
+  RunningFilter(const RunningFilter&) = delete;
+  RunningFilter& operator=(const RunningFilter&) = delete;
+
+  pid_t pid() const { return pid_; }
+  bool write(const std::string& input) const {
+    return in_ >= 0 && ::write(in_, input.data(), input.size()) == static_cast<ssize_t>(input.size());
+  }
+  // The next line of its output (without "\n"), or "" when none came within 20 s.
+  std::string read_line() {
+    while (buffered_.find('\n') == std::string::npos) {
+      pollfd p{out_, POLLIN, 0};
+      char buf[4096];
+      if (::poll(&p, 1, 20000) != 1) return "";
+      const ssize_t n = ::read(out_, buf, sizeof buf);
+      if (n <= 0) return "";
+      buffered_.append(buf, static_cast<size_t>(n));
+    }
+    const size_t end = buffered_.find('\n');
+    std::string line = buffered_.substr(0, end);
+    buffered_.erase(0, end + 1);
+    return line;
+  }
+  // Closes its input, reads its output to the end and returns its exit status (-1 if it did not exit).
+  int finish() {
+    if (pid_ < 0) return -1;
+    ::close(in_);
+    char buf[4096];
+    while (::read(out_, buf, sizeof buf) > 0) {
+    }
+    ::close(out_);
+    int status = 0;
+    const bool reaped = ::waitpid(pid_, &status, 0) == pid_;
+    pid_ = -1;
+    return reaped && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int in_ = -1;
+  int out_ = -1;
+  std::string buffered_;
+};
 
 }  // namespace bloomcrawl::testing_cli

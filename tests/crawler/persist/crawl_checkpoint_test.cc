@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -14,11 +16,14 @@
 #include "crawler/persist/audit_set.h"
 #include "crawler/persist/journal.h"
 #include "frontier/frontier.h"
+#include "tests/support/faulty_file_system.h"
+#include "tests/support/temp_dir.h"
 
 namespace bloomcrawl {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::TempDir;
 
 class CrawlCheckpointTest : public ::testing::Test {
  protected:
@@ -67,6 +72,23 @@ class CrawlCheckpointTest : public ::testing::Test {
     f.get(c);
     f.seekp(std::streamoff(offset));
     f.put(char(c ^ 0x40));
+  }
+
+  // The generation a resume gets when CURRENT names `manifest` (loaded from a copy, so that
+  // dir_ is untouched); a generation that does not load falls back to an older one.
+  uint64_t load_as_current(const std::string& manifest) {
+    const TempDir copy;
+    fs::copy(dir_, copy.path() / "c", fs::copy_options::recursive);
+    std::ofstream(copy.path() / "c" / "CURRENT") << manifest << "\n";
+    return load_crawl_checkpoint(copy.path() / "c").manifest.generation;
+  }
+  static std::vector<std::string> files_named(const fs::path& dir, const std::string& prefix) {
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(dir)) {
+      if (e.path().filename().string().starts_with(prefix)) out.push_back(e.path().filename().string());
+    }
+    std::sort(out.begin(), out.end());
+    return out;
   }
 
   fs::path dir_;
@@ -127,6 +149,70 @@ TEST_F(CrawlCheckpointTest, RetentionKeepsTheNewestGenerationsAndTheirJournals) 
   EXPECT_EQ(journals_since(dir_, 4), (std::vector<fs::path>{journal_path(dir_, 4), journal_path(dir_, 5)}));
   EXPECT_EQ(next_generation(dir_), 6u);
   EXPECT_EQ(load_crawl_checkpoint(dir_).manifest.generation, 5u);
+}
+
+TEST_F(CrawlCheckpointTest, EveryFailedStepOfASaveLeavesThePreviousGenerationLoadable) {
+  CrawlCheckpoint first = make(1, 3000);
+  save_crawl_checkpoint(first, dir_, 2);
+  uint64_t g = 2;
+  int failures = 0;
+  for (int nth = 1;; ++nth, ++g) {
+    CrawlCheckpoint cp = make(g, 3000 + 10 * g);
+    testing::FaultyFileSystem faulty;
+    faulty.fail_step(nth, ENOSPC);
+    try {
+      save_crawl_checkpoint(cp, dir_, 2);
+    } catch (const CheckpointError& e) {
+      ++failures;
+      EXPECT_EQ(load_as_current("CRAWL-000001"), 1u) << "step " << nth << ": " << e.what();
+      // CURRENT names generation 1, or (the switch done, its directory sync failed) the new one.
+      const uint64_t loaded = load_crawl_checkpoint(dir_).manifest.generation;
+      EXPECT_TRUE(loaded == 1 || loaded == g) << "step " << nth << ": " << e.what();
+      continue;
+    }
+    break;
+  }
+  EXPECT_GE(failures, 20) << "the filter's files, the frontier, audit and crawl manifests, CURRENT";
+  EXPECT_EQ(load_crawl_checkpoint(dir_).manifest.generation, g);
+  // Retention, once the save succeeded: two generations, and nothing the failed saves left.
+  const std::vector<std::string> manifests = files_named(dir_, "CRAWL-");
+  ASSERT_EQ(manifests.size(), 2u);
+  EXPECT_NE(load_as_current(manifests[0]), g) << "the older kept generation loads too";
+  EXPECT_EQ(files_named(dir_, "frontier-").size(), 2u);
+  EXPECT_EQ(files_named(dir_ / "filter", "MANIFEST-").size(), 2u);
+  for (const auto& e : fs::recursive_directory_iterator(dir_)) EXPECT_NE(e.path().extension(), ".tmp") << e.path();
+}
+
+TEST_F(CrawlCheckpointTest, FailedSavesInARowNeverOrphanTheLastGoodGeneration) {
+  for (uint64_t g = 1; g <= 2; ++g) {
+    CrawlCheckpoint cp = make(g, 3000 + 10 * g);
+    save_crawl_checkpoint(cp, dir_, 2);
+  }
+  // A disk that fails at each point after the filter's own save in turn, twice over: each failed
+  // generation leaves a newer filter manifest, and some a frontier file or a crawl manifest.
+  const std::vector<std::string> targets{"frontier-", "audit-", "CRAWL-", (dir_ / "CURRENT").string()};
+  uint64_t g = 3;
+  for (int round = 0; round < 2; ++round) {
+    for (const std::string& target : targets) {
+      CrawlCheckpoint cp = make(g, 3000 + 10 * g);
+      testing::FaultyFileSystem faulty;
+      faulty.fail_creating(target, ENOSPC);
+      EXPECT_THROW(save_crawl_checkpoint(cp, dir_, 2), CheckpointError) << target;
+      EXPECT_EQ(load_crawl_checkpoint(dir_).manifest.generation, 2u) << "failed at " << target;
+      EXPECT_EQ(load_as_current("CRAWL-000001"), 1u) << "failed at " << target;
+      ++g;
+    }
+  }
+  CrawlCheckpoint cp = make(g, 3000 + 10 * g);
+  save_crawl_checkpoint(cp, dir_, 2);
+  EXPECT_EQ(load_crawl_checkpoint(dir_).manifest.generation, g);
+  // Kept: g and the newest manifest before it (one whose CURRENT switch failed is complete).
+  const std::vector<std::string> manifests = files_named(dir_, "CRAWL-");
+  ASSERT_EQ(manifests.size(), 2u);
+  EXPECT_EQ(load_as_current(manifests[0]), g - 1);
+  EXPECT_EQ(files_named(dir_, "frontier-"), (std::vector<std::string>{"frontier-" + manifests[0].substr(6) + ".bin",
+                                                                      "frontier-" + manifests[1].substr(6) + ".bin"}));
+  EXPECT_EQ(files_named(dir_ / "filter", "MANIFEST-").size(), 2u);
 }
 
 TEST_F(CrawlCheckpointTest, CorruptedNewestGenerationFallsBackToThePreviousOne) {

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -142,6 +143,52 @@ TEST_F(JournalTest, AFailedWriteDisablesTheJournalKeepingWhatWasWritten) {
   EXPECT_EQ(std::get<DispatchedRecord>(*decode_record(c.records[0])).url, "http://a.test/1");
 }
 
+TEST_F(JournalTest, AFailedFdatasyncIsReportedAndNothingAfterItIsClaimedDurable) {
+  const fs::path path = dir_ / "j.log";
+  testing::FaultyFileSystem faulty;
+  JournalOptions background_off;
+  background_off.group_interval = std::chrono::hours(1);
+  background_off.group_entries = 1000;
+  JournalWriter writer(path, background_off);
+  JournalBatch first;
+  add_record(first, DispatchedRecord{"http://a.test/1"});
+  writer.append(first);
+  writer.sync();  // durable
+  EXPECT_EQ(writer.failure(), "");
+  JournalBatch second;
+  add_record(second, DispatchedRecord{"http://a.test/2"});
+  writer.append(second);
+  faulty.fail_sync(1, EIO);
+  try {
+    writer.sync();
+    FAIL() << "a failed fdatasync was reported as durable";
+  } catch (const CheckpointError& e) {
+    EXPECT_NE(std::string(e.what()).find(path.string() + ": journal disabled: fdatasync failed"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_NE(writer.failure().find("fdatasync failed"), std::string::npos);
+  // The kernel may have dropped those pages: a later fdatasync that succeeds proves nothing, so
+  // the journal takes no more records and never again says they are durable.
+  const uint64_t bytes = writer.bytes_written();
+  writer.append(second);
+  EXPECT_EQ(writer.bytes_written(), bytes);
+  EXPECT_THROW(writer.sync(), CheckpointError);
+}
+
+TEST_F(JournalTest, AFailedGroupFdatasyncMakesTheNextSyncFail) {
+  testing::FaultyFileSystem faulty;
+  JournalOptions every_record;
+  every_record.group_entries = 1;  // the background thread syncs at once
+  JournalWriter writer(dir_ / "j.log", every_record);
+  faulty.fail_sync(1, ENOSPC);
+  JournalBatch batch;
+  add_record(batch, DispatchedRecord{"http://a.test/1"});
+  writer.append(batch);
+  // Whichever fdatasync meets the failure, the background one or sync()'s own, sync() reports it.
+  EXPECT_THROW(writer.sync(), CheckpointError);
+  EXPECT_NE(writer.failure().find("fdatasync failed: No space left on device"), std::string::npos) << writer.failure();
+}
+
 TEST_F(JournalTest, AFailedHeaderWriteIsAnErrorNamingTheFile) {
   testing::FaultyFileSystem faulty;
   faulty.fail_sync(1, EIO);
@@ -152,6 +199,17 @@ TEST_F(JournalTest, AFailedHeaderWriteIsAnErrorNamingTheFile) {
     EXPECT_NE(std::string(e.what()).find((dir_ / "j.log").string() + ": cannot write journal header"),
               std::string::npos)
         << e.what();
+  }
+}
+
+TEST_F(JournalTest, AFailedDirectorySyncAtCreationIsAnErrorNamingTheDirectory) {
+  testing::FaultyFileSystem faulty;
+  faulty.fail_directory_sync(1, EIO);
+  try {
+    JournalWriter writer(dir_ / "j.log", JournalOptions{});
+    FAIL() << "the journal's name is not durable, and it said nothing";
+  } catch (const CheckpointError& e) {
+    EXPECT_NE(std::string(e.what()).find(dir_.string() + ": fsync of directory failed"), std::string::npos) << e.what();
   }
 }
 
