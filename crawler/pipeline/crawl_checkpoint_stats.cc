@@ -39,6 +39,8 @@ void CrawlStats::add_saved(const nlohmann::json& saved) {
       {"/fetches/fetch_ms_total", &CrawlStats::fetch_ms_total},
       {"/fetches/robots_fetches", &CrawlStats::robots_fetches},
       {"/fetches/robots_disallowed", &CrawlStats::robots_disallowed},
+      {"/fetches/robots_unavailable", &CrawlStats::robots_unavailable},
+      {"/fetches/host_unreachable", &CrawlStats::host_unreachable},
       {"/fetches/requeued_at_stop", &CrawlStats::pages_requeued},
       {"/fetches/retried_after_backoff", &CrawlStats::pages_retried},
       {"/fetches/sitemaps_fetched", &CrawlStats::sitemaps_fetched},

@@ -62,6 +62,8 @@ nlohmann::json CrawlStats::to_json() const {
         {"bytes_received", v(bytes_received)},
         {"robots_fetches", v(robots_fetches)},
         {"robots_disallowed", v(robots_disallowed)},
+        {"robots_unavailable", v(robots_unavailable)},
+        {"host_unreachable", v(host_unreachable)},
         {"requeued_at_stop", v(pages_requeued)},
         {"retried_after_backoff", v(pages_retried)},
         {"sitemaps_fetched", v(sitemaps_fetched)},

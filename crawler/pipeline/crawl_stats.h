@@ -27,8 +27,11 @@ struct CrawlStats {
   Counter fetch_ms_total{0};
   Counter robots_fetches{0};
   Counter robots_disallowed{0};  // URLs not fetched because robots.txt disallows them
-  Counter pages_requeued{0};     // in flight at a stop, put back
-  Counter pages_retried{0};      // 429/503 responses whose URL was queued again (not in pages_fetched)
+  // URLs not fetched because their robots.txt was given up (RFC 9309 2.3.1.4), by why.
+  Counter robots_unavailable{0};  // it kept failing (429, 5xx, timeouts) past the give-up time
+  Counter host_unreachable{0};    // the host did not resolve or refused connections
+  Counter pages_requeued{0};      // in flight at a stop, put back
+  Counter pages_retried{0};       // 429/503 responses whose URL was queued again (not in pages_fetched)
   Counter sitemaps_fetched{0};
   Counter sitemap_urls{0};  // <loc>s read from sitemaps (each then counted as a link)
 
