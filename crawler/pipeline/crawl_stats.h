@@ -12,11 +12,17 @@
 
 #include <nlohmann/json.hpp>
 
+#include "crawler/pipeline/heavy_hitters.h"
+
 namespace bloomcrawl {
 
 using Counter = std::atomic<uint64_t>;
 
 struct CrawlStats {
+  // Hosts whose duplicate links are counted (the top 50 are reported): exact up to this many
+  // hosts, Space-Saving estimates beyond (heavy_hitters.h).
+  static constexpr size_t kDuplicateHostCounters = 1024;
+
   // Fetches.
   Counter pages_fetched{0};   // responses received (any status)
   Counter fetch_failures{0};  // no response: timeouts, resets, blocked addresses...
@@ -64,7 +70,8 @@ struct CrawlStats {
 
  private:
   mutable std::mutex mu_;
-  std::map<std::string, uint64_t> duplicates_by_host_;
+  // Bounded: one counter per host ever seen would grow with the crawl (report.json shows 50).
+  HeavyHitters duplicates_by_host_{kDuplicateHostCounters};
   std::map<std::string, uint64_t> duplicates_by_kind_;
   std::map<std::string, uint64_t> failures_by_outcome_;
   std::map<std::string, uint64_t> refusals_by_reason_;

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "config/config.h"
+#include "crawler/output/crawl_summary.h"
 #include "crawler/pipeline/crawl_settings.h"
 #include "crawler/pipeline/crawler.h"
 #include "tests/support/fetch_loopback_server.h"
@@ -178,6 +179,9 @@ TEST(RobotsOutageCrawl, HostsRefusingConnectionsAreGivenUpAfterTheirErrorBudgetA
   for (const std::string& seed : seeds) EXPECT_EQ(crawl.outcome(seed), "host_unreachable") << seed;
   EXPECT_EQ(crawl.report["fetches"]["host_unreachable"], 200);
   EXPECT_EQ(crawl.report["fetches"]["robots_unavailable"], 0);
+  // The summary printed at the end says where the URLs went, not just "0 pages".
+  EXPECT_NE(crawl_summary(crawl.report).find("0 robots_unavailable, 200 host_unreachable"), std::string::npos)
+      << crawl_summary(crawl.report);
 }
 
 TEST(RobotsOutageCrawl, AFailedRefetchKeepsTheLastGoodCopy) {
