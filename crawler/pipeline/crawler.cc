@@ -526,12 +526,10 @@ RobotsNext Crawler::apply_robots(const RobotsRequest& request, const FetchResult
       retry_after = parse_retry_after(result.retry_after, now, settings_.backoff.max_retry_after);
     }
     next = robots_.on_fetched(request.origin, int(result.status), result.body, now, retry_after);
-    if (settings_.sitemaps_as_seeds && result.status >= 200 && result.status < 300) {
-      RobotsLookup parsed = robots_.lookup(request.origin, now);
-      if (parsed.rules && !parsed.rules->sitemaps().empty()) {
-        std::optional<Url> base = parse_url(request.url);
-        admit_sitemaps(parsed.rules->sitemaps(), base ? &*base : nullptr, 0, request.url);
-      }
+    if (settings_.sitemaps_as_seeds && result.status >= 200 && result.status < 300 && next.rules &&
+        !next.rules->sitemaps().empty()) {
+      std::optional<Url> base = parse_url(request.url);
+      admit_sitemaps(next.rules->sitemaps(), base ? &*base : nullptr, 0, request.url);
     }
   } else {
     // No server answered at all: as for pages, a few tries settle it. Anything else (a timeout,
@@ -542,9 +540,8 @@ RobotsNext Crawler::apply_robots(const RobotsRequest& request, const FetchResult
     next =
         robots_.on_failed(request.origin, unreachable ? RobotsFailure::kHostUnreachable : RobotsFailure::kOutage, now);
   }
-  RobotsLookup lookup = robots_.lookup(request.origin, now);
-  if (lookup.state == RobotsLookup::State::kReady && lookup.rules) {
-    if (std::optional<double> delay = lookup.rules->crawl_delay_seconds()) {
+  if (next.rules) {
+    if (std::optional<double> delay = next.rules->crawl_delay_seconds()) {
       auto ms = std::chrono::milliseconds(int64_t(*delay * 1000));
       auto cap = std::max(settings_.frontier.default_delay, settings_.max_crawl_delay);
       frontier_.set_host_delay(request.host, std::clamp(ms, settings_.frontier.default_delay, cap));

@@ -64,15 +64,15 @@ RobotsNext RobotsCache::on_fetched(std::string_view host, int http_status, std::
         RobotsRules::parse(body.substr(0, options_.max_body_bytes), options_.user_agent));
     std::lock_guard<std::mutex> lock(mutex_);
     ++stats_.parsed;
-    store(host, std::move(rules), now);
-    return RobotsNext{RobotsNext::Kind::kSettled, now + options_.ttl, 0};
+    store(host, rules, now);
+    return RobotsNext{RobotsNext::Kind::kSettled, now + options_.ttl, 0, RobotsGiveUp::kUnavailable, rules};
   }
   // 429 asks us to slow down, so it is an error, not "no robots.txt" (as Google treats it).
   if (http_status >= 300 && http_status < 500 && http_status != 429) {
     std::lock_guard<std::mutex> lock(mutex_);
     ++stats_.unavailable;
     store(host, allow_all_, now);
-    return RobotsNext{RobotsNext::Kind::kSettled, now + options_.ttl, 0};
+    return RobotsNext{RobotsNext::Kind::kSettled, now + options_.ttl, 0, RobotsGiveUp::kUnavailable, allow_all_};
   }
   return on_failed(host, RobotsFailure::kOutage, now, retry_after);
 }
@@ -89,7 +89,8 @@ RobotsNext RobotsCache::on_failed(std::string_view host, RobotsFailure failure, 
     // As Google does: the copy fetched before stays in force while its re-fetch fails.
     entry.fetching = false;
     entry.deadline = now + std::min(wait, max_wait());
-    return RobotsNext{RobotsNext::Kind::kKeptLastGood, entry.deadline, entry.failures};
+    return RobotsNext{RobotsNext::Kind::kKeptLastGood, entry.deadline, entry.failures, RobotsGiveUp::kUnavailable,
+                      entry.rules};
   }
   const Clock::time_point give_up_at = entry.first_failure + options_.give_up;
   const bool give_up = now >= give_up_at || (failure == RobotsFailure::kHostUnreachable &&

@@ -90,6 +90,9 @@ struct RobotsNext {
   std::chrono::steady_clock::time_point at;
   uint32_t failures = 0;                               // consecutive failed fetches, this one included
   RobotsGiveUp given_up = RobotsGiveUp::kUnavailable;  // when kGivenUp
+  // kSettled, kKeptLastGood: the rules in force (the caller needs no lookup, which could hand
+  // out a fetch it does not mean to make).
+  std::shared_ptr<const RobotsRules> rules;
 };
 
 struct RobotsCacheStats {

@@ -105,9 +105,11 @@ TEST_F(RobotsCacheTest, ServerErrorsKeepTheHostWaitingWithBackoffUntilGiveUp) {
     EXPECT_EQ(cache.on_fetched("h", status, "", now + minutes(10)).kind, Kind::kGivenUp);
     // A success ends it all; a later failure starts afresh.
     ASSERT_EQ(cache.lookup("h", now + minutes(20)).state, State::kNeedFetch);
-    EXPECT_EQ(cache.on_fetched("h", 200, "User-agent: *\nDisallow: /x\n", now + minutes(20)).kind, Kind::kSettled);
+    const RobotsNext settled = cache.on_fetched("h", 200, "User-agent: *\nDisallow: /x\n", now + minutes(20));
+    EXPECT_EQ(settled.kind, Kind::kSettled);
     RobotsLookup ok = cache.lookup("h", now + minutes(20));
     ASSERT_EQ(ok.state, State::kReady);
+    EXPECT_EQ(settled.rules, ok.rules);  // the rules in force, without a lookup
     EXPECT_TRUE(ok.rules->allowed("/"));
     EXPECT_FALSE(ok.rules->allowed("/x"));
     const RobotsCacheStats stats = cache.stats();
@@ -202,6 +204,7 @@ TEST_F(RobotsCacheTest, AFailedRefetchKeepsTheLastGoodCopy) {
     ASSERT_EQ(next.kind, Kind::kKeptLastGood);
     RobotsLookup kept = cache.lookup("h", next.at - seconds(1));
     ASSERT_EQ(kept.state, State::kReady);
+    EXPECT_EQ(next.rules, kept.rules);
     EXPECT_FALSE(kept.rules->allowed("/old"));
     EXPECT_TRUE(kept.rules->allowed("/new"));
     now = next.at;
