@@ -85,7 +85,8 @@ struct PolitenessConfig {
   int concurrency_per_host = 1;
   bool obey_robots = true;
   int robots_ttl_s = 86400;
-  int max_crawl_delay_s = 30;  // larger robots.txt Crawl-delay values are capped to this
+  int robots_unreachable_give_up_s = 3600;  // a robots.txt failing this long gives its host up
+  int max_crawl_delay_s = 30;               // larger robots.txt Crawl-delay values are capped to this
   bool use_sitemaps_as_seeds = false;
   BackoffConfig backoff;
   bool group_by_ip = false;  // politeness per IP address rather than per host name

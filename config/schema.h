@@ -73,6 +73,7 @@ void describe(V& v, S& c) {
   v.field("concurrency_per_host", c.concurrency_per_host, IntRange{1, 64});
   v.field("obey_robots", c.obey_robots, NoRule{});
   v.field("robots_ttl_s", c.robots_ttl_s, kPositive);
+  v.field("robots_unreachable_give_up_s", c.robots_unreachable_give_up_s, kPositive);
   v.field("max_crawl_delay_s", c.max_crawl_delay_s, kNonNegative);
   v.field("use_sitemaps_as_seeds", c.use_sitemaps_as_seeds, NoRule{});
   v.section("backoff", c.backoff);

@@ -107,6 +107,7 @@ void FetchTransfer::start(FetchRequest request) {
   result_.id = request.id;
   result_.url = std::move(request.url);
   override_accepted_ = parse_media_type_list(request.accept_types_override);
+  keep_first_bytes_ = request.keep_first_bytes;
   abort_ = Abort::kNone;
   abort_error_.clear();
   blocked_.clear();
@@ -192,7 +193,7 @@ bool FetchTransfer::head_complete() {
   result_.content_accepted = media_type_accepted(result_.media_type, effective_accepted());
   const int64_t length = result_.content_length;
   if (result_.content_accepted) {
-    if (length > static_cast<int64_t>(options_.max_body_bytes)) {
+    if (keep_first_bytes_ == 0 && length > static_cast<int64_t>(options_.max_body_bytes)) {
       abort_ = Abort::kBodyTooLarge;
       abort_error_ = "Content-Length " + std::to_string(length) + " exceeds max_body_bytes (" +
                      std::to_string(options_.max_body_bytes) + ")";
@@ -215,6 +216,17 @@ size_t FetchTransfer::on_write(char* data, size_t size, size_t count, void* self
 }
 
 bool FetchTransfer::body_bytes(std::string_view bytes) {
+  if (keep_first_bytes_ > 0 && result_.content_accepted) {
+    const size_t room = keep_first_bytes_ - result_.body.size();
+    const size_t kept = std::min(room, bytes.size());
+    result_.body.append(bytes.substr(0, kept));
+    result_.body_decoded_bytes += kept;
+    if (kept == bytes.size()) return true;
+    // The first part is all that was asked for: the rest is not read.
+    result_.body_truncated = true;
+    abort_ = Abort::kKeptFirstPart;
+    return false;
+  }
   curl_off_t wire = 0;
   curl_easy_getinfo(easy_, CURLINFO_SIZE_DOWNLOAD_T, &wire);
   if (static_cast<uint64_t>(wire) > options_.max_body_bytes) {
@@ -280,8 +292,10 @@ void FetchTransfer::fill_transfer_info(FetchResult* result) {
 FetchResult FetchTransfer::finish(CURLcode code) {
   FetchResult result = std::move(result_);
   fill_transfer_info(&result);
-  if (code == CURLE_OK || abort_ == Abort::kNotAccepted) {
-    result.outcome = FetchOutcome::kOk;  // a gated type is a complete answer: headers and size
+  if (code == CURLE_OK || abort_ == Abort::kNotAccepted || abort_ == Abort::kKeptFirstPart) {
+    // A gated type is a complete answer (headers and size), as is the first part of a body when
+    // only that was asked for.
+    result.outcome = FetchOutcome::kOk;
   } else if (abort_ != Abort::kNone) {
     result.outcome = abort_ == Abort::kBodyTooLarge      ? FetchOutcome::kBodyTooLarge
                      : abort_ == Abort::kDecodedTooLarge ? FetchOutcome::kDecodedTooLarge

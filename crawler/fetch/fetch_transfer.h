@@ -35,7 +35,7 @@ class FetchTransfer {
  private:
   // Why the transfer was aborted from a callback, so finish() reports it rather than libcurl's
   // generic write error.
-  enum class Abort { kNone, kBodyTooLarge, kDecodedTooLarge, kHeaderTooLarge, kNotAccepted };
+  enum class Abort { kNone, kBodyTooLarge, kDecodedTooLarge, kHeaderTooLarge, kNotAccepted, kKeptFirstPart };
 
   static size_t on_header(char* data, size_t size, size_t count, void* self);
   static size_t on_write(char* data, size_t size, size_t count, void* self);
@@ -60,6 +60,7 @@ class FetchTransfer {
   // Per request; reset by start().
   FetchResult result_;
   std::vector<std::string> override_accepted_;
+  size_t keep_first_bytes_ = 0;  // FetchRequest::keep_first_bytes
   Abort abort_ = Abort::kNone;
   std::string abort_error_;
   std::string blocked_;   // the refused connect, if the guard refused one

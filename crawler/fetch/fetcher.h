@@ -12,7 +12,9 @@
 //   stop() from it).
 // - Redirects are never followed: a 3xx result carries the raw Location for the caller to resolve.
 // - Limits (body, decoded size, header size, timeouts) end a transfer with a specific outcome; the
-//   body kept never exceeds them. Bodies are kept only for accepted content types.
+//   body kept never exceeds them. Bodies are kept only for accepted content types. A request may
+//   instead ask for a body's first part (FetchRequest::keep_first_bytes): then a longer body is
+//   cut, not a failure.
 // - With the SSRF guard on, every connection's resolved address is checked (see address_guard.h).
 // - stop() (also run by the destructor) aborts in-flight and queued requests, reports them as
 //   kCancelled and returns once every worker has exited. A submit() after stop() is reported as
@@ -78,6 +80,10 @@ struct FetchRequest {
   // The worker key: requests naming the same host share a worker. Empty: routed with every other
   // request that names none.
   std::string host;
+  // Nonzero: only the first this many decoded body bytes are wanted (robots.txt, RFC 9309 2.5).
+  // A longer body is cut there, the transfer ends as kOk with body_truncated, and this replaces
+  // max_body_bytes for the request (a server announcing a huge Content-Length is no failure).
+  size_t keep_first_bytes = 0;
 };
 
 struct FetchResult {
@@ -90,6 +96,7 @@ struct FetchResult {
   std::string media_type;         // content_type's media type, lowercase ("" when it names none)
   bool content_accepted = false;  // body was kept (media type accepted)
   std::string body;               // decoded body; empty unless content_accepted
+  bool body_truncated = false;    // body is the first keep_first_bytes of a longer one
   int64_t content_length = -1;    // declared Content-Length, -1 if absent
   std::string location;           // raw Location header (unresolved)
   std::string retry_after;        // raw Retry-After header

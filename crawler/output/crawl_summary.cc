@@ -22,6 +22,14 @@ std::string crawl_summary(const nlohmann::json& r) {
                 double(u(P("/seen_filter/bytes"))) / (1 << 20), d(P("/seen_filter/bits_per_key")),
                 d(P("/seen_filter/estimated_fpr")), d(P("/seen_filter/estimated_false_positives")));
   std::string out = buf;
+  // Hosts whose robots.txt was given up: their URLs are in pages.jsonl, not fetched.
+  const uint64_t unavailable = u(P("/fetches/robots_unavailable"));
+  const uint64_t unreachable = u(P("/fetches/host_unreachable"));
+  if (unavailable + unreachable > 0) {
+    std::snprintf(buf, sizeof buf, "not fetched, robots.txt given up: %llu robots_unavailable, %llu host_unreachable\n",
+                  (unsigned long long)unavailable, (unsigned long long)unreachable);
+    out += buf;
+  }
   if (r.contains(P("/crawl/error"))) {
     // Said last, where the operator looks: the crawl did not finish, and how to finish it.
     out += "crawl stopped by an error: " + r.at(P("/crawl/error")).get<std::string>() +

@@ -15,12 +15,18 @@ uint64_t saved_count(const nlohmann::json& saved, const char* pointer) {
   return saved.at(p).get<uint64_t>();
 }
 
-void add_saved_map(const nlohmann::json& saved, const char* pointer, std::map<std::string, uint64_t>& into) {
+// Each key of the saved object at `pointer` with its count, to `add`.
+template <class Add>
+void for_each_saved_count(const nlohmann::json& saved, const char* pointer, Add add) {
   const nlohmann::json::json_pointer p(pointer);
   if (!saved.contains(p) || !saved.at(p).is_object()) return;
   for (const auto& [key, value] : saved.at(p).items()) {
-    if (value.is_number_unsigned()) into[key] += value.get<uint64_t>();
+    if (value.is_number_unsigned()) add(key, value.template get<uint64_t>());
   }
+}
+
+void add_saved_map(const nlohmann::json& saved, const char* pointer, std::map<std::string, uint64_t>& into) {
+  for_each_saved_count(saved, pointer, [&](const std::string& key, uint64_t n) { into[key] += n; });
 }
 
 }  // namespace
@@ -39,6 +45,8 @@ void CrawlStats::add_saved(const nlohmann::json& saved) {
       {"/fetches/fetch_ms_total", &CrawlStats::fetch_ms_total},
       {"/fetches/robots_fetches", &CrawlStats::robots_fetches},
       {"/fetches/robots_disallowed", &CrawlStats::robots_disallowed},
+      {"/fetches/robots_unavailable", &CrawlStats::robots_unavailable},
+      {"/fetches/host_unreachable", &CrawlStats::host_unreachable},
       {"/fetches/requeued_at_stop", &CrawlStats::pages_requeued},
       {"/fetches/retried_after_backoff", &CrawlStats::pages_retried},
       {"/fetches/sitemaps_fetched", &CrawlStats::sitemaps_fetched},
@@ -66,7 +74,8 @@ void CrawlStats::add_saved(const nlohmann::json& saved) {
   add_saved_map(saved, "/links/dropped_by_reason", drops_by_reason_);
   add_saved_map(saved, "/outcomes/by_outcome", outcomes_);
   add_saved_map(saved, "/duplicates_avoided/by_kind", duplicates_by_kind_);
-  add_saved_map(saved, "/duplicates_avoided/top_hosts", duplicates_by_host_);
+  for_each_saved_count(saved, "/duplicates_avoided/top_hosts",
+                       [&](const std::string& host, uint64_t n) { duplicates_by_host_.add(host, n); });
 }
 
 }  // namespace bloomcrawl

@@ -1,5 +1,6 @@
 #include "crawler/pipeline/crawl_settings.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <thread>
 
@@ -86,6 +87,18 @@ CrawlerSettings settings_from_config(const CrawlConfig& c) {
   s.obey_robots = c.politeness.obey_robots;
   s.sitemaps_as_seeds = c.politeness.use_sitemaps_as_seeds;
   s.robots.ttl = seconds(c.politeness.robots_ttl_s);
+  s.robots.keep_expired = s.robots.ttl;  // an expired copy is the last good one for a re-fetch that fails
+  // A failing robots.txt is retried as a failing page is: back-off from the delay (at least 1 s)
+  // up to the park time; a host that does not answer at all, for its error budget.
+  s.robots.retry_initial = std::max(milliseconds(c.politeness.delay_ms), milliseconds(1000));
+  s.robots.retry_max = seconds(c.politeness.backoff.park_s);
+  s.robots.give_up = seconds(c.politeness.robots_unreachable_give_up_s);
+  s.robots.unreachable_attempts =
+      c.politeness.backoff.error_budget > 0 ? uint32_t(c.politeness.backoff.error_budget) : UINT32_MAX;
+  // Nothing reached a server, so there is no one to be polite to: the budget is spent in ~2 s (200
+  // seeds on refusing hosts must end about as soon as with the old three tries in 3 s), yet the
+  // tries do not spin.
+  s.robots.unreachable_pause = std::clamp(milliseconds(c.politeness.delay_ms), milliseconds(100), milliseconds(250));
   s.max_crawl_delay = seconds(c.politeness.max_crawl_delay_s);
 
   // Fetch threads mostly wait on sockets while parsing is CPU-bound: one parse worker per core.

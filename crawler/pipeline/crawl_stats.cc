@@ -12,14 +12,9 @@ void bump(std::mutex& mu, std::map<std::string, uint64_t>& m, const std::string&
 }
 
 // The hosts with the most duplicates first; a crawl of a million hosts keeps the report small.
-nlohmann::json top_hosts(const std::map<std::string, uint64_t>& by_host, size_t limit) {
-  std::vector<std::pair<std::string, uint64_t>> v(by_host.begin(), by_host.end());
-  std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) {
-    return a.second != b.second ? a.second > b.second : a.first < b.first;
-  });
-  if (v.size() > limit) v.resize(limit);
+nlohmann::json top_hosts(const HeavyHitters& by_host, size_t limit) {
   nlohmann::json out = nlohmann::json::object();
-  for (const auto& [host, n] : v) out[host] = n;
+  for (const auto& [host, n] : by_host.top(limit)) out[host] = n;
   return out;
 }
 
@@ -28,7 +23,7 @@ nlohmann::json top_hosts(const std::map<std::string, uint64_t>& by_host, size_t 
 void CrawlStats::add_duplicate(const std::string& host, const char* link_kind) {
   links_duplicate.fetch_add(1, std::memory_order_relaxed);
   std::lock_guard<std::mutex> lock(mu_);
-  ++duplicates_by_host_[host];
+  duplicates_by_host_.add(host);
   ++duplicates_by_kind_[link_kind];
 }
 
@@ -66,6 +61,8 @@ nlohmann::json CrawlStats::to_json() const {
         {"bytes_received", v(bytes_received)},
         {"robots_fetches", v(robots_fetches)},
         {"robots_disallowed", v(robots_disallowed)},
+        {"robots_unavailable", v(robots_unavailable)},
+        {"host_unreachable", v(host_unreachable)},
         {"requeued_at_stop", v(pages_requeued)},
         {"retried_after_backoff", v(pages_retried)},
         {"sitemaps_fetched", v(sitemaps_fetched)},

@@ -14,11 +14,17 @@
 
 #include <nlohmann/json.hpp>
 
+#include "crawler/pipeline/heavy_hitters.h"
+
 namespace bloomcrawl {
 
 using Counter = std::atomic<uint64_t>;
 
 struct CrawlStats {
+  // Hosts whose duplicate links are counted (the top 50 are reported): exact up to this many
+  // hosts, Space-Saving estimates beyond (heavy_hitters.h).
+  static constexpr size_t kDuplicateHostCounters = 1024;
+
   // Fetches.
   Counter pages_fetched{0};   // responses received (any status)
   Counter fetch_failures{0};  // no response: timeouts, resets, blocked addresses...
@@ -29,8 +35,11 @@ struct CrawlStats {
   Counter fetch_ms_total{0};
   Counter robots_fetches{0};
   Counter robots_disallowed{0};  // URLs not fetched because robots.txt disallows them
-  Counter pages_requeued{0};     // in flight at a stop, put back
-  Counter pages_retried{0};      // 429/503 responses whose URL was queued again (not in pages_fetched)
+  // URLs not fetched because their robots.txt was given up (RFC 9309 2.3.1.4), by why.
+  Counter robots_unavailable{0};  // it kept failing (429, 5xx, timeouts) past the give-up time
+  Counter host_unreachable{0};    // the host did not resolve or refused connections
+  Counter pages_requeued{0};      // in flight at a stop, put back
+  Counter pages_retried{0};       // 429/503 responses whose URL was queued again (not in pages_fetched)
   Counter sitemaps_fetched{0};
   Counter sitemap_urls{0};  // <loc>s read from sitemaps (each then counted as a link)
 
@@ -64,7 +73,8 @@ struct CrawlStats {
 
  private:
   mutable std::mutex mu_;
-  std::map<std::string, uint64_t> duplicates_by_host_;
+  // Bounded: one counter per host ever seen would grow with the crawl (report.json shows 50).
+  HeavyHitters duplicates_by_host_{kDuplicateHostCounters};
   std::map<std::string, uint64_t> duplicates_by_kind_;
   std::map<std::string, uint64_t> failures_by_outcome_;
   std::map<std::string, uint64_t> refusals_by_reason_;

@@ -81,11 +81,7 @@ void Crawler::archive(const FetchResult& result) {
 }
 
 void Crawler::group_by_address(const std::string& host, const std::string& ip) {
-  {
-    std::lock_guard<std::mutex> lock(grouped_mu_);
-    if (!grouped_hosts_.insert(host).second) return;
-  }
-  frontier_.set_politeness_group(host, ip);
+  if (grouped_hosts_.first_time(host)) frontier_.set_politeness_group(host, ip);
 }
 
 // Settings that follow from others, fixed here so no caller can get them inconsistent.
@@ -136,7 +132,7 @@ void Crawler::stop() {
 }
 
 nlohmann::json Crawler::run() {
-  started_ = last_progress_ = std::chrono::steady_clock::now();
+  started_ = last_progress_ = last_robots_sweep_ = std::chrono::steady_clock::now();
   fetcher_ = std::make_unique<Fetcher>(settings_.fetch, [this](FetchResult&& r) { on_fetch_complete(std::move(r)); });
   for (unsigned i = 0; i < std::max(1u, settings_.parse_threads); ++i)
     workers_.emplace_back([this] { parse_worker(); });
@@ -178,6 +174,10 @@ void Crawler::schedule() {
     if (settings_.progress) print_progress(false);
     checkpointer_->maybe_checkpoint();
     if (std::string f = checkpointer_->failure(); !f.empty()) fail(f);
+    if (now - last_robots_sweep_ >= kRobotsSweepInterval) {
+      robots_.erase_expired(now);
+      last_robots_sweep_ = now;
+    }
   }
 }
 
@@ -281,29 +281,34 @@ bool Crawler::admit_new(const Candidate& c, uint32_t depth, const std::string& p
     return false;
   }
   // New hosts start held (FrontierOptions::hold_new_hosts) until their robots.txt is known.
-  if (new_host && settings_.obey_robots) {
-    bool need_fetch = false;
-    if (robots_allows(c.host, c.url, now, &need_fetch, nullptr) || !need_fetch) frontier_.release_host(c.host);
+  if (new_host && settings_.obey_robots && robots_verdict(c.host, c.url, now).kind != RobotsVerdict::Kind::kWait) {
+    frontier_.release_host(c.host);
   }
   return true;
 }
 
-// Whether robots.txt lets us fetch `url` now. When the rules for its origin are unknown or
-// expired, holds the host and starts the robots.txt fetch (once); *need_fetch then tells the
-// caller to put the URL back rather than decide.
-bool Crawler::robots_allows(const std::string& host, std::string_view url, Clock::time_point now, bool* need_fetch,
-                            std::string* rule) {
+// What robots.txt says about `url` now. When the rules for its origin are unknown or expired, or
+// its robots.txt is being retried, holds the host (kWait) and starts the robots.txt fetch (once).
+Crawler::RobotsVerdict Crawler::robots_verdict(const std::string& host, std::string_view url, Clock::time_point now) {
+  using Kind = RobotsVerdict::Kind;
   std::string origin = origin_of(url);
   RobotsLookup lookup = robots_.lookup(origin, now);
-  *need_fetch = lookup.state != RobotsLookup::State::kReady;
-  if (!*need_fetch) {
-    RobotsDecision d = lookup.rules->check(url);
-    if (rule) *rule = d.rule;
-    return d.allowed;
+  switch (lookup.state) {
+    case RobotsLookup::State::kReady: {
+      // A re-fetch of a failing robots.txt: the last good copy decides meanwhile.
+      if (lookup.refetch) start_robots_fetch({host, origin, origin + "/robots.txt"});
+      RobotsDecision d = lookup.rules->check(url);
+      return d.allowed ? RobotsVerdict{Kind::kAllowed} : RobotsVerdict{Kind::kDisallowed, std::move(d.rule)};
+    }
+    case RobotsLookup::State::kGivenUp: return RobotsVerdict{Kind::kGivenUp, "", lookup.given_up};
+    case RobotsLookup::State::kNeedFetch:
+      frontier_.hold_host(host);
+      start_robots_fetch({host, origin, origin + "/robots.txt"});
+      return RobotsVerdict{Kind::kWait};
+    case RobotsLookup::State::kFetching: break;
   }
   frontier_.hold_host(host);
-  if (lookup.state == RobotsLookup::State::kNeedFetch) start_robots_fetch({host, origin, origin + "/robots.txt"});
-  return false;
+  return RobotsVerdict{Kind::kWait};
 }
 
 void Crawler::start_robots_fetch(RobotsRequest request) {
@@ -311,6 +316,8 @@ void Crawler::start_robots_fetch(RobotsRequest request) {
   fr.url = request.url;
   fr.host = request.host;
   fr.accept_types_override = "*/*";  // robots.txt is text/plain, but servers vary
+  // A larger file is no failure: its first part is parsed (RFC 9309 2.5) and the rest not read.
+  fr.keep_first_bytes = settings_.robots.max_body_bytes;
   fr.id = next_request_id_.fetch_add(1);
   requests_.add(fr.id, std::move(request));
   pending_.fetch_add(1);
@@ -355,30 +362,41 @@ void Crawler::dispatch(Clock::time_point now, size_t max_in_flight) {
 }
 
 bool Crawler::robots_admit(PageRequest& page, Clock::time_point now) {
-  bool need_fetch = false;
-  std::string rule;
-  const bool allowed = robots_allows(page.lease.entry.host, page.url, now, &need_fetch, &rule);
-  if (need_fetch) {
-    frontier_.release(page.lease);
-    return false;
+  const RobotsVerdict verdict = robots_verdict(page.lease.entry.host, page.url, now);
+  switch (verdict.kind) {
+    case RobotsVerdict::Kind::kAllowed: return true;
+    case RobotsVerdict::Kind::kWait: frontier_.release(page.lease); break;
+    case RobotsVerdict::Kind::kDisallowed:
+      stats_.robots_disallowed.fetch_add(1, std::memory_order_relaxed);
+      drop_unfetched(page, "robots_disallowed", verdict.rule);
+      break;
+    case RobotsVerdict::Kind::kGivenUp:
+      // RFC 9309 2.3.1.4: an unreachable robots.txt means complete disallow; the record says why.
+      (verdict.given_up == RobotsGiveUp::kHostUnreachable ? stats_.host_unreachable : stats_.robots_unavailable)
+          .fetch_add(1, std::memory_order_relaxed);
+      drop_unfetched(page, robots_give_up_outcome(verdict.given_up), "robots.txt could not be fetched");
+      break;
   }
-  if (allowed) return true;
+  return false;
+}
+
+// The lease will never be fetched: its record says why. When the record cannot be written the
+// crawl stops and the URL stays queued, so the checkpoint keeps it and a resume decides again.
+void Crawler::drop_unfetched(const PageRequest& page, const char* outcome, const std::string& error) {
   PageRecord rec;
   rec.url = page.url;
   rec.parent = page.parent;
   rec.depth = page.lease.entry.depth;
-  rec.outcome = "robots_disallowed";
-  rec.error = rule;
+  rec.outcome = outcome;
+  rec.error = error;
   try {
     write_record(rec);
   } catch (const CheckpointError& e) {
     fail(e.what());
-    frontier_.release(page.lease);  // still queued: the checkpoint keeps it, a resume decides again
-    return false;
+    frontier_.release(page.lease);
+    return;
   }
-  stats_.robots_disallowed.fetch_add(1, std::memory_order_relaxed);
   frontier_.drop(page.lease);
-  return false;
 }
 
 void Crawler::submit_page(PageRequest page) {
@@ -497,7 +515,7 @@ void Crawler::parse_worker() {
 
 void Crawler::process_robots(const RobotsRequest& request, const FetchResult& result) {
   const Clock::time_point now = Clock::now();
-  if (retry_robots(request, result, now)) return;
+  if (follow_robots_redirect(request, result, now)) return;
   if (result.outcome == FetchOutcome::kBlockedAddress) {
     // The SSRF guard refused the host's address: its pages will be refused the same way and
     // recorded as blocked_address, which says more than "disallowed by robots.txt" would.
@@ -505,64 +523,98 @@ void Crawler::process_robots(const RobotsRequest& request, const FetchResult& re
     frontier_.release_host(request.host);
     return;
   }
-  apply_robots(request, result, now);
-  // The robots.txt request counts toward the host's politeness like any other.
-  frontier_.release_host(request.host, now);
+  const RobotsNext next = apply_robots(request, result, now);
+  if (next.kind == RobotsNext::Kind::kRetry) {
+    // An outage should not cost a whole host: it waits, its queue kept, for the next try.
+    RobotsRequest retry = request;
+    retry.attempt = next.failures;
+    retry.url = request.origin + "/robots.txt";  // from the start, not the failed hop
+    retry.hops = 0;
+    schedule_robots_fetch(std::move(retry), next.at, now);
+  }
+  if (next.kind != RobotsNext::Kind::kSettled) log_robots_failure(request, result, next, now);
+  // The robots.txt request counts toward the host's politeness like any other; a host given up
+  // has its URLs recorded at once, with no request to wait for.
+  if (next.kind == RobotsNext::Kind::kGivenUp) frontier_.release_host(request.host);
+  if (next.kind == RobotsNext::Kind::kSettled || next.kind == RobotsNext::Kind::kKeptLastGood) {
+    frontier_.release_host(request.host, now);
+  }
 }
 
-bool Crawler::retry_robots(const RobotsRequest& request, const FetchResult& result, Clock::time_point now) {
-  const bool got_response = result.outcome == FetchOutcome::kOk;
-  if (got_response && result.status >= 300 && result.status < 400 && !result.location.empty() &&
-      request.hops < uint32_t(kRobotsMaxRedirects)) {
-    // RFC 9309 2.3.1.2: follow at least five redirects, to any host.
-    std::optional<Url> base = parse_url(request.url);
-    std::optional<Url> target = base ? parse_url(result.location, &*base) : std::nullopt;
-    if (target && (target->scheme == "http" || target->scheme == "https")) {
-      // Each hop is a request like any other: it waits the politeness delay after the answer.
-      RobotsRequest hop = request;
-      hop.url = target->href();
-      hop.hops = request.hops + 1;
-      schedule_robots_fetch(std::move(hop), now + settings_.frontier.default_delay, now);
-      return true;
-    }
+bool Crawler::follow_robots_redirect(const RobotsRequest& request, const FetchResult& result, Clock::time_point now) {
+  if (result.outcome != FetchOutcome::kOk || result.status < 300 || result.status >= 400 || result.location.empty() ||
+      request.hops >= uint32_t(kRobotsMaxRedirects)) {
+    return false;
   }
-  if (result.outcome == FetchOutcome::kBlockedAddress) return false;
-  const bool server_trouble = !got_response || result.status == 429 || result.status >= 500;
-  if (!server_trouble || request.attempt + 1 >= kRobotsAttempts) return false;
-  // A transient failure should not cost a whole host: try again after a pause, the host held.
-  auto pause =
-      std::max<Clock::duration>(settings_.frontier.default_delay, std::chrono::seconds(1)) * (1 << request.attempt);
-  RobotsRequest retry = request;
-  retry.attempt = request.attempt + 1;
-  retry.url = request.origin + "/robots.txt";  // from the start, not the failed hop
-  retry.hops = 0;
-  schedule_robots_fetch(std::move(retry), now + pause, now);
+  // RFC 9309 2.3.1.2: follow at least five redirects, to any host.
+  std::optional<Url> base = parse_url(request.url);
+  std::optional<Url> target = base ? parse_url(result.location, &*base) : std::nullopt;
+  if (!target || (target->scheme != "http" && target->scheme != "https")) return false;
+  // Each hop is a request like any other: it waits the politeness delay after the answer.
+  RobotsRequest hop = request;
+  hop.url = target->href();
+  hop.hops = request.hops + 1;
+  schedule_robots_fetch(std::move(hop), now + settings_.frontier.default_delay, now);
   return true;
 }
 
 // The answer (or its absence) into the robots cache, and what follows from the rules: the host's
 // crawl delay and, with sitemaps_as_seeds, the sitemaps it names.
-void Crawler::apply_robots(const RobotsRequest& request, const FetchResult& result, Clock::time_point now) {
+RobotsNext Crawler::apply_robots(const RobotsRequest& request, const FetchResult& result, Clock::time_point now) {
+  RobotsNext next;
   if (result.outcome == FetchOutcome::kOk) {
-    robots_.on_fetched(request.origin, int(result.status), result.body, now);
-    if (settings_.sitemaps_as_seeds && result.status >= 200 && result.status < 300) {
-      RobotsLookup parsed = robots_.lookup(request.origin, now);
-      if (parsed.rules && !parsed.rules->sitemaps().empty()) {
-        std::optional<Url> base = parse_url(request.url);
-        admit_sitemaps(parsed.rules->sitemaps(), base ? &*base : nullptr, 0, request.url);
-      }
+    std::optional<Clock::time_point> retry_after;
+    if (result.status == 429 || result.status == 503) {
+      retry_after = parse_retry_after(result.retry_after, now, settings_.backoff.max_retry_after);
+    }
+    next = robots_.on_fetched(request.origin, int(result.status), result.body, now, retry_after);
+    if (settings_.sitemaps_as_seeds && result.status >= 200 && result.status < 300 && next.rules &&
+        !next.rules->sitemaps().empty()) {
+      std::optional<Url> base = parse_url(request.url);
+      admit_sitemaps(next.rules->sitemaps(), base ? &*base : nullptr, 0, request.url);
     }
   } else {
-    robots_.on_unreachable(request.origin, now);
-    spdlog::warn("{}: robots.txt unreachable ({}): the host is treated as disallowed", request.origin, result.error);
+    // No server answered at all: as for pages, a few tries settle it. Anything else (a timeout,
+    // a reset, a broken answer) is an outage that may pass.
+    const bool unreachable = result.outcome == FetchOutcome::kDnsFailed ||
+                             result.outcome == FetchOutcome::kConnectFailed ||
+                             result.outcome == FetchOutcome::kTlsError;
+    next =
+        robots_.on_failed(request.origin, unreachable ? RobotsFailure::kHostUnreachable : RobotsFailure::kOutage, now);
   }
-  RobotsLookup lookup = robots_.lookup(request.origin, now);
-  if (lookup.state == RobotsLookup::State::kReady && lookup.rules) {
-    if (std::optional<double> delay = lookup.rules->crawl_delay_seconds()) {
+  if (next.rules) {
+    if (std::optional<double> delay = next.rules->crawl_delay_seconds()) {
       auto ms = std::chrono::milliseconds(int64_t(*delay * 1000));
       auto cap = std::max(settings_.frontier.default_delay, settings_.max_crawl_delay);
       frontier_.set_host_delay(request.host, std::clamp(ms, settings_.frontier.default_delay, cap));
     }
+  }
+  return next;
+}
+
+// A host waiting on its robots.txt is never silent: each failure says what happens next.
+void Crawler::log_robots_failure(const RobotsRequest& request, const FetchResult& result, const RobotsNext& next,
+                                 Clock::time_point now) {
+  const std::string what = result.outcome == FetchOutcome::kOk ? "HTTP " + std::to_string(result.status) : result.error;
+  const double in_s = std::chrono::duration<double>(next.at - now).count();
+  switch (next.kind) {
+    case RobotsNext::Kind::kRetry: {
+      const RobotsWaits waits = requests_.robots_waits();
+      spdlog::warn(
+          "{}: robots.txt failed ({}), failure {}: the host waits with its queue, next try in {:.1f} s; "
+          "{} host(s) wait for robots.txt",
+          request.origin, what, next.failures, in_s, waits.hosts);
+      break;
+    }
+    case RobotsNext::Kind::kKeptLastGood:
+      spdlog::warn("{}: robots.txt failed ({}), failure {}: its last good copy stays in force, next try in {:.1f} s",
+                   request.origin, what, next.failures, in_s);
+      break;
+    case RobotsNext::Kind::kGivenUp:
+      spdlog::warn("{}: robots.txt failed ({}), failure {}: given up, the host's URLs are recorded as {}",
+                   request.origin, what, next.failures, robots_give_up_outcome(next.given_up));
+      break;
+    case RobotsNext::Kind::kSettled: break;
   }
 }
 
@@ -822,13 +874,22 @@ void Crawler::print_progress(bool final_line) {
   uint64_t capacity = 0;
   for (const auto& l : fs.layers) capacity += l.capacity;
   const uint64_t dups_avoided = stats_.links_duplicate.load() + stats_.redirects_deduplicated.load();
+  // Hosts waiting on a failing robots.txt hold the crawl open: say so, and until when.
+  std::string robots_wait;
+  if (const RobotsWaits waits = requests_.robots_waits(); waits.hosts > 0) {
+    const double next_s = std::max(0.0, std::chrono::duration<double>(*waits.next - now).count());
+    char buf[96];
+    std::snprintf(buf, sizeof buf, " | robots.txt wait %zu hosts, next try in %.0f s", waits.hosts, next_s);
+    robots_wait = buf;
+  }
   std::fprintf(stderr,
                "\r\033[K%llu pages %.1f/s | in flight %zu | queued %llu hosts %llu | filter %llu keys %.1f%% full %zu "
-               "layers %.1f MB | dups avoided %llu%s",
+               "layers %.1f MB | dups avoided %llu%s%s",
                (unsigned long long)pages, secs > 0 ? double(pages) / secs : 0.0, fetcher_ ? fetcher_->in_flight() : 0,
                (unsigned long long)f.queued, (unsigned long long)f.hosts, (unsigned long long)fs.keys,
                capacity > 0 ? 100.0 * double(fs.keys) / double(capacity) : 0.0, fs.layers.size(),
-               double(fs.bytes) / (1 << 20), (unsigned long long)dups_avoided, final_line ? "\n" : "");
+               double(fs.bytes) / (1 << 20), (unsigned long long)dups_avoided, robots_wait.c_str(),
+               final_line ? "\n" : "");
   std::fflush(stderr);
 }
 

@@ -26,7 +26,6 @@
 #include <optional>
 #include <string>
 #include <thread>
-#include <unordered_set>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -35,6 +34,7 @@
 #include "crawler/persist/crawl_checkpoint.h"
 #include "crawler/pipeline/crawl_settings.h"
 #include "crawler/pipeline/crawl_stats.h"
+#include "crawler/pipeline/grouped_hosts.h"
 #include "crawler/pipeline/host_outcome.h"
 #include "crawler/pipeline/request_table.h"
 #include "crawler/pipeline/scope.h"
@@ -70,7 +70,15 @@ class Crawler {
   const CrawlStats& stats() const { return stats_; }
 
  private:
-  static constexpr uint32_t kRobotsAttempts = 3;
+  // Expired robots.txt entries are dropped this often (RobotsCache::erase_expired is O(hosts)).
+  static constexpr std::chrono::seconds kRobotsSweepInterval{60};
+  // What robots.txt says about a URL now.
+  struct RobotsVerdict {
+    enum class Kind { kAllowed, kDisallowed, kWait, kGivenUp };
+    Kind kind = Kind::kWait;
+    std::string rule;                                    // kDisallowed: the deciding rule
+    RobotsGiveUp given_up = RobotsGiveUp::kUnavailable;  // kGivenUp: why
+  };
   // A link of a page (or a redirect target, a seed, a sitemap) on its way to the seen filter.
   struct Candidate {
     std::string url;
@@ -85,10 +93,13 @@ class Crawler {
   void drain();
   void seed();
   void dispatch(Clock::time_point now, size_t max_in_flight);
-  // Whether robots.txt lets `page` be fetched now; otherwise the lease is given back or dropped.
+  // Whether robots.txt lets `page` be fetched now; otherwise the lease is given back (the host
+  // waits for its robots.txt) or dropped with its record.
   bool robots_admit(PageRequest& page, Clock::time_point now);
-  bool robots_allows(const std::string& host, std::string_view url, Clock::time_point now, bool* need_fetch,
-                     std::string* rule);
+  // kWait: the host is held and its robots.txt fetch started (once).
+  RobotsVerdict robots_verdict(const std::string& host, std::string_view url, Clock::time_point now);
+  // The pages.jsonl record of a leased URL that will never be fetched, the lease dropped.
+  void drop_unfetched(const PageRequest& page, const char* outcome, const std::string& error);
   void submit_page(PageRequest page);
   void start_robots_fetch(RobotsRequest request);
   void start_due_robots_fetches(Clock::time_point now);
@@ -105,9 +116,11 @@ class Crawler {
   // Parse workers.
   void parse_worker();
   void process_robots(const RobotsRequest& request, const FetchResult& result);
-  // A redirect hop or a retry of a robots.txt fetch; true if one was scheduled.
-  bool retry_robots(const RobotsRequest& request, const FetchResult& result, Clock::time_point now);
-  void apply_robots(const RobotsRequest& request, const FetchResult& result, Clock::time_point now);
+  // A redirect hop of a robots.txt fetch; true if one was scheduled.
+  bool follow_robots_redirect(const RobotsRequest& request, const FetchResult& result, Clock::time_point now);
+  RobotsNext apply_robots(const RobotsRequest& request, const FetchResult& result, Clock::time_point now);
+  void log_robots_failure(const RobotsRequest& request, const FetchResult& result, const RobotsNext& next,
+                          Clock::time_point now);
   void process_page(const PageRequest& page, FetchResult& result);
   void process_html(const FetchResult& result, PageRecord& record);
   void archive(const FetchResult& result);
@@ -146,8 +159,7 @@ class Crawler {
   std::unique_ptr<WarcWriter> warc_;
   std::unique_ptr<CrawlCheckpointer> checkpointer_;
   std::unique_ptr<Fetcher> fetcher_;
-  std::mutex grouped_mu_;
-  std::unordered_set<std::string> grouped_hosts_;  // hosts already put in their IP's group
+  GroupedHosts grouped_hosts_;  // hosts already put in their IP's group
 
   std::atomic<bool> stop_requested_{false};
   std::atomic<bool> failed_{false};
@@ -171,6 +183,7 @@ class Crawler {
   uint64_t pages_before_run_ = 0;  // pages counted by earlier runs of a resumed crawl
   std::chrono::steady_clock::time_point started_;
   std::chrono::steady_clock::time_point last_progress_;
+  std::chrono::steady_clock::time_point last_robots_sweep_;  // scheduler thread only
 };
 
 }  // namespace bloomcrawl

@@ -46,4 +46,15 @@ std::optional<Clock::time_point> RequestTable::next_due() {
   return next;
 }
 
+RobotsWaits RequestTable::robots_waits() {
+  std::lock_guard<std::mutex> lock(mu_);
+  RobotsWaits waits;
+  for (const auto& [due, request] : waiting_) {
+    if (request.attempt == 0) continue;  // a redirect hop of a first try
+    ++waits.hosts;
+    waits.next = waits.next ? std::min(*waits.next, due) : due;
+  }
+  return waits;
+}
+
 }  // namespace bloomcrawl

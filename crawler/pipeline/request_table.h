@@ -15,6 +15,12 @@
 
 namespace bloomcrawl {
 
+// The robots.txt fetches waiting to be tried again after a failure (their hosts wait with them).
+struct RobotsWaits {
+  size_t hosts = 0;
+  std::optional<Clock::time_point> next;  // the earliest try
+};
+
 class RequestTable {
  public:
   void add(uint64_t id, CrawlRequest request);
@@ -28,6 +34,7 @@ class RequestTable {
   size_t drop_waiting();
   // When the earliest waiting request is due.
   std::optional<Clock::time_point> next_due();
+  RobotsWaits robots_waits();
 
  private:
   std::mutex mu_;

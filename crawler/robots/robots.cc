@@ -130,6 +130,19 @@ RobotsRules RobotsRules::parse(std::string_view robots_txt, std::string_view use
 
 RobotsRules RobotsRules::allow_all() { return {}; }
 
+std::size_t RobotsRules::memory_bytes() const {
+  std::size_t bytes = sizeof(RobotsRules);
+  for (const std::vector<Rule>* rules : {&agent_rules_, &global_rules_}) {
+    bytes += rules->capacity() * sizeof(Rule);
+    for (const Rule& r : *rules) {
+      bytes += r.pattern.capacity() + r.decoded.capacity() + r.index_pattern.capacity() + r.value.capacity();
+    }
+  }
+  bytes += sitemaps_.capacity() * sizeof(std::string);
+  for (const std::string& s : sitemaps_) bytes += s.capacity();
+  return bytes;
+}
+
 RobotsRules RobotsRules::disallow_all() {
   RobotsRules rules;
   rules.disallow_everything_ = true;

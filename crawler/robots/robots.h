@@ -48,6 +48,8 @@ class RobotsRules {
   const std::vector<std::string>& sitemaps() const { return sitemaps_; }
   // True when some group names our agent (so the "*" group is ignored).
   bool has_group_for_agent() const { return has_group_for_agent_; }
+  // Heap and object bytes these rules hold (an estimate, for the robots cache's bound).
+  std::size_t memory_bytes() const;
 
  private:
   struct Rule {

@@ -5,7 +5,6 @@
 
 #include <atomic>
 #include <filesystem>
-#include <fstream>
 #include <map>
 
 #include <gtest/gtest.h>
@@ -15,6 +14,7 @@
 #include "crawler/pipeline/crawl_settings.h"
 #include "crawler/pipeline/crawler.h"
 #include "tests/support/fetch_loopback_server.h"
+#include "tests/support/page_records.h"
 
 namespace bloomcrawl {
 namespace {
@@ -83,11 +83,7 @@ Crawl crawl(BusySite& site, int max_retries, const std::string& name) {
   c.output.directory = out.string();
   Crawl result;
   result.report = Crawler(settings_from_config(c)).run();
-  std::ifstream in(out / "pages.jsonl");
-  for (std::string line; std::getline(in, line);) {
-    nlohmann::json j = nlohmann::json::parse(line);
-    result.records[j["url"].get<std::string>()].push_back(j);
-  }
+  result.records = testing::read_page_records(out);
   fs::remove_all(out);
   return result;
 }

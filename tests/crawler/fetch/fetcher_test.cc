@@ -193,6 +193,61 @@ TEST(FetcherTest, AcceptOverrideKeepsOtherTypes) {
   EXPECT_EQ(result.body, "User-agent: *\nDisallow: /private\n");
 }
 
+// robots.txt: a body over the fetch limit is no failure when only its first part is wanted, whether
+// its length is announced or it arrives in chunks.
+TEST(FetcherTest, KeepFirstBytesCutsALongBodyInsteadOfFailing) {
+  LoopbackServer server;
+  std::string big;
+  for (int i = 0; big.size() < 3'000'000; ++i) big += "Disallow: /folder" + std::to_string(i) + "/\n";
+  server.server().Get("/announced", [&](const httplib::Request&, httplib::Response& response) {
+    response.set_content(big, "text/plain");
+  });
+  server.server().Get("/chunked", [&](const httplib::Request&, httplib::Response& response) {
+    response.set_chunked_content_provider("text/plain", [&](size_t offset, httplib::DataSink& sink) {
+      if (offset >= big.size()) {
+        sink.done();
+        return true;
+      }
+      return sink.write(big.data() + offset, std::min<size_t>(size_t{64} << 10, big.size() - offset));
+    });
+  });
+  server.server().Get("/short", [](const httplib::Request&, httplib::Response& response) {
+    response.set_content("User-agent: *\n", "text/plain");
+  });
+  server.start();
+  FetchOptions options = loopback_options();
+  options.max_body_bytes = 1'000'000;  // the file is three times the limit
+  options.compression = false;         // the server would take longer to compress it than the timeouts allow
+  FetchCollector collector;
+  Fetcher fetcher(options, collector.callback());
+  const size_t keep = 512'000;
+  const std::vector<FetchRequest> requests = {
+      {.id = 1, .url = server.url("/announced"), .accept_types_override = "*/*", .keep_first_bytes = keep},
+      {.id = 2, .url = server.url("/chunked"), .accept_types_override = "*/*", .keep_first_bytes = keep},
+      {.id = 3, .url = server.url("/short"), .accept_types_override = "*/*", .keep_first_bytes = keep},
+      {.id = 4, .url = server.url("/announced"), .accept_types_override = "*/*"},
+  };
+  std::vector<FetchResult> results;
+  for (const FetchRequest& request : requests) {
+    fetcher.submit(request);
+    results = collector.wait_for(request.id);
+  }
+  std::sort(results.begin(), results.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(results[i].outcome, FetchOutcome::kOk) << results[i].url << ": " << results[i].error;
+    EXPECT_EQ(results[i].status, 200);
+    EXPECT_TRUE(results[i].body_truncated) << results[i].url;
+    EXPECT_EQ(results[i].body.size(), keep) << results[i].url;
+    EXPECT_TRUE(results[i].body == big.substr(0, keep)) << results[i].url;
+  }
+  EXPECT_EQ(results[2].outcome, FetchOutcome::kOk) << results[2].error;
+  EXPECT_FALSE(results[2].body_truncated);
+  EXPECT_EQ(results[2].body, "User-agent: *\n");
+  // Without keep_first_bytes the limit still ends the transfer.
+  EXPECT_EQ(results[3].outcome, FetchOutcome::kBodyTooLarge);
+  EXPECT_TRUE(results[3].body.empty());
+}
+
 TEST(FetcherTest, ResultCarriesTheParsedMediaType) {
   LoopbackServer server;
   server.server().Get("/page", [](const httplib::Request&, httplib::Response& response) {
