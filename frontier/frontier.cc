@@ -1,6 +1,9 @@
 #include "frontier/frontier.h"
 
+#include <stdexcept>
 #include <utility>
+
+#include "base/durable_file.h"
 
 #include "frontier/frontier_snapshot.h"
 #include "frontier/frontier_state.h"
@@ -168,6 +171,45 @@ std::string Frontier::snapshot() const {
   std::string bytes = capture().encode_body();
   seal_frontier_snapshot(bytes);
   return bytes;
+}
+
+FrontierCheckpointStats Frontier::checkpoint(const std::filesystem::path& directory) {
+  const Clock::time_point start = Clock::now();
+  FrontierCheckpointStats stats;
+  DiskCheckpointCut cut;
+  UrlStore* store = nullptr;
+  {
+    std::lock_guard lock(shared_->mutex);
+    if (!shared_->state.on_disk()) throw std::logic_error("Frontier::checkpoint: not a disk frontier");
+    cut = shared_->state.begin_disk_checkpoint();
+    store = &shared_->state.store();
+    stats.pause += Clock::now() - start;
+  }
+  auto finish = [&] {
+    const Clock::time_point locked = Clock::now();
+    std::lock_guard lock(shared_->mutex);
+    shared_->state.finish_disk_checkpoint(cut);
+    stats.pause += Clock::now() - locked;
+  };
+  try {
+    std::filesystem::create_directories(directory);
+    store->checkpoint_to(directory / kFrontierStoreDirectory);
+  } catch (...) {
+    finish();
+    throw;
+  }
+  finish();
+  const std::string state = encode_frontier_state(cut);
+  write_file_durably(directory / kFrontierStateFile, state.data(), state.size());
+  sync_directory(directory);
+  stats.state_bytes = state.size();
+  stats.queued = cut.queued;
+  stats.total = Clock::now() - start;
+  return stats;
+}
+
+Frontier Frontier::open_checkpoint(const std::filesystem::path& directory, FrontierOptions options) {
+  return Frontier(FrontierState::open_disk_checkpoint(directory, std::move(options)));
 }
 
 Frontier Frontier::restore(std::string_view bytes, FrontierOptions options) {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -14,8 +15,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "frontier/disk_queues.h"
 #include "frontier/frontier_host_index.h"
 #include "frontier/frontier_image.h"
+#include "frontier/frontier_snapshot.h"
 #include "frontier/frontier_types.h"
 #include "frontier/host_queue.h"
 #include "frontier/politeness.h"
@@ -24,8 +27,24 @@
 
 namespace bloomcrawl {
 
+class SnapshotReader;
+
+// The instant a disk checkpoint is cut at (FrontierState::begin_disk_checkpoint()).
+struct DiskCheckpointCut {
+  std::string hosts;  // group names and hosts, encoded (docs/frontier.md, "State file format")
+  uint64_t seq_at_capture = 0;
+  uint64_t queued_bytes = 0;
+  uint64_t queued = 0;
+  // Set by finish_disk_checkpoint(): seqs in the store copy that are not part of this cut.
+  uint64_t next_seq = 0;
+  std::vector<DiskQueues::SeqRange> stale;
+};
+// The state file (docs/frontier.md, "State file format") of a finished cut.
+std::string encode_frontier_state(const DiskCheckpointCut& cut);
+
 class FrontierState {
  public:
+  // With options.store_directory set, queued URLs live in a store there (disk mode).
   explicit FrontierState(FrontierOptions options);
 
   AdmitResult push(std::string_view host, std::string_view url, uint32_t depth, bool* new_host);
@@ -54,6 +73,15 @@ class FrontierState {
   std::string snapshot() const;
   static FrontierState restore(std::string_view bytes, FrontierOptions options);
 
+  // frontier_checkpoint.cc: a disk-mode checkpoint in three steps (docs/frontier.md,
+  // "Checkpoints of a disk frontier"); the store copy between them runs without the lock.
+  bool on_disk() const { return disk_ != nullptr; }
+  DiskCheckpointCut begin_disk_checkpoint();
+  UrlStore& store() { return disk_->store(); }
+  // Ends the deferral of deletes begun by begin_disk_checkpoint() and completes `cut`.
+  void finish_disk_checkpoint(DiskCheckpointCut& cut);
+  static FrontierState open_disk_checkpoint(const std::filesystem::path& directory, FrontierOptions options);
+
  private:
   static constexpr uint32_t kNone = UINT32_MAX;
   static constexpr uint32_t kDefaultDelay = UINT32_MAX;
@@ -79,9 +107,21 @@ class FrontierState {
   struct InFlight {
     uint32_t host;
     uint32_t depth;
+    uint64_t seq;  // disk mode: the URL's store key is (host, depth, seq)
     std::string url;
   };
 
+  FrontierState(FrontierOptions options, std::unique_ptr<DiskQueues> disk);
+  static std::unique_ptr<DiskQueues> open_disk_queues(const FrontierOptions& options, uint64_t next_seq = 0,
+                                                      std::vector<DiskQueues::SeqRange> stale = {});
+  uint64_t queue_size(uint32_t host_id) const;
+  bool queue_empty(uint32_t host_id) const;
+  // Named groups in creation order (*names) and each group's index in them (0 = a host's own).
+  std::vector<uint32_t> group_indices(std::vector<std::string_view>* names) const;
+  // Reads one host's settings (docs/frontier.md, host := key group flags delay concurrency pages)
+  // and creates it; returns its id.
+  FrontierHostSettings host_settings(const Host& host, const std::vector<uint32_t>& group_index) const;
+  uint32_t restore_host(SnapshotReader& in, const std::vector<std::string_view>& group_names);
   uint32_t find_host(std::string_view host) const;
   uint32_t find_or_create_host(std::string_view host, bool* created);
   uint32_t new_group(bool named);
@@ -94,7 +134,7 @@ class FrontierState {
   void reschedule(uint32_t group_id);
   void link(uint32_t host_id);
   void unlink(uint32_t host_id);
-  void drop_queue(Host& host);
+  void drop_queue(uint32_t host_id);
   InFlight take_lease(const Lease& lease, const char* operation);
   void record_outcome(uint32_t host_id, Clock::time_point now, const HostOutcome& outcome);
   // Puts a lease back at the head of its host queue; it no longer counts as a page.
@@ -126,6 +166,7 @@ class FrontierState {
   uint64_t dropped_over_limit_ = 0;
   uint64_t dropped_ = 0;  // leases given up with drop()
   std::array<uint64_t, kAdmitResultCount> admissions_{};
+  std::unique_ptr<DiskQueues> disk_;  // disk mode; host queues above stay empty
 };
 
 }  // namespace bloomcrawl
