@@ -36,7 +36,10 @@ void DiskQueues::push(uint32_t host, std::string_view url, uint32_t depth) {
   store_->put(key, url);
   Queue& queue = queues_[host];
   const bool next_in_line = queue.unloaded == 0 || key < queue.cursor;
-  const bool room = queue.head.size() < kHeadEntries && head_bytes_ + url.size() + kHeadEntryOverhead <= head_budget_;
+  // Pushes fill at most half the budget: the rest is for refills, or a crawl whose heads were
+  // filled by its first pushes would refill every other host one URL (one store seek) at a time.
+  const bool room =
+      queue.head.size() < kHeadEntries && head_bytes_ + url.size() + kHeadEntryOverhead <= head_budget_ / 2;
   if (next_in_line && room) {
     load(queue, key, std::string(url));
   } else {
@@ -71,7 +74,9 @@ void DiskQueues::refill(uint32_t host) {
     return true;
   });
   // Stale keys are not queued in any generation that can still be restored: delete them now.
-  if (!deferring_) store_->erase(stale_keys);
+  if (!deferring_) {
+    for (const StoreKey& key : stale_keys) store_->erase(key);
+  }
   if (ended && queue.unloaded > 0) {
     throw std::runtime_error("frontier store " + store_->directory().string() + ": host " + std::to_string(host) +
                              " should have " + std::to_string(queue.unloaded) +
@@ -106,7 +111,7 @@ void DiskQueues::erase(const StoreKey& key) {
     held_.insert(key.seq);
     deferred_.push_back(key);
   } else {
-    store_->erase({key});
+    store_->erase(key);
   }
 }
 
@@ -140,7 +145,7 @@ uint64_t DiskQueues::clear(uint32_t host) {
 
 void DiskQueues::apply_deferred_deletes() {
   deferring_ = false;
-  store_->erase(deferred_);
+  for (const StoreKey& key : deferred_) store_->erase(key);
   for (const StoreKey& key : deferred_) held_.erase(key.seq);
   deferred_.clear();
   deferred_.shrink_to_fit();

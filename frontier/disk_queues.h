@@ -5,8 +5,9 @@
 //  - Per host, pop() returns URLs breadth-first by depth, FIFO within a depth, as HostQueue does.
 //  - pop() leaves the URL in the store, *held*: it is invisible to the host's queue until
 //    requeue() (back into the queue) or forget() (deleted from the store).
-//  - The heads together stay within `head_budget` bytes, except that a refill always loads one
-//    URL and a requeued lease always goes back to RAM when it is next in line.
+//  - The heads together stay within `head_budget` bytes (pushes fill at most half of it), except
+//    that a refill always loads one URL and a requeued lease always goes back to RAM when it is
+//    next in line.
 //  - Between defer_deletes() and apply_deferred_deletes(), forget() and clear() delete nothing
 //    from the store, so a store checkpoint taken meanwhile still holds every URL that was queued
 //    or held at defer_deletes() (docs/frontier.md, "Checkpoints of a disk frontier").
@@ -55,7 +56,11 @@ class DiskQueues {
   uint64_t size(uint32_t host) const { return queues_[host].head.size() + queues_[host].unloaded; }
   bool empty(uint32_t host) const { return size(host) == 0; }
 
-  void defer_deletes() { deferring_ = true; }
+  // Also applies the store's pending writes, so that a store checkpoint taken next holds them.
+  void defer_deletes() {
+    store_->flush();
+    deferring_ = true;
+  }
   void apply_deferred_deletes();
   uint64_t next_seq() const { return next_seq_; }
   const std::vector<SeqRange>& stale_ranges() const { return stale_; }

@@ -174,22 +174,32 @@ std::string Frontier::snapshot() const {
 }
 
 FrontierCheckpointStats Frontier::checkpoint(const std::filesystem::path& directory) {
+  DiskCheckpointCut cut = cut_checkpoint();
+  return write_checkpoint(cut, directory);
+}
+
+DiskCheckpointCut Frontier::cut_checkpoint() {
+  const Clock::time_point start = Clock::now();
+  std::lock_guard lock(shared_->mutex);
+  if (!shared_->state.on_disk()) throw std::logic_error("Frontier::checkpoint: not a disk frontier");
+  DiskCheckpointCut cut = shared_->state.begin_disk_checkpoint();
+  cut.pause = Clock::now() - start;
+  return cut;
+}
+
+FrontierCheckpointStats Frontier::write_checkpoint(DiskCheckpointCut& cut, const std::filesystem::path& directory) {
   const Clock::time_point start = Clock::now();
   FrontierCheckpointStats stats;
-  DiskCheckpointCut cut;
   UrlStore* store = nullptr;
   {
     std::lock_guard lock(shared_->mutex);
-    if (!shared_->state.on_disk()) throw std::logic_error("Frontier::checkpoint: not a disk frontier");
-    cut = shared_->state.begin_disk_checkpoint();
     store = &shared_->state.store();
-    stats.pause += Clock::now() - start;
   }
   auto finish = [&] {
     const Clock::time_point locked = Clock::now();
     std::lock_guard lock(shared_->mutex);
     shared_->state.finish_disk_checkpoint(cut);
-    stats.pause += Clock::now() - locked;
+    stats.pause = cut.pause + (Clock::now() - locked);
   };
   try {
     std::filesystem::create_directories(directory);
@@ -204,7 +214,7 @@ FrontierCheckpointStats Frontier::checkpoint(const std::filesystem::path& direct
   sync_directory(directory);
   stats.state_bytes = state.size();
   stats.queued = cut.queued;
-  stats.total = Clock::now() - start;
+  stats.total = cut.pause + (Clock::now() - start);
   return stats;
 }
 

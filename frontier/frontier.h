@@ -121,6 +121,12 @@ class Frontier {
   // "Checkpoints of a disk frontier"). Throws std::logic_error in RAM mode, std::runtime_error
   // (naming the path) when a write fails; the frontier is unchanged either way.
   FrontierCheckpointStats checkpoint(const std::filesystem::path& directory);
+  // checkpoint() in two halves, for callers that pause others while they cut (as capture()):
+  // cut_checkpoint() is the pause; write_checkpoint() copies the store and writes the state
+  // file, on any thread, while the frontier goes on. Every cut must be written exactly once
+  // (write_checkpoint ends it even when it throws).
+  DiskCheckpointCut cut_checkpoint();
+  FrontierCheckpointStats write_checkpoint(DiskCheckpointCut& cut, const std::filesystem::path& directory);
   // A disk frontier from such a directory, its live store created in options.store_directory;
   // reads the state file, not the URLs. Throws std::runtime_error naming a missing or corrupted file.
   static Frontier open_checkpoint(const std::filesystem::path& directory, FrontierOptions options);

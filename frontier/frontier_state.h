@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "frontier/disk_queues.h"
+#include "frontier/frontier_checkpoint.h"
 #include "frontier/frontier_host_index.h"
 #include "frontier/frontier_image.h"
 #include "frontier/frontier_snapshot.h"
@@ -28,19 +29,6 @@
 namespace bloomcrawl {
 
 class SnapshotReader;
-
-// The instant a disk checkpoint is cut at (FrontierState::begin_disk_checkpoint()).
-struct DiskCheckpointCut {
-  std::string hosts;  // group names and hosts, encoded (docs/frontier.md, "State file format")
-  uint64_t seq_at_capture = 0;
-  uint64_t queued_bytes = 0;
-  uint64_t queued = 0;
-  // Set by finish_disk_checkpoint(): seqs in the store copy that are not part of this cut.
-  uint64_t next_seq = 0;
-  std::vector<DiskQueues::SeqRange> stale;
-};
-// The state file (docs/frontier.md, "State file format") of a finished cut.
-std::string encode_frontier_state(const DiskCheckpointCut& cut);
 
 class FrontierState {
  public:

@@ -55,7 +55,7 @@ UrlStore::UrlStore(std::filesystem::path directory, size_t memory_budget) : dire
   rocksdb::BlockBasedTableOptions table;
   table.block_cache = cache_;
   table.cache_index_and_filter_blocks = true;  // index blocks count against the budget too
-  table.block_size = 16 << 10;                 // larger blocks: a host's URLs compress together, scans are short
+  table.block_size = 4 << 10;
   rocksdb::Options options;
   options.create_if_missing = true;
   options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
@@ -82,6 +82,7 @@ UrlStore::UrlStore(std::filesystem::path directory, size_t memory_budget) : dire
   const rocksdb::Status status = rocksdb::DB::Open(options, directory_.string(), &db);
   if (!status.ok()) fail(status.ToString());
   db_.reset(db);
+  pending_ = std::make_unique<rocksdb::WriteBatch>();
 }
 
 UrlStore::~UrlStore() = default;
@@ -91,23 +92,28 @@ void UrlStore::fail(const std::string& status) const {
 }
 
 void UrlStore::put(const StoreKey& key, std::string_view url) {
+  const rocksdb::Status status = pending_->Put(EncodedKey(key).slice(), rocksdb::Slice(url.data(), url.size()));
+  if (!status.ok()) fail(status.ToString());
+  if (static_cast<size_t>(pending_->Count()) >= kBatchedWrites) flush();
+}
+
+void UrlStore::erase(const StoreKey& key) {
+  const rocksdb::Status status = pending_->Delete(EncodedKey(key).slice());
+  if (!status.ok()) fail(status.ToString());
+  if (static_cast<size_t>(pending_->Count()) >= kBatchedWrites) flush();
+}
+
+void UrlStore::flush() {
+  if (pending_->Count() == 0) return;
   rocksdb::WriteOptions write;
   write.disableWAL = true;  // docs/frontier.md: the live store is scratch between checkpoints
-  const rocksdb::Status status = db_->Put(write, EncodedKey(key).slice(), rocksdb::Slice(url.data(), url.size()));
+  const rocksdb::Status status = db_->Write(write, pending_.get());
+  pending_->Clear();
   if (!status.ok()) fail(status.ToString());
 }
 
-void UrlStore::erase(const std::vector<StoreKey>& keys) {
-  if (keys.empty()) return;
-  rocksdb::WriteBatch batch;
-  for (const StoreKey& key : keys) batch.Delete(EncodedKey(key).slice());
-  rocksdb::WriteOptions write;
-  write.disableWAL = true;
-  const rocksdb::Status status = db_->Write(write, &batch);
-  if (!status.ok()) fail(status.ToString());
-}
-
-void UrlStore::scan(const StoreKey& from, const std::function<bool(const StoreKey&, std::string_view)>& visit) const {
+void UrlStore::scan(const StoreKey& from, const std::function<bool(const StoreKey&, std::string_view)>& visit) {
+  flush();
   const EncodedKey start(from);
   char end_bytes[4];
   put_be(end_bytes, uint64_t{from.host} + 1, 4);  // host 2^32-1 does not exist (frontier_state.cc)

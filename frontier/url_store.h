@@ -2,12 +2,14 @@
 // that one host's URLs come out of a range scan in pop order, breadth-first by depth and FIFO
 // within a depth (docs/frontier.md, "Key layout"). Values are opaque bytes.
 // Contract:
-//  - put() and erase() are not durable by themselves (no write-ahead log): between checkpoints the
-//    live store is scratch; checkpoint_to() copies everything written before it was called into a
-//    directory that open() (after clone()) reads back.
+//  - put() and erase() are buffered and applied together (a RocksDB write has a fixed cost
+//    several times that of one key): before every scan(), on flush(), or when kBatchedWrites are
+//    pending. They are not durable by themselves (no write-ahead log): between checkpoints the
+//    live store is scratch; checkpoint_to() copies what was applied before it was called.
 //  - Every RocksDB failure throws std::runtime_error "frontier store DIR: STATUS"; RocksDB's
 //    status names the file for a missing or corrupted one.
-//  - Thread-safe as RocksDB is: checkpoint_to() may run while another thread writes.
+//  - put(), erase(), flush() and scan() are called by one thread at a time (the frontier's lock);
+//    checkpoint_to() may run on another thread meanwhile.
 #pragma once
 
 #include <compare>
@@ -23,6 +25,7 @@
 namespace rocksdb {
 class DB;
 class Cache;
+class WriteBatch;
 }  // namespace rocksdb
 
 namespace bloomcrawl {
@@ -43,10 +46,13 @@ class UrlStore {
   UrlStore(const UrlStore&) = delete;
   UrlStore& operator=(const UrlStore&) = delete;
 
+  static constexpr size_t kBatchedWrites = 256;
+
   void put(const StoreKey& key, std::string_view url);
-  void erase(const std::vector<StoreKey>& keys);
+  void erase(const StoreKey& key);
+  void flush();
   // Visits the keys of `from.host` from `from` on, in order, until `visit` returns false.
-  void scan(const StoreKey& from, const std::function<bool(const StoreKey&, std::string_view)>& visit) const;
+  void scan(const StoreKey& from, const std::function<bool(const StoreKey&, std::string_view)>& visit);
 
   // A consistent copy of the store into `directory`, which must not exist: SST files are
   // hard-linked, so only the memtable (flushed first) and a few small files are written.
@@ -64,6 +70,7 @@ class UrlStore {
   std::filesystem::path directory_;
   std::shared_ptr<rocksdb::Cache> cache_;
   std::unique_ptr<rocksdb::DB> db_;
+  std::unique_ptr<rocksdb::WriteBatch> pending_;
 };
 
 }  // namespace bloomcrawl
