@@ -71,7 +71,7 @@ uint64_t total_bytes(const std::map<std::string, uint64_t>& files) {
 uint64_t written_since(const std::map<std::string, uint64_t>& now, const std::map<std::string, uint64_t>& before) {
   uint64_t written = 0;
   for (const auto& [name, size] : now) {
-    const bool shared = name.ends_with(".sst") && before.count(name) != 0;
+    const bool shared = name.ends_with(".sst") && before.contains(name);
     if (!shared) written += size;
   }
   return written;

@@ -34,6 +34,8 @@ value() { echo "$1" | awk -v k="$2" '$1 == k { print $2 }'; }
   echo "| disk bytes per URL | $(value "$disk" disk_bytes_per_url) | | $(value "$floor" disk_bytes_per_url) | ≤ 50 |"
   echo "| push per second | $(value "$disk" push_per_s) | $(value "$ram" push_per_s) | $(value "$floor" push_per_s) | ≥ 200,000 |"
   echo "| pop+complete per second | $(value "$disk" pop_complete_per_s) | $(value "$ram" pop_complete_per_s) | | ≥ 100,000 |"
+  echo "| push per CPU second (all threads) | $(value "$disk" push_per_cpu_s) | $(value "$ram" push_per_cpu_s) | $(value "$floor" push_per_cpu_s) | |"
+  echo "| pop+complete per CPU second (all threads) | $(value "$disk" pop_complete_per_cpu_s) | $(value "$ram" pop_complete_per_cpu_s) | | |"
   echo "| checkpoint pause after the pushes (ms) | $(value "$disk" checkpoint1_pause_ms) | $(value "$ram" snapshot_pause_ms) (capture) | | ≤ 100 |"
   echo "| checkpoint pause after pop+complete (ms) | $(value "$disk" checkpoint2_pause_ms) | | | ≤ 100 |"
   echo "| first checkpoint: written (MB), total time (s) | $(value "$disk" checkpoint1_written_mb), $(value "$disk" checkpoint1_total_s) | snapshot $(value "$ram" snapshot_bytes_per_url) B/URL, encoded in $(value "$ram" snapshot_encode_s) s | | |"

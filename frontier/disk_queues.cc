@@ -58,7 +58,7 @@ void DiskQueues::refill(uint32_t host) {
   size_t loaded = 0;
   bool ended = true;  // the scan ran off the host's key range
   store_->scan(queue.cursor, [&](const StoreKey& key, std::string_view url) {
-    if (held_.count(key.seq) != 0) return true;
+    if (held_.contains(key.seq)) return true;
     if (stale(key.seq)) {
       stale_keys.push_back(key);
       return true;
@@ -132,7 +132,7 @@ uint64_t DiskQueues::clear(uint32_t host) {
   if (queue.unloaded > 0) {
     std::vector<StoreKey> unloaded;
     store_->scan(queue.cursor, [&](const StoreKey& key, std::string_view url) {
-      if (held_.count(key.seq) != 0 || stale(key.seq)) return true;
+      if (held_.contains(key.seq) || stale(key.seq)) return true;
       unloaded.push_back(key);
       bytes += url.size();
       return true;

@@ -26,7 +26,7 @@ struct Frontier::Shared {
   bool closed = false;
 };
 
-Frontier::Frontier(FrontierOptions options) : shared_(std::make_unique<Shared>(FrontierState(options))) {}
+Frontier::Frontier(FrontierOptions options) : shared_(std::make_unique<Shared>(FrontierState(std::move(options)))) {}
 Frontier::Frontier(FrontierState state) : shared_(std::make_unique<Shared>(std::move(state))) {}
 Frontier::Frontier(Frontier&&) noexcept = default;
 Frontier& Frontier::operator=(Frontier&&) noexcept = default;
@@ -223,7 +223,7 @@ Frontier Frontier::open_checkpoint(const std::filesystem::path& directory, Front
 }
 
 Frontier Frontier::restore(std::string_view bytes, FrontierOptions options) {
-  return Frontier(FrontierState::restore(bytes, options));
+  return Frontier(FrontierState::restore(bytes, std::move(options)));
 }
 
 }  // namespace bloomcrawl

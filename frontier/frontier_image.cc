@@ -35,7 +35,7 @@ std::vector<uint32_t> FrontierState::group_indices(std::vector<std::string_view>
   return group_index;
 }
 
-FrontierHostSettings FrontierState::host_settings(const Host& host, const std::vector<uint32_t>& group_index) const {
+FrontierHostSettings FrontierState::host_settings(const Host& host, const std::vector<uint32_t>& group_index) {
   FrontierHostSettings settings;
   settings.key = host.key;
   settings.group_index = group_index[host.group];

@@ -108,7 +108,7 @@ class FrontierState {
   std::vector<uint32_t> group_indices(std::vector<std::string_view>* names) const;
   // Reads one host's settings (docs/frontier.md, host := key group flags delay concurrency pages)
   // and creates it; returns its id.
-  FrontierHostSettings host_settings(const Host& host, const std::vector<uint32_t>& group_index) const;
+  static FrontierHostSettings host_settings(const Host& host, const std::vector<uint32_t>& group_index);
   uint32_t restore_host(SnapshotReader& in, const std::vector<std::string_view>& group_names);
   uint32_t find_host(std::string_view host) const;
   uint32_t find_or_create_host(std::string_view host, bool* created);

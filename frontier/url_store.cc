@@ -55,7 +55,7 @@ UrlStore::UrlStore(std::filesystem::path directory, size_t memory_budget) : dire
   rocksdb::BlockBasedTableOptions table;
   table.block_cache = cache_;
   table.cache_index_and_filter_blocks = true;  // index blocks count against the budget too
-  table.block_size = 4 << 10;
+  table.block_size = 16 << 10;
   rocksdb::Options options;
   options.create_if_missing = true;
   options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));

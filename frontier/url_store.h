@@ -12,7 +12,6 @@
 //    checkpoint_to() may run on another thread meanwhile.
 #pragma once
 
-#include <compare>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -20,6 +19,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 namespace rocksdb {
@@ -34,7 +34,10 @@ struct StoreKey {
   uint32_t host = 0;
   uint32_t depth = 0;
   uint64_t seq = 0;  // frontier-wide push counter: FIFO within a depth
-  auto operator<=>(const StoreKey&) const = default;
+  bool operator==(const StoreKey&) const = default;
+  bool operator<(const StoreKey& other) const {
+    return std::tie(host, depth, seq) < std::tie(other.host, other.depth, other.seq);
+  }
 };
 
 class UrlStore {

@@ -68,7 +68,8 @@ void expect_same_as_ram(uint64_t memory_limit, uint32_t seed) {
   Frontier disk(on_disk);
   std::mt19937 random(seed);
   Clock::time_point now = kT0;
-  std::vector<Lease> ram_leases, disk_leases;
+  std::vector<Lease> ram_leases;
+  std::vector<Lease> disk_leases;
   uint64_t pushed = 0;
   for (int step = 0; step < 6000; ++step) {
     const uint32_t op = random() % 100;
@@ -210,7 +211,8 @@ TEST(DiskFrontierTest, CheckpointHoldsTheQueueAtItsInstantWhileTheFrontierGoesOn
   options.default_concurrency = 4;
   Frontier ram(ram_options);
   Frontier disk(options);
-  std::vector<Lease> ram_leases, disk_leases;
+  std::vector<Lease> ram_leases;
+  std::vector<Lease> disk_leases;
   fill(ram, disk, 0, 300, &ram_leases, &disk_leases, 12);
   for (int i = 0; i < 5; ++i) {  // pages done before the checkpoint
     ram.complete(ram_leases[i], kT0, HostOutcome::ok());
@@ -227,7 +229,8 @@ TEST(DiskFrontierTest, CheckpointHoldsTheQueueAtItsInstantWhileTheFrontierGoesOn
   EXPECT_TRUE(fs::exists(dir.path() / "gen1" / "frontier-state"));
 
   // The live frontier goes on: more pushes, the remaining leases completed, more pops.
-  std::vector<Lease> unused_ram, unused_disk;
+  std::vector<Lease> unused_ram;
+  std::vector<Lease> unused_disk;
   fill(ram, disk, 300, 100, &unused_ram, &unused_disk, 0);
   for (size_t i = 5; i < ram_leases.size(); ++i) {
     ram.complete(ram_leases[i], kT0, HostOutcome::ok());
@@ -248,7 +251,8 @@ TEST(DiskFrontierTest, ReopensAReopenedCheckpoint) {
   ram_options.default_delay = milliseconds(0);
   Frontier ram(ram_options);
   Frontier disk(disk_options(dir.path() / "live", 1));
-  std::vector<Lease> ram_leases, disk_leases;
+  std::vector<Lease> ram_leases;
+  std::vector<Lease> disk_leases;
   fill(ram, disk, 0, 200, &ram_leases, &disk_leases, 3);
   disk.checkpoint(dir.path() / "gen1");
   fill(ram, disk, 200, 50, &ram_leases, &disk_leases, 0);  // stale in gen1: pushed after its cut
@@ -256,14 +260,16 @@ TEST(DiskFrontierTest, ReopensAReopenedCheckpoint) {
   Frontier ram_second = Frontier::restore(
       [&] {
         Frontier reference(ram_options);
-        std::vector<Lease> a, b;
+        std::vector<Lease> a;
+        std::vector<Lease> b;
         Frontier scratch(ram_options);
         fill(reference, scratch, 0, 200, &a, &b, 3);
         return reference.snapshot();
       }(),
       ram_options);
   // Generation 2 from the reopened store, after pops, completions and pushes.
-  std::vector<Lease> ram2, disk2;
+  std::vector<Lease> ram2;
+  std::vector<Lease> disk2;
   fill(ram_second, second, 1000, 40, &ram2, &disk2, 6);
   ram_second.complete(ram2[0], kT0, HostOutcome::ok());
   second.complete(disk2[0], kT0, HostOutcome::ok());
