@@ -149,6 +149,9 @@ void UrlStore::clone(const std::filesystem::path& checkpoint, const std::filesys
   if (!fs::is_directory(checkpoint, error)) {
     throw std::runtime_error("frontier store " + checkpoint.string() + ": missing (not a directory)");
   }
+  if (fs::exists(live, error) && fs::equivalent(checkpoint, live, error)) {
+    throw std::runtime_error("frontier store " + live.string() + ": the live store cannot be the checkpoint itself");
+  }
   fs::remove_all(live);
   fs::create_directories(live);
   for (const fs::directory_entry& entry : fs::directory_iterator(checkpoint)) {

@@ -360,6 +360,15 @@ TEST(DiskFrontierTest, AMissingOrCorruptedStateFileIsAnErrorNamingIt) {
   EXPECT_NE(error.find("checksum mismatch"), std::string::npos) << error;
 }
 
+TEST(DiskFrontierTest, TheLiveStoreCannotBeTheCheckpointItself) {
+  testing::TempDir dir;
+  checkpoint_with_a_table(dir.path());
+  EXPECT_THROW(Frontier::open_checkpoint(dir.path() / "gen", disk_options(dir.path() / "gen" / "store", 1)),
+               std::runtime_error);
+  Frontier restored = Frontier::open_checkpoint(dir.path() / "gen", disk_options(dir.path() / "live2", 1));
+  EXPECT_EQ(drain(restored, kT0).size(), 2000u);  // the checkpoint is intact
+}
+
 TEST(DiskFrontierTest, ARamSnapshotRestoresIntoADiskFrontier) {
   testing::TempDir dir;
   FrontierOptions ram_options;
