@@ -52,6 +52,7 @@ TEST(DiskFrontierConcurrentTest, CheckpointsTakenWhileTheFrontierChangesReopenTo
     for (const Lease& lease : leases) frontier.release(lease);
   });
   std::vector<uint64_t> counted;
+  counted.reserve(4);
   for (int generation = 0; generation < 4; ++generation) {
     counted.push_back(frontier.checkpoint(dir.path() / numbered("gen", generation)).queued);
   }
