@@ -18,6 +18,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "bench/frontier_workload.h"
 #include "frontier/frontier.h"
 
 namespace {
@@ -29,38 +30,7 @@ size_t heap_in_use() {
   return info.uordblks + info.hblkhd;
 }
 
-uint64_t splitmix64(uint64_t& state) {
-  uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-// The i-th URL of the workload: host key and URL, rebuilt into reused buffers so the generator
-// allocates nothing while memory is measured.
-struct Workload {
-  uint64_t hosts;
-  uint64_t seed = 1;
-  std::string host;
-  std::string url;
-  uint32_t depth = 0;
-
-  void next() {
-    const uint64_t r = splitmix64(seed);
-    const uint64_t host_id = r % hosts;
-    host.assign("www.site");
-    host.append(std::to_string(host_id)).append(".example.com");
-    url.assign("https://").append(host);
-    static const char* const kSections[] = {"/news/", "/blog/2024/",    "/products/category-",
-                                            "/wiki/", "/forum/thread-", "/"};
-    url.append(kSections[(r >> 20) % 6]);
-    url.append(std::to_string((r >> 24) % 100000));
-    if ((r >> 40) % 3 == 0) url.append("/article-title-with-words");
-    url.append((r >> 44) % 2 == 0 ? ".html" : "?page=").append(std::to_string((r >> 48) % 50));
-    // A breadth-first crawl has one or two depths alive per host: 70% at 1, 30% at 2.
-    depth = (r >> 56) % 10 < 7 ? 1 : 2;
-  }
-};
+using bloomcrawl::bench::Workload;
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 

@@ -121,6 +121,11 @@ struct SeenFilterConfig {
   bool operator==(const SeenFilterConfig&) const = default;
 };
 
+struct FrontierConfig {
+  std::uint64_t memory_limit_mb = 256;  // RAM for queued URLs, the disk store's caches included
+  bool operator==(const FrontierConfig&) const = default;
+};
+
 struct WarcConfig {
   bool enabled = false;
   std::uint64_t max_file_mb = 1000;
@@ -163,6 +168,7 @@ struct CrawlConfig {
   PolitenessConfig politeness;
   FetchConfig fetch;
   SeenFilterConfig seen_filter;
+  FrontierConfig frontier;
   OutputConfig output;
   CheckpointConfig checkpoint;
   bool audit = false;  // server-side-checkable log of every fetch decision

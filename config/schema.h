@@ -108,6 +108,12 @@ void describe(V& v, S& c) {
   v.field("memory_limit_mb", c.memory_limit_mb, kNonNegative);
 }
 
+template <class V, SectionOf<FrontierConfig> S>
+void describe(V& v, S& c) {
+  // At most 2^30 MB: the limit in bytes must fit 64 bits.
+  v.field("memory_limit_mb", c.memory_limit_mb, IntRange{1, 1 << 30});
+}
+
 template <class V, SectionOf<WarcConfig> S>
 void describe(V& v, S& c) {
   v.field("enabled", c.enabled, NoRule{});
@@ -148,6 +154,7 @@ void describe(V& v, S& c) {
   v.section("politeness", c.politeness);
   v.section("fetch", c.fetch);
   v.section("seen_filter", c.seen_filter);
+  v.section("frontier", c.frontier);
   v.section("output", c.output);
   v.section("checkpoint", c.checkpoint);
   v.field("audit", c.audit, NoRule{});

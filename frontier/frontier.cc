@@ -1,6 +1,9 @@
 #include "frontier/frontier.h"
 
+#include <stdexcept>
 #include <utility>
+
+#include "base/durable_file.h"
 
 #include "frontier/frontier_snapshot.h"
 #include "frontier/frontier_state.h"
@@ -23,7 +26,7 @@ struct Frontier::Shared {
   bool closed = false;
 };
 
-Frontier::Frontier(FrontierOptions options) : shared_(std::make_unique<Shared>(FrontierState(options))) {}
+Frontier::Frontier(FrontierOptions options) : shared_(std::make_unique<Shared>(FrontierState(std::move(options)))) {}
 Frontier::Frontier(FrontierState state) : shared_(std::make_unique<Shared>(std::move(state))) {}
 Frontier::Frontier(Frontier&&) noexcept = default;
 Frontier& Frontier::operator=(Frontier&&) noexcept = default;
@@ -175,8 +178,57 @@ std::string Frontier::snapshot() const {
   return bytes;
 }
 
+FrontierCheckpointStats Frontier::checkpoint(const std::filesystem::path& directory) {
+  DiskCheckpointCut cut = cut_checkpoint();
+  return write_checkpoint(cut, directory);
+}
+
+DiskCheckpointCut Frontier::cut_checkpoint() {
+  const Clock::time_point start = Clock::now();
+  std::lock_guard lock(shared_->mutex);
+  if (!shared_->state.on_disk()) throw std::logic_error("Frontier::checkpoint: not a disk frontier");
+  DiskCheckpointCut cut = shared_->state.begin_disk_checkpoint();
+  cut.pause = Clock::now() - start;
+  return cut;
+}
+
+FrontierCheckpointStats Frontier::write_checkpoint(DiskCheckpointCut& cut, const std::filesystem::path& directory) {
+  const Clock::time_point start = Clock::now();
+  FrontierCheckpointStats stats;
+  UrlStore* store = nullptr;
+  {
+    std::lock_guard lock(shared_->mutex);
+    store = &shared_->state.store();
+  }
+  auto finish = [&] {
+    const Clock::time_point locked = Clock::now();
+    std::lock_guard lock(shared_->mutex);
+    shared_->state.finish_disk_checkpoint(cut);
+    stats.pause = cut.pause + (Clock::now() - locked);
+  };
+  try {
+    std::filesystem::create_directories(directory);
+    store->checkpoint_to(directory / kFrontierStoreDirectory);
+  } catch (...) {
+    finish();
+    throw;
+  }
+  finish();
+  const std::string state = encode_frontier_state(cut);
+  write_file_durably(directory / kFrontierStateFile, state.data(), state.size());
+  sync_directory(directory);
+  stats.state_bytes = state.size();
+  stats.queued = cut.queued;
+  stats.total = cut.pause + (Clock::now() - start);
+  return stats;
+}
+
+Frontier Frontier::open_checkpoint(const std::filesystem::path& directory, FrontierOptions options) {
+  return Frontier(FrontierState::open_disk_checkpoint(directory, std::move(options)));
+}
+
 Frontier Frontier::restore(std::string_view bytes, FrontierOptions options) {
-  return Frontier(FrontierState::restore(bytes, options));
+  return Frontier(FrontierState::restore(bytes, std::move(options)));
 }
 
 }  // namespace bloomcrawl

@@ -14,12 +14,15 @@
 //    reason and is counted in stats().
 //  - Thread-safe: one internal mutex, held only for the bookkeeping of one call.
 // URLs and host keys are opaque bytes: nothing here parses URLs or knows about fetching.
+// With FrontierOptions::store_directory set, queued URLs live in a RocksDB store there and RAM
+// holds each host's next few (disk mode); checkpoint()/open_checkpoint() replace snapshot().
 // Delay semantics, snapshot format and memory layout: docs/frontier.md.
 #pragma once
 
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -28,6 +31,7 @@
 #include <string_view>
 #include <vector>
 
+#include "frontier/frontier_checkpoint.h"
 #include "frontier/frontier_image.h"
 #include "frontier/frontier_types.h"
 
@@ -113,6 +117,24 @@ class Frontier {
   FrontierImage capture() const;
   // Throws std::runtime_error naming the byte offset and what was wrong for corrupted input.
   static Frontier restore(std::string_view bytes, FrontierOptions options);
+
+  // Disk mode (FrontierOptions::store_directory): writes a checkpoint into `directory` (created;
+  // it must not exist): the store's SST files hard-linked, only what changed since the previous
+  // checkpoint written, and a small state file. Callers are blocked only for a capture of the
+  // per-host state (O(hosts)), not while URLs are written. The checkpoint holds what snapshot()
+  // would: queued URLs, leases as released, settings and page counts (docs/frontier.md,
+  // "Checkpoints of a disk frontier"). Throws std::logic_error in RAM mode, std::runtime_error
+  // (naming the path) when a write fails; the frontier is unchanged either way.
+  FrontierCheckpointStats checkpoint(const std::filesystem::path& directory);
+  // checkpoint() in two halves, for callers that pause others while they cut (as capture()):
+  // cut_checkpoint() is the pause; write_checkpoint() copies the store and writes the state
+  // file, on any thread, while the frontier goes on. Every cut must be written exactly once
+  // (write_checkpoint ends it even when it throws).
+  DiskCheckpointCut cut_checkpoint();
+  FrontierCheckpointStats write_checkpoint(DiskCheckpointCut& cut, const std::filesystem::path& directory);
+  // A disk frontier from such a directory, its live store created in options.store_directory;
+  // reads the state file, not the URLs. Throws std::runtime_error naming a missing or corrupted file.
+  static Frontier open_checkpoint(const std::filesystem::path& directory, FrontierOptions options);
 
  private:
   explicit Frontier(FrontierState state);

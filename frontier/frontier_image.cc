@@ -3,6 +3,7 @@
 #include "frontier/frontier_image.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <tuple>
 
 #include "base/coding.h"
@@ -19,23 +20,40 @@ void append_bytes(std::string& out, std::string_view bytes) {
 
 }  // namespace
 
-FrontierImage FrontierState::capture() const {
-  FrontierImage image;
-  image.strings_ = strings_;
-  image.queued_urls_ = queued_;
-  image.queued_bytes_ = queued_bytes_;
-
+std::vector<uint32_t> FrontierState::group_indices(std::vector<std::string_view>* names) const {
   // Named groups in creation order, so that restore(snapshot()) snapshots to the same bytes.
   std::vector<std::pair<uint32_t, std::string_view>> named(group_ids_.size());
   std::transform(group_ids_.begin(), group_ids_.end(), named.begin(),
                  [](const auto& entry) { return std::make_pair(entry.second, entry.first); });
   std::sort(named.begin(), named.end());
   std::vector<uint32_t> group_index(groups_.size(), 0);  // 0 = the host's own group
-  image.group_names_.reserve(named.size());
+  names->reserve(named.size());
   for (size_t i = 0; i < named.size(); ++i) {
     group_index[named[i].first] = static_cast<uint32_t>(i + 1);
-    image.group_names_.push_back(named[i].second);
+    names->push_back(named[i].second);
   }
+  return group_index;
+}
+
+FrontierHostSettings FrontierState::host_settings(const Host& host, const std::vector<uint32_t>& group_index) {
+  FrontierHostSettings settings;
+  settings.key = host.key;
+  settings.group_index = group_index[host.group];
+  settings.flags = host.held ? kFrontierSnapshotHostHeld : 0;
+  settings.delay_field = host.delay_ms == kDefaultDelay ? 0 : uint64_t{host.delay_ms} + 1;
+  settings.concurrency = host.concurrency;
+  settings.dispatched = host.dispatched;
+  return settings;
+}
+
+FrontierImage FrontierState::capture() const {
+  if (disk_) throw std::logic_error("Frontier::capture: a disk frontier is saved with Frontier::checkpoint()");
+  FrontierImage image;
+  image.strings_ = strings_;
+  image.queued_urls_ = queued_;
+  image.queued_bytes_ = queued_bytes_;
+
+  const std::vector<uint32_t> group_index = group_indices(&image.group_names_);
 
   // In-flight leases go ahead of their host's queue, in lease order, as release() would put them.
   std::vector<std::tuple<uint32_t, uint64_t, const InFlight*>> by_host;
@@ -61,17 +79,13 @@ FrontierImage FrontierState::capture() const {
     if (id + kChunksAhead < host_count) hosts_[id + kChunksAhead].queue.prefetch_chunks();
     const Host& host = hosts_[id];
     FrontierImage::HostEntry entry;
-    entry.key = host.key;
+    entry.settings = host_settings(host, group_index);
     entry.reference = host.queue.reference_prefix();
-    entry.group_index = group_index[host.group];
-    entry.flags = host.held ? kFrontierSnapshotHostHeld : 0;
-    entry.delay_field = host.delay_ms == kDefaultDelay ? 0 : uint64_t{host.delay_ms} + 1;
-    entry.concurrency = host.concurrency;
     entry.queued = host.queue.size();
     entry.first_lease = static_cast<uint32_t>(next_lease - by_host.begin());
     while (next_lease != by_host.end() && std::get<0>(*next_lease) == id) ++next_lease;
     entry.last_lease = static_cast<uint32_t>(next_lease - by_host.begin());
-    entry.dispatched = host.dispatched - (entry.last_lease - entry.first_lease);
+    entry.settings.dispatched = host.dispatched - (entry.last_lease - entry.first_lease);
     entry.first_bucket = image.buckets_.size();
     host.queue.pin(image.records_, image.buckets_);
     entry.last_bucket = image.buckets_.size();
@@ -89,12 +103,7 @@ std::string FrontierImage::encode_body() const {
 
   append_varint(out, hosts_.size());
   for (const HostEntry& host : hosts_) {
-    append_bytes(out, host.key);
-    append_varint(out, host.group_index);
-    append_varint(out, host.flags);
-    append_varint(out, host.delay_field);
-    append_varint(out, host.concurrency);
-    append_varint(out, host.dispatched);
+    append_host_settings(out, host.settings);
     append_varint(out, host.last_lease - host.first_lease + host.queued);
     for (uint32_t l = host.first_lease; l < host.last_lease; ++l) {
       append_varint(out, leases_[l].depth);

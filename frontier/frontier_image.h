@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "frontier/frontier_snapshot.h"
 #include "frontier/host_queue.h"
 #include "frontier/host_queue_chunks.h"
 #include "frontier/url_arena.h"
@@ -34,16 +35,11 @@ class FrontierImage {
  private:
   friend class FrontierState;
   struct HostEntry {
-    std::string_view key;        // in strings_
-    std::string_view reference;  // the queue's reference prefix, in strings_
-    uint64_t dispatched;         // pages dispatched and not in flight
-    uint64_t queued;             // URLs in the pinned buckets
-    uint64_t flags;
-    uint64_t delay_field;                // 0 = default, else delay_ms + 1
+    FrontierHostSettings settings;       // key in strings_
+    std::string_view reference;          // the queue's reference prefix, in strings_
+    uint64_t queued;                     // URLs in the pinned buckets
     uint64_t first_bucket, last_bucket;  // in buckets_ (up to hosts x depths)
-    uint32_t group_index;                // 0 = the host's own group, else 1 + index in group_names_
-    uint32_t concurrency;
-    uint32_t first_lease, last_lease;  // in leases_ (in flight: bounded by concurrency)
+    uint32_t first_lease, last_lease;    // in leases_ (in flight: bounded by concurrency)
   };
   struct LeaseEntry {
     uint32_t depth;

@@ -1,6 +1,7 @@
 #include "frontier/frontier_state.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <stdexcept>
 #include <utility>
 
@@ -22,8 +23,35 @@ const char* admit_result_name(AdmitResult result) {
   return "unknown";
 }
 
-FrontierState::FrontierState(FrontierOptions options) : options_(options) {
+FrontierState::FrontierState(FrontierOptions options) : options_(std::move(options)) {
   if (options_.default_concurrency == 0) options_.default_concurrency = 1;
+  if (!options_.store_directory.empty()) {
+    // A new frontier starts empty: whatever an earlier run left in its live store is scratch.
+    std::filesystem::remove_all(options_.store_directory);
+    disk_ = open_disk_queues(options_);
+  }
+}
+
+FrontierState::FrontierState(FrontierOptions options, std::unique_ptr<DiskQueues> disk)
+    : options_(std::move(options)), disk_(std::move(disk)) {
+  if (options_.default_concurrency == 0) options_.default_concurrency = 1;
+}
+
+std::unique_ptr<DiskQueues> FrontierState::open_disk_queues(const FrontierOptions& options, uint64_t next_seq,
+                                                            std::vector<DiskQueues::SeqRange> stale) {
+  // Half the memory limit for the store's memtables and block cache, a quarter for the heads;
+  // the rest is slack for what the heads' accounting does not see (held set, allocator).
+  const uint64_t limit = std::max<uint64_t>(options.memory_limit_bytes, 1);
+  return std::make_unique<DiskQueues>(std::make_unique<UrlStore>(options.store_directory, limit / 2), limit / 4,
+                                      next_seq, std::move(stale));
+}
+
+uint64_t FrontierState::queue_size(uint32_t host_id) const {
+  return disk_ ? disk_->size(host_id) : hosts_[host_id].queue.size();
+}
+
+bool FrontierState::queue_empty(uint32_t host_id) const {
+  return disk_ ? disk_->empty(host_id) : hosts_[host_id].queue.empty();
 }
 
 uint32_t FrontierState::find_host(std::string_view host) const {
@@ -58,6 +86,7 @@ uint32_t FrontierState::find_or_create_host(std::string_view host, bool* created
   held_hosts_ += fresh.held ? 1 : 0;
   groups_[fresh.group].members = 1;
   host_ids_.insert(fresh.key, id);
+  if (disk_) disk_->add_host();
   if (created != nullptr) *created = true;
   return id;
 }
@@ -87,7 +116,7 @@ AdmitResult FrontierState::push(std::string_view host, std::string_view url, uin
   }
   if (const uint32_t known = find_host(host); known != kNone) {
     const Host& existing = hosts_[known];
-    const uint64_t waiting = existing.queue.size();
+    const uint64_t waiting = queue_size(known);
     if (options_.max_pages_per_host != 0 && existing.dispatched + waiting >= options_.max_pages_per_host) {
       return refuse(AdmitResult::kHostPageLimit);
     }
@@ -103,10 +132,14 @@ AdmitResult FrontierState::push(std::string_view host, std::string_view url, uin
 
 void FrontierState::enqueue(uint32_t host_id, std::string_view url, uint32_t depth) {
   Host& host = hosts_[host_id];
-  if (!host.queue.has_reference_prefix()) {
-    host.queue.set_reference_prefix(strings_->store(url.substr(0, kReferencePrefixBytes)));
+  if (disk_) {
+    disk_->push(host_id, url, depth);
+  } else {
+    if (!host.queue.has_reference_prefix()) {
+      host.queue.set_reference_prefix(strings_->store(url.substr(0, kReferencePrefixBytes)));
+    }
+    host.queue.push_back(url, depth);
   }
-  host.queue.push_back(url, depth);
   ++queued_;
   queued_bytes_ += url.size();
   refresh(host_id);
@@ -144,7 +177,7 @@ void FrontierState::unlink(uint32_t host_id) {
 
 void FrontierState::refresh(uint32_t host_id) {
   Host& host = hosts_[host_id];
-  const bool dispatchable = !host.held && !host.queue.empty();
+  const bool dispatchable = !host.held && !queue_empty(host_id);
   const bool linked = host.ring_next != kNone;
   if (dispatchable && !linked) link(host_id);
   if (!dispatchable && linked) unlink(host_id);
@@ -164,12 +197,17 @@ void FrontierState::reschedule(uint32_t group_id) {
   }
 }
 
-void FrontierState::drop_queue(Host& host) {
-  host.queue.for_each([&](std::string_view url, uint32_t) { queued_bytes_ -= url.size(); });
-  const uint64_t dropped = host.queue.size();
+void FrontierState::drop_queue(uint32_t host_id) {
+  Host& host = hosts_[host_id];
+  const uint64_t dropped = queue_size(host_id);
+  if (disk_) {
+    queued_bytes_ -= disk_->clear(host_id);
+  } else {
+    host.queue.for_each([&](std::string_view url, uint32_t) { queued_bytes_ -= url.size(); });
+    host.queue.clear();
+  }
   queued_ -= dropped;
   dropped_over_limit_ += dropped;
-  host.queue.clear();
 }
 
 std::optional<Lease> FrontierState::pop_ready(Clock::time_point now) {
@@ -179,12 +217,19 @@ std::optional<Lease> FrontierState::pop_ready(Clock::time_point now) {
     const uint32_t host_id = group.ring_head;
     Host& host = hosts_[host_id];
     if (options_.max_pages_per_host != 0 && host.dispatched >= options_.max_pages_per_host) {
-      drop_queue(host);  // only after a restore with a lower limit; push() refuses otherwise
+      drop_queue(host_id);  // only after a restore with a lower limit; push() refuses otherwise
       refresh(host_id);
       continue;
     }
     Lease lease;
-    lease.entry.depth = host.queue.pop_front(&lease.entry.url);
+    uint64_t seq = 0;
+    if (disk_) {
+      const StoreKey key = disk_->pop(host_id, &lease.entry.url);
+      lease.entry.depth = key.depth;
+      seq = key.seq;
+    } else {
+      lease.entry.depth = host.queue.pop_front(&lease.entry.url);
+    }
     lease.entry.host = std::string(host.key);
     lease.lease_id = next_lease_id_++;
     --queued_;
@@ -193,7 +238,7 @@ std::optional<Lease> FrontierState::pop_ready(Clock::time_point now) {
     ++dispatched_;
     ++host.in_flight;
     ++group.clock.in_flight;
-    leases_.emplace(lease.lease_id, InFlight{host_id, lease.entry.depth, lease.entry.url});
+    leases_.emplace(lease.lease_id, InFlight{host_id, lease.entry.depth, seq, lease.entry.url});
     // Re-placing the group at `now` puts it behind groups that were already waiting, so ready
     // hosts are served round-robin; the ring rotation does the same among the group's hosts.
     group.clock.next_contact = std::max(group.clock.next_contact, now);
@@ -231,7 +276,11 @@ void FrontierState::record_outcome(uint32_t host_id, Clock::time_point now, cons
 
 void FrontierState::requeue(const InFlight& returned) {
   Host& host = hosts_[returned.host];
-  host.queue.push_front(returned.url, returned.depth);
+  if (disk_) {
+    disk_->requeue(StoreKey{returned.host, returned.depth, returned.seq}, returned.url);
+  } else {
+    host.queue.push_front(returned.url, returned.depth);
+  }
   --host.dispatched;
   --dispatched_;
   ++queued_;
@@ -241,6 +290,7 @@ void FrontierState::requeue(const InFlight& returned) {
 
 void FrontierState::complete(const Lease& lease, Clock::time_point now, const HostOutcome& outcome) {
   const InFlight done = take_lease(lease, "complete");
+  if (disk_) disk_->forget(StoreKey{done.host, done.depth, done.seq});
   record_outcome(done.host, now, outcome);
   reschedule(hosts_[done.host].group);
 }
@@ -256,6 +306,7 @@ void FrontierState::release(const Lease& lease) { requeue(take_lease(lease, "rel
 
 void FrontierState::drop(const Lease& lease) {
   const InFlight dropped = take_lease(lease, "drop");
+  if (disk_) disk_->forget(StoreKey{dropped.host, dropped.depth, dropped.seq});
   Host& host = hosts_[dropped.host];
   --host.dispatched;
   --dispatched_;
@@ -381,6 +432,7 @@ FrontierStats FrontierState::stats(bool compute_memory) const {
                  hosts_.size() * sizeof(Host) + groups_.size() * sizeof(Group) + group_ids_.size() * kHashNodeBytes +
                  group_ids_.bucket_count() * sizeof(void*);
   for (const Host& host : hosts_) bytes += host.queue.allocated_bytes();
+  if (disk_) bytes += disk_->memory_bytes();
   stats.bytes_used = bytes;
   return stats;
 }

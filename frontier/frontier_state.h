@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -15,8 +16,11 @@
 #include <unordered_map>
 #include <vector>
 
+#include "frontier/disk_queues.h"
+#include "frontier/frontier_checkpoint.h"
 #include "frontier/frontier_host_index.h"
 #include "frontier/frontier_image.h"
+#include "frontier/frontier_snapshot.h"
 #include "frontier/frontier_types.h"
 #include "frontier/host_queue.h"
 #include "frontier/politeness.h"
@@ -25,8 +29,11 @@
 
 namespace bloomcrawl {
 
+class SnapshotReader;
+
 class FrontierState {
  public:
+  // With options.store_directory set, queued URLs live in a store there (disk mode).
   explicit FrontierState(FrontierOptions options);
 
   AdmitResult push(std::string_view host, std::string_view url, uint32_t depth, bool* new_host);
@@ -56,6 +63,15 @@ class FrontierState {
   std::string snapshot() const;
   static FrontierState restore(std::string_view bytes, FrontierOptions options);
 
+  // frontier_checkpoint.cc: a disk-mode checkpoint in three steps (docs/frontier.md,
+  // "Checkpoints of a disk frontier"); the store copy between them runs without the lock.
+  bool on_disk() const { return disk_ != nullptr; }
+  DiskCheckpointCut begin_disk_checkpoint();
+  UrlStore& store() { return disk_->store(); }
+  // Ends the deferral of deletes begun by begin_disk_checkpoint() and completes `cut`.
+  void finish_disk_checkpoint(DiskCheckpointCut& cut);
+  static FrontierState open_disk_checkpoint(const std::filesystem::path& directory, FrontierOptions options);
+
  private:
   static constexpr uint32_t kNone = UINT32_MAX;
   static constexpr uint32_t kDefaultDelay = UINT32_MAX;
@@ -81,9 +97,21 @@ class FrontierState {
   struct InFlight {
     uint32_t host;
     uint32_t depth;
+    uint64_t seq;  // disk mode: the URL's store key is (host, depth, seq)
     std::string url;
   };
 
+  FrontierState(FrontierOptions options, std::unique_ptr<DiskQueues> disk);
+  static std::unique_ptr<DiskQueues> open_disk_queues(const FrontierOptions& options, uint64_t next_seq = 0,
+                                                      std::vector<DiskQueues::SeqRange> stale = {});
+  uint64_t queue_size(uint32_t host_id) const;
+  bool queue_empty(uint32_t host_id) const;
+  // Named groups in creation order (*names) and each group's index in them (0 = a host's own).
+  std::vector<uint32_t> group_indices(std::vector<std::string_view>* names) const;
+  // Reads one host's settings (docs/frontier.md, host := key group flags delay concurrency pages)
+  // and creates it; returns its id.
+  static FrontierHostSettings host_settings(const Host& host, const std::vector<uint32_t>& group_index);
+  uint32_t restore_host(SnapshotReader& in, const std::vector<std::string_view>& group_names);
   uint32_t find_host(std::string_view host) const;
   uint32_t find_or_create_host(std::string_view host, bool* created);
   uint32_t new_group(bool named);
@@ -96,7 +124,7 @@ class FrontierState {
   void reschedule(uint32_t group_id);
   void link(uint32_t host_id);
   void unlink(uint32_t host_id);
-  void drop_queue(Host& host);
+  void drop_queue(uint32_t host_id);
   InFlight take_lease(const Lease& lease, const char* operation);
   void record_outcome(uint32_t host_id, Clock::time_point now, const HostOutcome& outcome);
   // Puts a lease back at the head of its host queue; it no longer counts as a page.
@@ -128,6 +156,7 @@ class FrontierState {
   uint64_t dropped_over_limit_ = 0;
   uint64_t dropped_ = 0;  // leases given up with drop()
   std::array<uint64_t, kAdmitResultCount> admissions_{};
+  std::unique_ptr<DiskQueues> disk_;  // disk mode; host queues above stay empty
 };
 
 }  // namespace bloomcrawl

@@ -25,6 +25,12 @@ struct FrontierOptions {
   // Every host starts held (not dispatched) until release_host(): lets the crawler fetch
   // robots.txt first without racing the workers between push() and hold_host().
   bool hold_new_hosts = false;
+  // Disk mode (docs/frontier.md, "Disk mode"): queued URLs live in a RocksDB store in this
+  // directory, whose previous content is discarded. Empty: every URL is kept in RAM.
+  std::string store_directory;
+  // Disk mode: RAM for queued URLs, the store's memtables and block cache included; beyond it
+  // URLs wait on disk. Per-host scheduling state (O(hosts)) is not counted.
+  uint64_t memory_limit_bytes = uint64_t{256} << 20;
 };
 
 enum class AdmitResult : uint8_t { kQueued, kTooDeep, kHostQueueFull, kHostPageLimit, kPageLimit };

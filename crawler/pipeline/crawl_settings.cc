@@ -59,6 +59,7 @@ CrawlerSettings settings_from_config(const CrawlConfig& c) {
   s.frontier.default_concurrency = uint32_t(c.politeness.concurrency_per_host);
   s.frontier.error_budget = uint32_t(c.politeness.backoff.error_budget);
   s.frontier.park_duration = seconds(c.politeness.backoff.park_s);
+  s.frontier.memory_limit_bytes = c.frontier.memory_limit_mb << 20;
 
   s.fetch.threads = unsigned(c.fetch.threads);
   s.fetch.transfers_per_thread = unsigned(c.fetch.transfers_per_thread);

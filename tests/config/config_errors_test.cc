@@ -89,6 +89,12 @@ TEST(ConfigErrors, OutOfRangeNamesLimitAndValue) {
                "cfg.json: /scope/max_pages: must be at most 9223372036854775807");
 }
 
+TEST(ConfigErrors, FrontierMemoryLimitIsAtLeastOneMegabyte) {
+  EXPECT_STREQ(error_of(with_seed(R"("frontier": {"memory_limit_mb": 0})")).what(),
+               "cfg.json: /frontier/memory_limit_mb: must be between 1 and 1073741824, got 0");
+  EXPECT_EQ(parse_config(with_seed(R"("frontier": {"memory_limit_mb": 1})"), "cfg.json").frontier.memory_limit_mb, 1u);
+}
+
 TEST(ConfigErrors, ValueNotInAllowedSetListsChoices) {
   EXPECT_STREQ(error_of(with_seed(R"("logging": {"progress": "sometimes"})")).what(),
                "cfg.json: /logging/progress: must be one of auto, always, never, got \"sometimes\"");
