@@ -2,6 +2,8 @@
 // and the pure apply_outcome() rule. Time is an explicit fake clock.
 #include "frontier/politeness.h"
 
+#include <utility>
+
 #include <gtest/gtest.h>
 
 #include "frontier/frontier.h"
@@ -24,7 +26,7 @@ FrontierOptions options(milliseconds delay, uint32_t budget = 3) {
 
 // A frontier with `n` URLs for host "h", and a helper to run one request with an outcome.
 struct OneHost {
-  explicit OneHost(FrontierOptions opts, int n = 20) : frontier(opts) {
+  explicit OneHost(FrontierOptions opts, int n = 20) : frontier(std::move(opts)) {
     for (int i = 0; i < n; ++i) {
       std::string url("u");
       url.append(std::to_string(i));
