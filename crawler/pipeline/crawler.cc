@@ -367,14 +367,16 @@ bool Crawler::robots_admit(PageRequest& page, Clock::time_point now) {
     case RobotsVerdict::Kind::kAllowed: return true;
     case RobotsVerdict::Kind::kWait: frontier_.release(page.lease); break;
     case RobotsVerdict::Kind::kDisallowed:
-      stats_.robots_disallowed.fetch_add(1, std::memory_order_relaxed);
-      drop_unfetched(page, "robots_disallowed", verdict.rule);
+      if (drop_unfetched(page, "robots_disallowed", verdict.rule)) {
+        stats_.robots_disallowed.fetch_add(1, std::memory_order_relaxed);
+      }
       break;
     case RobotsVerdict::Kind::kGivenUp:
       // RFC 9309 2.3.1.4: an unreachable robots.txt means complete disallow; the record says why.
-      (verdict.given_up == RobotsGiveUp::kHostUnreachable ? stats_.host_unreachable : stats_.robots_unavailable)
-          .fetch_add(1, std::memory_order_relaxed);
-      drop_unfetched(page, robots_give_up_outcome(verdict.given_up), "robots.txt could not be fetched");
+      if (drop_unfetched(page, robots_give_up_outcome(verdict.given_up), "robots.txt could not be fetched")) {
+        (verdict.given_up == RobotsGiveUp::kHostUnreachable ? stats_.host_unreachable : stats_.robots_unavailable)
+            .fetch_add(1, std::memory_order_relaxed);
+      }
       break;
   }
   return false;
@@ -382,21 +384,17 @@ bool Crawler::robots_admit(PageRequest& page, Clock::time_point now) {
 
 // The lease will never be fetched: its record says why. When the record cannot be written the
 // crawl stops and the URL stays queued, so the checkpoint keeps it and a resume decides again.
-void Crawler::drop_unfetched(const PageRequest& page, const char* outcome, const std::string& error) {
-  PageRecord rec;
-  rec.url = page.url;
-  rec.parent = page.parent;
-  rec.depth = page.lease.entry.depth;
-  rec.outcome = outcome;
-  rec.error = error;
-  try {
-    write_record(rec);
-  } catch (const CheckpointError& e) {
-    fail(e.what());
+bool Crawler::drop_unfetched(const PageRequest& page, const char* outcome, const std::string& error) {
+  if (!record_or_fail({.url = page.url,
+                       .parent = page.parent,
+                       .depth = page.lease.entry.depth,
+                       .outcome = outcome,
+                       .error = error})) {
     frontier_.release(page.lease);
-    return;
+    return false;
   }
   frontier_.drop(page.lease);
+  return true;
 }
 
 void Crawler::submit_page(PageRequest page) {
@@ -505,7 +503,13 @@ void Crawler::parse_worker() {
         fail(e.what());
       } catch (const std::exception& e) {
         spdlog::error("{}: {}", item.result.url, e.what());
-        processed = !page || record_crawler_error(*page, e.what());
+        // A page whose processing threw (a bug, or memory exhausted) still gets its record; if even
+        // that cannot be written, it stays outstanding for the final checkpoint.
+        processed = !page || record_or_fail({.url = page->url,
+                                             .parent = page->parent,
+                                             .depth = page->lease.entry.depth,
+                                             .outcome = "crawler_error",
+                                             .error = e.what()});
       }
       if (page && processed) checkpointer_->on_page_processed(item.result.id, item.result);
     }
@@ -791,24 +795,15 @@ void Crawler::write_record(const PageRecord& record) {
 // The seen filter admitted the URL, so it is never offered again: its record says why it is not
 // fetched. A failed write stops the crawl, and this URL is then the one loss no resume repairs.
 void Crawler::record_refusal(const Candidate& c, uint32_t depth, const std::string& parent, AdmitResult refusal) {
-  PageRecord rec{.url = c.url, .parent = parent, .depth = depth, .outcome = refusal_outcome(refusal)};
-  try {
-    write_record(rec);
-  } catch (const CheckpointError& e) {
-    spdlog::error("{}: admitted, but its {} record is not written", c.url, rec.outcome);
-    fail(e.what());
+  const std::string outcome = refusal_outcome(refusal);
+  if (!record_or_fail({.url = c.url, .parent = parent, .depth = depth, .outcome = outcome})) {
+    spdlog::error("{}: admitted, but its {} record is not written", c.url, outcome);
   }
 }
 
-// A page whose processing threw (a bug, or memory exhausted) still gets its record; false when
-// even that cannot be written, and the page stays outstanding for the final checkpoint.
-bool Crawler::record_crawler_error(const PageRequest& page, const std::string& what) {
+bool Crawler::record_or_fail(const PageRecord& record) {
   try {
-    write_record({.url = page.url,
-                  .parent = page.parent,
-                  .depth = page.lease.entry.depth,
-                  .outcome = "crawler_error",
-                  .error = what});
+    write_record(record);
     return true;
   } catch (const CheckpointError& e) {
     fail(e.what());
@@ -829,14 +824,11 @@ void Crawler::record_left_queued(bool stopped) {
       return;
     }
     const QueuedUrl q = decode_queued_url(entry);
-    try {
-      write_record({.url = std::string(q.url),
-                    .parent = std::string(q.parent),
-                    .depth = depth,
-                    .outcome = outcome,
-                    .error = error});
-    } catch (const CheckpointError& e) {
-      fail(e.what());
+    if (!record_or_fail({.url = std::string(q.url),
+                         .parent = std::string(q.parent),
+                         .depth = depth,
+                         .outcome = outcome,
+                         .error = error})) {
       ++unrecorded;
     }
   });

@@ -99,7 +99,9 @@ class Crawler {
   // kWait: the host is held and its robots.txt fetch started (once).
   RobotsVerdict robots_verdict(const std::string& host, std::string_view url, Clock::time_point now);
   // The pages.jsonl record of a leased URL that will never be fetched, the lease dropped.
-  void drop_unfetched(const PageRequest& page, const char* outcome, const std::string& error);
+  // True when the record is written and the lease dropped; false when the crawl stops on the
+  // failed write, the lease then released.
+  bool drop_unfetched(const PageRequest& page, const char* outcome, const std::string& error);
   void submit_page(PageRequest page);
   void start_robots_fetch(RobotsRequest request);
   void start_due_robots_fetches(Clock::time_point now);
@@ -138,7 +140,8 @@ class Crawler {
   // could not be written: the crawl stops, and run()'s report says why.
   void write_record(const PageRecord& record);
   void record_refusal(const Candidate& c, uint32_t depth, const std::string& parent, AdmitResult refusal);
-  bool record_crawler_error(const PageRequest& page, const std::string& what);
+  // write_record(), or false after a failed write has stopped the crawl (fail()).
+  bool record_or_fail(const PageRecord& record);
   void record_left_queued(bool stopped);
   void fail(const std::string& why);
   std::string failure() const;
