@@ -25,26 +25,29 @@ TEST(RobotsRedirectCrawl, HopsWaitThePolitenessDelayAndTheirRulesApply) {
   testing::LoopbackHttpServer site;
   std::mutex mu;
   std::vector<std::pair<std::string, SteadyTime>> requests;  // path, arrival
-  site.server().set_logger([&](const httplib::Request& req, const httplib::Response&) {
-    std::lock_guard lock(mu);
-    requests.emplace_back(req.path, std::chrono::steady_clock::now());
-  });
-  site.server().Get("/robots.txt", [](const httplib::Request&, httplib::Response& res) {
-    res.set_redirect("/moved/robots.txt", 301);
-  });
-  site.server().Get("/moved/robots.txt", [](const httplib::Request&, httplib::Response& res) {
-    res.set_redirect("/final-robots.txt", 302);
-  });
-  site.server().Get("/final-robots.txt", [](const httplib::Request&, httplib::Response& res) {
+  // Stamped when a handler starts, i.e. after the whole request arrived. The logger would run
+  // after the reply is written, racing with the client that already has it and started its delay.
+  const auto route = [&](const std::string& path, httplib::Server::Handler reply) {
+    site.server().Get(path, [&, path, reply](const httplib::Request& req, httplib::Response& res) {
+      {
+        std::lock_guard lock(mu);
+        requests.emplace_back(path, std::chrono::steady_clock::now());
+      }
+      reply(req, res);
+    });
+  };
+  route("/robots.txt",
+        [](const httplib::Request&, httplib::Response& res) { res.set_redirect("/moved/robots.txt", 301); });
+  route("/moved/robots.txt",
+        [](const httplib::Request&, httplib::Response& res) { res.set_redirect("/final-robots.txt", 302); });
+  route("/final-robots.txt", [](const httplib::Request&, httplib::Response& res) {
     res.set_content("User-agent: *\nDisallow: /private\n", "text/plain");
   });
-  site.server().Get("/", [](const httplib::Request&, httplib::Response& res) {
+  route("/", [](const httplib::Request&, httplib::Response& res) {
     res.set_content("<a href='/public'>p</a><a href='/private'>x</a>", "text/html");
   });
-  site.server().Get("/public",
-                    [](const httplib::Request&, httplib::Response& res) { res.set_content("ok", "text/html"); });
-  site.server().Get("/private",
-                    [](const httplib::Request&, httplib::Response& res) { res.set_content("no", "text/html"); });
+  route("/public", [](const httplib::Request&, httplib::Response& res) { res.set_content("ok", "text/html"); });
+  route("/private", [](const httplib::Request&, httplib::Response& res) { res.set_content("no", "text/html"); });
   site.start();
 
   const fs::path out = fs::temp_directory_path() / ("robots_redirect_" + std::to_string(getpid()));
@@ -64,8 +67,8 @@ TEST(RobotsRedirectCrawl, HopsWaitThePolitenessDelayAndTheirRulesApply) {
   paths.reserve(requests.size());
   for (const auto& [path, at] : requests) paths.push_back(path);
   EXPECT_EQ(paths, (std::vector<std::string>{"/robots.txt", "/moved/robots.txt", "/final-robots.txt", "/", "/public"}));
-  // The server logs a request when it answers, after the client sent it: consecutive arrivals
-  // are at least the delay apart only if the crawler waited it after each answer.
+  // A request arrives before its answer leaves, and the crawler starts the delay when it has the
+  // answer: consecutive arrivals are at least the delay apart only if it waited after each answer.
   for (size_t i = 1; i < requests.size(); ++i) {
     EXPECT_GE(requests[i].second - requests[i - 1].second, std::chrono::milliseconds(150))
         << requests[i - 1].first << " -> " << requests[i].first;
