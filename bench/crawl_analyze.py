@@ -131,6 +131,7 @@ def measure(args):
         "outside_truth_examples": sorted(distinct_pages - truth)[:5],
         "truth_missed_examples": sorted(truth - distinct_pages)[:5],
         "duplicate_fetches": sum(n - 1 for n in seen.values()),
+        "duplicate_page_fetches": sum(n - 1 for k, n in seen.items() if k in distinct_pages),
         "duplicate_examples": [k for k, n in seen.most_common(5) if n > 1],
         "statuses": dict(statuses),
         "log_span_s": (last_end - first_start) if requests else 0.0,
@@ -256,6 +257,24 @@ def report(args):
     if bc and scrapy and scrapy["cpu_s_per_1000_pages"]:
         ratio = bc["cpu_s_per_1000_pages"] / scrapy["cpu_s_per_1000_pages"]
         lines.append("- CPU per page at most a fifth of Scrapy's: %.3f vs %.3f CPU s / 1,000 pages = %.2f of Scrapy's: %s" % (bc["cpu_s_per_1000_pages"], scrapy["cpu_s_per_1000_pages"], ratio, verdict(ratio <= 0.2)))
+    base = by_name.get("baseline")
+    if bc and args.kill_inspect:
+        inspected = json.load(open(args.kill_inspect))["since_generation"]
+        in_flight = inspected["in_flight_at_stop"]
+        lines += ["", "## Targets of a big crawl with one kill -9 and resume (issue 13)", ""]
+        lines.append("- Every ground-truth page fetched: %d / %d: %s" % (
+            bc["truth_fetched"], bc["truth_pages"], verdict(bc["truth_fetched"] == bc["truth_pages"])))
+        lines.append("- Page fetches repeated no more than the transfers in flight at the kill (%d, from the "
+                     "journal: `bloomcrawl inspect` after the kill): %d: %s; robots.txt fetched again on resume "
+                     "(docs/checkpoint-format.md): %d" % (
+                         in_flight, bc["duplicate_page_fetches"], verdict(bc["duplicate_page_fetches"] <= in_flight),
+                         bc["duplicate_fetches"] - bc["duplicate_page_fetches"]))
+        lines.append("- Peak RSS at most 500 MiB (the larger of the two runs): %.0f MiB: %s" % (
+            bc["max_rss_kib"] / 1024, verdict(bc["max_rss_kib"] <= 500 * 1024)))
+        if base and base["pages_per_s"]:
+            ratio = bc["pages_per_s"] / base["pages_per_s"]
+            lines.append("- pages/s within 10%% of the baseline's uninterrupted crawl (kill, restart and resume "
+                         "included): %.0f vs %.0f = %.3f: %s" % (bc["pages_per_s"], base["pages_per_s"], ratio, verdict(ratio >= 0.9)))
     pairs = [(by_name[n], by_name[n.replace("baseline", "bloomcrawl")]) for n in by_name
              if n.startswith("baseline") and n.replace("baseline", "bloomcrawl") in by_name]
     if pairs:
@@ -303,6 +322,8 @@ def main():
     r.add_argument("--notes", help="markdown appended at the end (diagnosis, profile)")
     r.add_argument("--parse", help="links_bench JSON: the bare parse of a sample of the site's pages")
     r.add_argument("--out", required=True)
+    r.add_argument("--kill-inspect",
+                   help="our crawl was killed once and resumed: `bloomcrawl inspect` of its checkpoint after the kill")
     args = parser.parse_args()
     measure(args) if args.command == "measure" else report(args)
 

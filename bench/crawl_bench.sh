@@ -8,6 +8,7 @@
 #   bench/crawl_bench.sh [--pages-per-host N] [--port P] [--wrk-seconds S] [--scrapy-seconds S]
 #                        [--no-profile] [--notes FILE] [--out FILE] [--keep]
 #                        [--baseline BIN] [--rounds N] [--no-others]
+#                        [--kill-at-percent P] [--memory-limit-mb M]
 #
 # Installs what it uses, builds Release, and cleans up on any exit (nginx stopped, temp dir removed
 # unless --keep). About 10 minutes on 2 cores. Unless --no-profile, bloomcrawl then crawls once more
@@ -18,6 +19,13 @@
 # (e.g. built from an older commit) crawls too, right before ours, so a change is measured against
 # what it changed in one sitting; --rounds N repeats that pair N times (rows "-1", "-2", ...;
 # the last round's rows are "baseline" and "bloomcrawl"). --no-others skips Scrapy and wget.
+# --kill-at-percent P: our crawl checkpoints, is killed with SIGKILL once the server has answered
+# P% of the ground truth's requests, and is resumed to the end (bench/crawl_kill_resume.sh); the
+# report then checks the big-crawl targets (issue 13: peak RSS <= 500 MiB, pages/s within 10% of
+# the baseline's, duplicates no more than the transfers in flight at the kill).
+# --memory-limit-mb M: frontier.memory_limit_mb for our crawl (and the baseline's).
+# A big crawl (issue 13): --pages-per-host 333334 --kill-at-percent 40 --baseline OLD_BIN
+#   --no-others --no-profile --out bench/results/crawl-1m.md
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -39,6 +47,8 @@ tool_timeout_s=900  # a run that takes longer is stopped (SIGINT) and reported a
 baseline_bin=""
 rounds=1
 others=1
+kill_at_percent=""
+memory_limit_mb=256
 
 usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
@@ -54,6 +64,8 @@ while [ $# -gt 0 ]; do
     --baseline) baseline_bin="$(realpath "$2")"; shift 2 ;;
     --rounds) rounds="$2"; shift 2 ;;
     --no-others) others=0; shift ;;
+    --kill-at-percent) kill_at_percent="$2"; shift 2 ;;
+    --memory-limit-mb) memory_limit_mb="$2"; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "crawl_bench: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -208,8 +220,15 @@ run_tool wrk "${wrk_cmd[@]}"
 per_host=$(( (64 + ${#hosts[@]} - 1) / ${#hosts[@]} ))
 allowed_hosts="$(printf '"%s", ' "${hosts[@]:1}")"
 fill_template "$repo/bench/crawl_bloomcrawl.conf" "$work/bloomcrawl.json" SEED="$seed" \
-  ALLOWED_HOSTS="${allowed_hosts%, }" PER_HOST="$per_host" OUTPUT="$work/bloomcrawl-out"
+  ALLOWED_HOSTS="${allowed_hosts%, }" PER_HOST="$per_host" OUTPUT="$work/bloomcrawl-out" \
+  MEMORY_LIMIT_MB="$memory_limit_mb"
 bloomcrawl_cmd=("$bloomcrawl" crawl --config "$work/bloomcrawl.json")
+if [ -n "$kill_at_percent" ]; then
+  kill_after=$(( truth_pages * kill_at_percent / 100 ))
+  bloomcrawl_cmd=("$repo/bench/crawl_kill_resume.sh" "$bloomcrawl" "$work/bloomcrawl.json" "$work/bloomcrawl-ckpt"
+                  "$work/bloomcrawl.access.log" "$kill_after" "$work/kill-inspect.json")
+  [ "$rounds" = 1 ] || { log "--kill-at-percent takes one round"; exit 2; }
+fi
 row_names=(wrk)
 for round in $(seq "$rounds"); do
   suffix=""; [ "$round" -lt "$rounds" ] && suffix="-$round"
@@ -263,6 +282,11 @@ cat >"$work/setup.md" <<EOF
   written to a temp dir; it ignores \`rel=nofollow\`, so it also fetches the nofollow-only pages.
 - wrk: 2 threads, 64 connections, ${wrk_seconds} s, every ground-truth URL round-robin
   (\`bench/crawl_wrk.lua\`), with nginx's access log on as for the crawlers.
+- Frontier: \`frontier.memory_limit_mb\` $memory_limit_mb.$([ -n "$kill_at_percent" ] && printf '%s' "
+  **Kill and resume**: our crawl checkpoints into TMP/bloomcrawl-ckpt (the default interval), is
+  killed with SIGKILL once nginx has logged $kill_at_percent% of the ground truth's count of requests, and is
+  resumed with \`--resume\` to the end (\`bench/crawl_kill_resume.sh\`): its wall time, CPU and peak
+  RSS cover both runs and the restart between them.")
 - Order: wrk (also warms the page cache), bloomcrawl, Scrapy, wget; each tool under
   \`/usr/bin/time -v\`, stopped after ${tool_timeout_s} s if still running.
 
@@ -338,7 +362,9 @@ fi
 mkdir -p "$(dirname "$out")"
 row_files=()
 for name in "${row_names[@]}"; do row_files+=("$work/rows/$name.json"); done
+kill_args=()
+[ -n "$kill_at_percent" ] && kill_args=(--kill-inspect "$work/kill-inspect.json")
 "$py" "$repo/bench/crawl_analyze.py" report --rows "${row_files[@]}" \
-  --setup "$work/setup.md" --parse "$work/parse.json" --out "$out" "${notes[@]}"
+  --setup "$work/setup.md" --parse "$work/parse.json" --out "$out" "${notes[@]}" "${kill_args[@]}"
 log "wrote $out"
 cat "$out"

@@ -4,9 +4,10 @@
 #include <utility>
 
 #include "base/durable_file.h"
-
+#include "base/file_system.h"
 #include "frontier/frontier_snapshot.h"
 #include "frontier/frontier_state.h"
+#include "frontier/snapshot_reader.h"
 
 namespace bloomcrawl {
 
@@ -225,6 +226,15 @@ FrontierCheckpointStats Frontier::write_checkpoint(DiskCheckpointCut& cut, const
 
 Frontier Frontier::open_checkpoint(const std::filesystem::path& directory, FrontierOptions options) {
   return Frontier(FrontierState::open_disk_checkpoint(directory, std::move(options)));
+}
+
+void Frontier::check_checkpoint(const std::filesystem::path& directory) {
+  const std::filesystem::path state_path = directory / kFrontierStateFile;
+  const std::string bytes = read_whole_file(state_path);
+  SnapshotReader(bytes, kFrontierStateMagic, "frontier state file " + state_path.string());
+  const std::filesystem::path current = directory / kFrontierStoreDirectory / "CURRENT";
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(current, ec)) throw std::runtime_error(current.string() + ": missing");
 }
 
 Frontier Frontier::restore(std::string_view bytes, FrontierOptions options) {

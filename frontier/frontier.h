@@ -135,6 +135,9 @@ class Frontier {
   // A disk frontier from such a directory, its live store created in options.store_directory;
   // reads the state file, not the URLs. Throws std::runtime_error naming a missing or corrupted file.
   static Frontier open_checkpoint(const std::filesystem::path& directory, FrontierOptions options);
+  // What open_checkpoint() reads first, checked without opening the store: the state file's
+  // magic and CRC, and the store's CURRENT. Throws std::runtime_error naming the file.
+  static void check_checkpoint(const std::filesystem::path& directory);
 
  private:
   explicit Frontier(FrontierState state);

@@ -11,6 +11,7 @@
 #include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <mutex>
 #include <thread>
 
 #include <spdlog/sinks/basic_file_sink.h>
@@ -131,23 +132,26 @@ void setup_logging(const LoggingConfig& l) {
 }
 
 // Signals are taken by a dedicated thread with sigwait, so stopping the crawl runs as ordinary
-// code rather than inside a signal handler.
+// code rather than inside a signal handler. Construct it before anything starts a thread (the
+// frontier's RocksDB starts its own): threads inherit the mask that keeps the signals from them.
 class SignalWatcher {
  public:
-  explicit SignalWatcher(Crawler& crawler) {
+  SignalWatcher() {
     sigemptyset(&set_);
     sigaddset(&set_, SIGINT);
     sigaddset(&set_, SIGTERM);
     sigaddset(&set_, SIGUSR1);  // our own wake-up at the end
     pthread_sigmask(SIG_BLOCK, &set_, nullptr);
-    thread_ = std::thread([this, &crawler] {
+    thread_ = std::thread([this] {
       int signals = 0;
       for (;;) {
         int sig = 0;
         if (sigwait(&set_, &sig) != 0 || sig == SIGUSR1) return;
         if (++signals > 1) _exit(130);
         spdlog::warn("signal {}: stopping; the crawl report follows (again to quit at once)", sig);
-        crawler.stop();
+        std::lock_guard lock(mu_);
+        stop_requested_ = true;
+        if (crawler_) crawler_->stop();
       }
     });
   }
@@ -155,9 +159,27 @@ class SignalWatcher {
     pthread_kill(thread_.native_handle(), SIGUSR1);
     thread_.join();
   }
+  SignalWatcher(const SignalWatcher&) = delete;
+  SignalWatcher& operator=(const SignalWatcher&) = delete;
+
+  // crawler.run(), stopped by a signal that arrives while it runs or arrived before.
+  nlohmann::json run(Crawler& crawler) {
+    {
+      std::lock_guard lock(mu_);
+      crawler_ = &crawler;
+      if (stop_requested_) crawler.stop();
+    }
+    nlohmann::json report = crawler.run();
+    std::lock_guard lock(mu_);
+    crawler_ = nullptr;
+    return report;
+  }
 
  private:
   sigset_t set_;
+  std::mutex mu_;
+  Crawler* crawler_ = nullptr;  // under mu_
+  bool stop_requested_ = false;
   std::thread thread_;
 };
 
@@ -210,12 +232,9 @@ int run_crawl(const CrawlFlags& flags) {
     c.key_hash = canonical_key_hash(config);
   }
   settings.audit = config.audit;
+  SignalWatcher watcher;
   Crawler crawler(settings, std::move(resume));
-  nlohmann::json report;
-  {
-    SignalWatcher watcher(crawler);
-    report = crawler.run();
-  }
+  nlohmann::json report = watcher.run(crawler);
   report["config"] = to_json(config);
   if (config.output.report_json) {
     std::filesystem::path path = std::filesystem::path(config.output.directory) / "report.json";

@@ -15,6 +15,7 @@
 
 #include "crawler/cli/command.h"
 #include "crawler/persist/crawl_checkpoint.h"
+#include "crawler/persist/journal_replay.h"
 #include "seenfilter/checkpoint.h"
 
 namespace bloomcrawl::cli {
@@ -111,13 +112,14 @@ Description describe_crawl(const InspectArgs& args) {
       {"kind", "crawl"},
       {"directory", args.dir},
       {"generation", m.generation},
-      {"format_version", kCrawlManifestVersion},
+      {"format_version", m.frontier_directory.empty() ? 1 : kCrawlManifestVersion},
       {"key_hash", m.key_hash},
       {"pages_done", m.pages_done},
       {"queued", m.queued},
       {"in_flight_at_cut", m.outstanding.size()},
       {"requeued_at_cut", m.requeue.size()},
-      {"frontier", {{"file", m.frontier_file}, {"bytes", m.frontier_bytes}}},
+      {"frontier", m.frontier_directory.empty() ? nlohmann::json{{"file", m.frontier_file}, {"bytes", m.frontier_bytes}}
+                                                : nlohmann::json{{"directory", m.frontier_directory}}},
       {"audit", m.audit_file.empty() ? nlohmann::json(nullptr)
                                      : nlohmann::json{{"file", m.audit_file}, {"bytes", m.audit_bytes}}},
       {"counters", m.counters},
@@ -125,12 +127,22 @@ Description describe_crawl(const InspectArgs& args) {
       {"seen_filter", filter.json},
       {"journals", nlohmann::json::array()},
   };
-  for (const fs::path& j : journals_since(args.dir, m.generation)) {
+  const std::vector<fs::path> journals = journals_since(args.dir, m.generation);
+  for (const fs::path& j : journals) {
     d.json["journals"].push_back({{"file", j.filename().string()}, {"bytes", fs::file_size(j)}});
   }
+  // What a resume would redo: the pages in flight at the stop are the ones it fetches again.
+  const JournalReplay replay = replay_journals(journals, m.outstanding);
+  d.json["since_generation"] = {{"journal_records", replay.records},
+                                {"admitted", replay.admitted.size()},
+                                {"pages_completed", replay.completed.size()},
+                                {"in_flight_at_stop", replay.outstanding.size()},
+                                {"journal_problems", replay.problems}};
   std::ostringstream summary;
   summary << "crawl checkpoint generation " << m.generation << ": " << m.pages_done << " pages done, " << m.queued
-          << " queued, " << m.outstanding.size() << " in flight at the cut; " << filter.summary;
+          << " queued, " << m.outstanding.size() << " in flight at the cut; since: " << replay.completed.size()
+          << " pages completed, " << replay.outstanding.size()
+          << " in flight at the stop (a resume fetches them again); " << filter.summary;
   d.summary = summary.str();
   return d;
 }

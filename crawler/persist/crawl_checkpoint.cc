@@ -12,6 +12,7 @@
 #include "base/durable_file.h"
 #include "base/file_system.h"
 #include "crawler/persist/audit_set.h"
+#include "frontier/frontier.h"
 #include "seenfilter/checkpoint.h"
 
 namespace bloomcrawl {
@@ -72,6 +73,34 @@ std::string current_manifest_name(const fs::path& dir) {
   return name;
 }
 
+// The frontier directories' generations (frontier-G/; not version 1's frontier-G.bin files).
+std::vector<uint64_t> frontier_generations(const fs::path& dir) {
+  std::vector<uint64_t> out;
+  for (const uint64_t g : generations(dir, "frontier-", "")) {
+    std::error_code ec;
+    if (fs::is_directory(dir / frontier_directory_name(g), ec)) out.push_back(g);
+  }
+  return out;
+}
+
+// Bytes generation G's frontier directory added to the disk: its files, less the store files
+// (SSTs, hard links) that the previous frontier directory has too.
+uint64_t new_frontier_bytes(const fs::path& dir, uint64_t generation) {
+  std::set<std::string> before;
+  const std::vector<uint64_t> gens = frontier_generations(dir);
+  const auto previous = std::lower_bound(gens.begin(), gens.end(), generation);
+  std::error_code ec;
+  if (previous != gens.begin()) {
+    const fs::path store = dir / frontier_directory_name(*std::prev(previous)) / "store";
+    for (const fs::directory_entry& e : fs::directory_iterator(store, ec)) before.insert(e.path().filename().string());
+  }
+  uint64_t bytes = 0;
+  for (const fs::directory_entry& e : fs::recursive_directory_iterator(dir / frontier_directory_name(generation), ec)) {
+    if (e.is_regular_file(ec) && !before.contains(e.path().filename().string())) bytes += e.file_size(ec);
+  }
+  return bytes;
+}
+
 std::set<std::string> layer_files(const fs::path& filter_dir) {
   std::set<std::string> out;
   std::error_code ec;
@@ -83,7 +112,8 @@ std::set<std::string> layer_files(const fs::path& filter_dir) {
 
 // Retention by reference, run only once a generation is committed: keeps the generation CURRENT
 // names, the `keep - 1` newest manifests before it, and any newer (a save that failed before its
-// switch); removes the other manifests, the frontier and audit files no kept manifest names (those
+// switch); removes the other manifests, the frontier directories (and version 1 frontier files)
+// and audit files no kept manifest names (those
 // of failed saves too), the journals older than the oldest kept generation (a resume from one
 // replays every journal from its own on), the filter manifests and layers no kept manifest needs,
 // and leftover temp files. While a kept manifest cannot be read, what it names is unknown: frontier
@@ -115,7 +145,7 @@ void apply_retention(const fs::path& dir, uint32_t keep) {
   for (const uint64_t g : kept) {
     try {
       const CrawlManifest m = read_crawl_manifest(dir, numbered(kManifestPrefix, g, ""));
-      named.insert(m.frontier_file);
+      named.insert(m.frontier_directory.empty() ? m.frontier_file : m.frontier_directory);
       if (!m.audit_file.empty()) named.insert(m.audit_file);
       filter_manifests.insert(m.filter_manifest);
     } catch (const std::exception&) {
@@ -129,9 +159,10 @@ void apply_retention(const fs::path& dir, uint32_t keep) {
     if (const auto g = generation_of(name, kManifestPrefix, "")) stale = !kept.contains(*g);
     if (const auto g = generation_of(name, "journal-", ".log")) stale = *g < oldest;
     std::optional<uint64_t> g = generation_of(name, "frontier-", ".bin");
+    if (!g) g = generation_of(name, "frontier-", "");
     if (!g) g = generation_of(name, "audit-", ".bin");
     if (g) stale = *g < current && (all_kept_readable ? !named.contains(name) : *g < oldest);
-    if (stale) fs::remove(e.path(), ec);
+    if (stale) fs::remove_all(e.path(), ec);
   }
   if (all_kept_readable) retain_checkpoints(dir / kFilterDir, 1, filter_manifests);
 }
@@ -150,10 +181,13 @@ std::vector<fs::path> journals_since(const fs::path& dir, uint64_t generation) {
   return out;
 }
 
+std::string frontier_directory_name(uint64_t generation) { return numbered("frontier-", generation, ""); }
+
 uint64_t next_generation(const fs::path& dir) {
   uint64_t max = 0;
   for (uint64_t g : generations(dir, kManifestPrefix, "")) max = std::max(max, g);
   for (uint64_t g : generations(dir, "journal-", ".log")) max = std::max(max, g);
+  for (uint64_t g : frontier_generations(dir)) max = std::max(max, g);
   return max + 1;
 }
 
@@ -176,11 +210,12 @@ CrawlSaveResult save_crawl_checkpoint(CrawlCheckpoint& checkpoint, const fs::pat
   }
   result.bytes_written += fs::file_size(dir / kFilterDir / m.filter_manifest, ec);
 
-  m.frontier_file = numbered("frontier-", m.generation, ".bin");
-  m.frontier_bytes = checkpoint.frontier.size();
-  m.frontier_checksum = checksum64(checkpoint.frontier);
-  write_file_durably(dir / m.frontier_file, checkpoint.frontier.data(), checkpoint.frontier.size());
-  result.bytes_written += checkpoint.frontier.size();
+  m.frontier_directory = frontier_directory_name(m.generation);
+  m.frontier_file.clear();
+  if (!fs::is_regular_file(dir / m.frontier_directory / kFrontierStateFile, ec)) {
+    throw CheckpointError((dir / m.frontier_directory).string(), "the frontier checkpoint was not written");
+  }
+  result.bytes_written += new_frontier_bytes(dir, m.generation);
 
   if (checkpoint.audit_enabled) {
     const std::string audit = encode_audit_file(checkpoint.audit);
@@ -225,7 +260,16 @@ CrawlCheckpoint load_generation(const fs::path& dir, const std::string& manifest
   cp.manifest = read_crawl_manifest(dir, manifest_name);
   const CrawlManifest& m = cp.manifest;
   cp.filter = read_checkpoint(dir / kFilterDir, m.filter_manifest);
-  cp.frontier = read_verified(dir / m.frontier_file, m.frontier_bytes, m.frontier_checksum);
+  if (m.frontier_directory.empty()) {
+    cp.frontier = read_verified(dir / m.frontier_file, m.frontier_bytes, m.frontier_checksum);
+  } else {
+    cp.frontier_directory = dir / m.frontier_directory;
+    try {
+      Frontier::check_checkpoint(cp.frontier_directory);
+    } catch (const std::runtime_error& e) {
+      throw CheckpointError(cp.frontier_directory.string(), e.what());
+    }
+  }
   if (!m.audit_file.empty()) {
     cp.audit_enabled = true;
     const fs::path path = dir / m.audit_file;

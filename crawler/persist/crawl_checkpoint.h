@@ -1,7 +1,8 @@
 // Crawl checkpoints: one generation of a crawl's state in a directory, and the generations
 // around it (format: docs/checkpoint-format.md, "Crawl checkpoint"). A generation is
 //   filter/              the seen filter's own checkpoint (sealed layers written once, shared)
-//   frontier-G.bin       Frontier::snapshot() bytes
+//   frontier-G/          the disk frontier's checkpoint (Frontier::write_checkpoint), written by
+//                        the caller before the save (version 1 had frontier-G.bin snapshot bytes)
 //   audit-G.bin          the exact audit set (only with `audit`)
 //   CRAWL-G              the manifest: what the files are (sizes, checksums), the config and its
 //                        canonical key hash, CrawlStats, resume counters, leases to requeue
@@ -27,22 +28,24 @@
 namespace bloomcrawl {
 
 inline constexpr std::string_view kCrawlManifestMagic{"BCCRMANI", 8};
-inline constexpr uint32_t kCrawlManifestVersion = 1;
+// Version 2 names a frontier directory; version 1 (a frontier snapshot file) is still read.
+inline constexpr uint32_t kCrawlManifestVersion = 2;
 
 // The default constructor is flagged only for nlohmann::json's own (noexcept), whose null path never
 // reaches its JSON_THROW (nlohmann 3.11): nothing can escape.
 // NOLINTNEXTLINE(bugprone-exception-escape): a false positive, explained above
 struct CrawlManifest {
   uint64_t generation = 0;
-  std::string key_hash;         // canonical_key_hash() of the config
-  nlohmann::json config;        // to_json(CrawlConfig)
-  nlohmann::json stats;         // CrawlStats::to_json()
-  nlohmann::json counters;      // the crawler's resume and audit counters
-  std::string filter_manifest;  // in filter/
-  std::string frontier_file;
+  std::string key_hash;            // canonical_key_hash() of the config
+  nlohmann::json config;           // to_json(CrawlConfig)
+  nlohmann::json stats;            // CrawlStats::to_json()
+  nlohmann::json counters;         // the crawler's resume and audit counters
+  std::string filter_manifest;     // in filter/
+  std::string frontier_directory;  // version 2: frontier-G/
+  std::string frontier_file;       // version 1 (encoded as version 1 when set): frontier-G.bin
   uint64_t frontier_bytes = 0;
   uint64_t frontier_checksum = 0;  // XXH3-64 of the file
-  uint64_t queued = 0;             // URLs in the frontier snapshot (for inspect)
+  uint64_t queued = 0;             // URLs in the frontier checkpoint (for inspect)
   uint64_t pages_done = 0;         // pages fetched so far (for inspect)
   std::string audit_file;          // empty: audit off
   uint64_t audit_bytes = 0;
@@ -64,8 +67,9 @@ CrawlManifest decode_crawl_manifest(std::string_view bytes, const std::string& n
 struct CrawlCheckpoint {
   CrawlManifest manifest;
   FilterSnapshot filter;
-  std::string frontier;
-  std::vector<uint64_t> audit;  // sorted; empty when audit is off
+  std::filesystem::path frontier_directory;  // loaded version 2: Frontier::open_checkpoint() it
+  std::string frontier;                      // loaded version 1: Frontier::restore() it
+  std::vector<uint64_t> audit;               // sorted; empty when audit is off
   bool audit_enabled = false;
 };
 
@@ -74,8 +78,13 @@ struct CrawlSaveResult {
   uint64_t bytes_written = 0;  // new bytes on disk (reused sealed layers excluded)
 };
 
+// The frontier checkpoint directory of generation G, "frontier-G" (a plain name in the crawl
+// checkpoint directory).
+std::string frontier_directory_name(uint64_t generation);
+
 // Writes generation checkpoint.manifest.generation (filling in the file fields of the manifest)
-// and makes it current. Only then, with the whole generation durable, retention: the generation
+// and makes it current. Its frontier must already be written, durably, in
+// dir / frontier_directory_name(generation). Only then, with the whole generation durable, retention: the generation
 // CURRENT names and the `keep - 1` before it stay, with every file they name and the journals a
 // resume from them replays; nothing else of the directory is needed. A failed write, fsync or
 // rename throws CheckpointError naming the file, with nothing removed: the previous generation

@@ -77,11 +77,7 @@ std::string encode_crawl_manifest(const CrawlManifest& m) {
       {"stats", m.stats},
       {"counters", m.counters},
       {"filter", {{"manifest", m.filter_manifest}}},
-      {"frontier",
-       {{"file", m.frontier_file},
-        {"bytes", m.frontier_bytes},
-        {"checksum", hex64(m.frontier_checksum)},
-        {"queued", m.queued}}},
+      {"frontier", {{"directory", m.frontier_directory}, {"queued", m.queued}}},
       {"pages_done", m.pages_done},
       {"requeue", requeue},
       {"outstanding", m.outstanding},
@@ -89,11 +85,19 @@ std::string encode_crawl_manifest(const CrawlManifest& m) {
   if (!m.audit_file.empty()) {
     body["audit"] = {{"file", m.audit_file}, {"bytes", m.audit_bytes}, {"checksum", hex64(m.audit_checksum)}};
   }
+  // Version 1 (tests of reading old checkpoints write it): a frontier snapshot file.
+  const bool version1 = !m.frontier_file.empty();
+  if (version1) {
+    body["frontier"] = {{"file", m.frontier_file},
+                        {"bytes", m.frontier_bytes},
+                        {"checksum", hex64(m.frontier_checksum)},
+                        {"queued", m.queued}};
+  }
   // Invalid UTF-8 in a URL must not make the manifest unwritable: replace it (URLs are
   // canonical, hence ASCII, so this never changes one).
   const std::string text = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   std::string out(kCrawlManifestMagic);
-  put_le(out, kCrawlManifestVersion, 4);
+  put_le(out, version1 ? 1 : kCrawlManifestVersion, 4);
   put_le(out, text.size(), 4);
   out += text;
   const uint64_t sum = checksum64(out);
@@ -106,7 +110,7 @@ CrawlManifest decode_crawl_manifest(std::string_view bytes, const std::string& n
     throw CheckpointError(name, "truncated: " + std::to_string(bytes.size()) + " bytes");
   if (bytes.substr(0, 8) != kCrawlManifestMagic) throw CheckpointError(name, "bad magic (not a crawl manifest)");
   const uint64_t version = get_le(bytes, 8, 4);
-  if (version != kCrawlManifestVersion)
+  if (version != 1 && version != kCrawlManifestVersion)
     throw CheckpointError(name, "unsupported format version " + std::to_string(version));
   const uint64_t length = get_le(bytes, 12, 4);
   if (length > kMaxBodyBytes || bytes.size() != kHeaderBytes + length + 8) {
@@ -127,9 +131,13 @@ CrawlManifest decode_crawl_manifest(std::string_view bytes, const std::string& n
   m.counters = r.obj(body, "counters");
   m.filter_manifest = r.file_name(r.obj(body, "filter"), "manifest");
   const nlohmann::json& frontier = r.obj(body, "frontier");
-  m.frontier_file = r.file_name(frontier, "file");
-  m.frontier_bytes = r.u64(frontier, "bytes");
-  m.frontier_checksum = r.hex(frontier, "checksum");
+  if (version == 1) {
+    m.frontier_file = r.file_name(frontier, "file");
+    m.frontier_bytes = r.u64(frontier, "bytes");
+    m.frontier_checksum = r.hex(frontier, "checksum");
+  } else {
+    m.frontier_directory = r.file_name(frontier, "directory");
+  }
   m.queued = r.u64(frontier, "queued");
   m.pages_done = r.u64(body, "pages_done");
   if (body.contains("audit")) {

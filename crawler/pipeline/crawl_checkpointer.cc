@@ -14,7 +14,6 @@
 #include "crawler/persist/journal_records.h"
 #include "crawler/persist/journal_replay.h"
 #include "crawler/pipeline/queued_url.h"
-#include "frontier/frontier_snapshot.h"
 
 namespace bloomcrawl {
 namespace {
@@ -44,8 +43,16 @@ SeenFilter CrawlCheckpointer::make_filter(const CrawlerSettings& s, const CrawlC
 }
 
 Frontier CrawlCheckpointer::make_frontier(const CrawlerSettings& s, const CrawlCheckpoint* resume) {
-  if (resume) return Frontier::restore(resume->frontier, s.frontier);
-  return Frontier(s.frontier);
+  FrontierOptions options = s.frontier;
+  options.store_directory = frontier_store_directory(s).string();
+  std::filesystem::create_directories(frontier_store_directory(s).parent_path());
+  if (!resume) return Frontier(std::move(options));
+  if (resume->frontier_directory.empty()) return Frontier::restore(resume->frontier, std::move(options));  // version 1
+  try {
+    return Frontier::open_checkpoint(resume->frontier_directory, std::move(options));
+  } catch (const std::runtime_error& e) {
+    throw CheckpointError(resume->frontier_directory.string(), e.what());
+  }
 }
 
 CrawlCheckpointer::CrawlCheckpointer(const CrawlerSettings& settings, SeenFilter& filter, Frontier& frontier,
@@ -245,13 +252,13 @@ void CrawlCheckpointer::maybe_checkpoint() {
   }
 }
 
-FrontierImage CrawlCheckpointer::cut_checkpoint(CrawlCheckpoint& cp, std::unique_ptr<JournalWriter>& journal) {
+DiskCheckpointCut CrawlCheckpointer::cut_checkpoint(CrawlCheckpoint& cp, std::unique_ptr<JournalWriter>& journal) {
   CrawlManifest& m = cp.manifest;
-  FrontierImage frontier;
+  DiskCheckpointCut frontier;
   double pause_ms = 0;
   gate_.cut([&] {
     const auto start = std::chrono::steady_clock::now();
-    frontier = frontier_.capture();  // encoded after the pause
+    frontier = frontier_.cut_checkpoint();  // written after the pause
     {
       std::lock_guard<std::mutex> lock(outstanding_mu_);
       for (const auto& [id, o] : outstanding_) {
@@ -275,14 +282,21 @@ FrontierImage CrawlCheckpointer::cut_checkpoint(CrawlCheckpoint& cp, std::unique
   m.generation = generation_;
   m.key_hash = settings_.checkpoint.key_hash;
   m.config = settings_.checkpoint.config;
-  m.queued = frontier.queued_urls();
+  m.queued = frontier.queued;
   std::lock_guard<std::mutex> lock(written_mu_);
   written_.last_pause_ms = pause_ms;
   written_.max_pause_ms = std::max(written_.max_pause_ms, pause_ms);
   return frontier;
 }
 
-void CrawlCheckpointer::finish_checkpoint(CrawlCheckpoint& cp, const FrontierImage& frontier, JournalWriter& journal) {
+void CrawlCheckpointer::finish_checkpoint(CrawlCheckpoint& cp, DiskCheckpointCut& frontier, JournalWriter& journal) {
+  // First, so that the cut always ends (its deferred deletes applied), whatever fails later.
+  const FrontierCheckpointStats written = frontier_.write_checkpoint(
+      frontier, settings_.checkpoint.directory / frontier_directory_name(cp.manifest.generation));
+  {
+    std::lock_guard<std::mutex> lock(written_mu_);
+    written_.frontier_lock_ms = std::chrono::duration<double, std::milli>(written.pause - frontier.pause).count();
+  }
   // The filter is copied while the crawl goes on, so the copy holds every key admitted before the
   // cut and perhaps some admitted after it. Those are in `journal` (the one the cut opened), and
   // a resume replays their admitted records, queueing them whether or not the filter knew them.
@@ -294,8 +308,6 @@ void CrawlCheckpointer::finish_checkpoint(CrawlCheckpoint& cp, const FrontierIma
   cp.filter = filter_.snapshot();
   gate_.cut([] {});
   journal.sync();
-  cp.frontier = frontier.encode_body();
-  seal_frontier_snapshot(cp.frontier);
   std::sort(cp.audit.begin(), cp.audit.end());
 }
 
@@ -315,7 +327,7 @@ void CrawlCheckpointer::take_checkpoint(bool wait) {
   // pages.jsonl is buffered: flushed with each generation, a kill loses only its last lines.
   if (page_log_) page_log_->flush();
   auto checkpoint = std::make_shared<CrawlCheckpoint>();
-  auto frontier = std::make_shared<FrontierImage>(cut_checkpoint(*checkpoint, next));
+  auto frontier = std::make_shared<DiskCheckpointCut>(cut_checkpoint(*checkpoint, next));
   std::shared_ptr<JournalWriter> previous = std::move(next);  // the journal the cut closed
   // The journal the cut opened: replaced only by the next cut, which joins this writer first.
   JournalWriter* current = journal_.get();
@@ -326,7 +338,6 @@ void CrawlCheckpointer::take_checkpoint(bool wait) {
     previous.reset();  // synced and closed
     try {
       finish_checkpoint(*checkpoint, *frontier, *current);
-      frontier.reset();  // unpins the frontier's queue chunks
       CrawlSaveResult r = save_crawl_checkpoint(*checkpoint, settings_.checkpoint.directory, settings_.checkpoint.keep);
       std::lock_guard<std::mutex> lock(written_mu_);
       ++written_.taken;
@@ -368,6 +379,7 @@ nlohmann::json CrawlCheckpointer::report() const {
           {"failed", written_.failed},
           {"last_pause_ms", written_.last_pause_ms},
           {"max_pause_ms", written_.max_pause_ms},
+          {"last_frontier_lock_ms", written_.frontier_lock_ms},
           {"last_bytes_written", written_.last_bytes},
           {"total_bytes_written", written_.total_bytes},
           {"resumes", resumes_.load()},

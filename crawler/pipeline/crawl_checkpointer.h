@@ -105,10 +105,10 @@ class CrawlCheckpointer {
   void resume_from_checkpoint();
   void apply_replay(JournalReplay& replay);
   void take_checkpoint(bool wait);
-  // The pause: fills what must be exact at the cut, swaps in `journal`, returns the frontier's image.
-  FrontierImage cut_checkpoint(CrawlCheckpoint& cp, std::unique_ptr<JournalWriter>& journal);
-  // After the pause, on the writer thread: the filter copy and the frontier's bytes.
-  void finish_checkpoint(CrawlCheckpoint& cp, const FrontierImage& frontier, JournalWriter& journal);
+  // The pause: fills what must be exact at the cut, swaps in `journal`, returns the frontier's cut.
+  DiskCheckpointCut cut_checkpoint(CrawlCheckpoint& cp, std::unique_ptr<JournalWriter>& journal);
+  // After the pause, on the writer thread: the frontier's checkpoint directory and the filter copy.
+  void finish_checkpoint(CrawlCheckpoint& cp, DiskCheckpointCut& frontier, JournalWriter& journal);
   nlohmann::json saved_stats() const;  // CrawlStats as a checkpoint or stats record keeps them
   void checkpoint_failed(const std::string& why);
 
@@ -144,6 +144,8 @@ class CrawlCheckpointer {
     uint64_t failed = 0;
     double last_pause_ms = 0;
     double max_pause_ms = 0;
+    // After the pause, the frontier's lock held again to end the cut (FrontierCheckpointStats).
+    double frontier_lock_ms = 0;
     uint64_t last_bytes = 0;
     uint64_t total_bytes = 0;
     std::string last_manifest;

@@ -118,4 +118,10 @@ CrawlerSettings settings_from_config(const CrawlConfig& c) {
   return s;
 }
 
+std::filesystem::path frontier_store_directory(const CrawlerSettings& settings) {
+  const std::filesystem::path& dir =
+      settings.checkpoint.directory.empty() ? settings.output_dir : settings.checkpoint.directory;
+  return dir / "frontier-live";
+}
+
 }  // namespace bloomcrawl

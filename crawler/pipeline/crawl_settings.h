@@ -69,4 +69,9 @@ struct CrawlerSettings {
 // Throws std::invalid_argument for a value that validation cannot see (an unknown link kind).
 CrawlerSettings settings_from_config(const CrawlConfig& config);
 
+// Where the crawl's frontier keeps its live store (RocksDB, scratch: made anew at every start and
+// removed at the end): `frontier-live` in the checkpoint directory, whose generations hard-link
+// its files, or else in the output directory. Both are locked by the crawl (dir_lock.h).
+std::filesystem::path frontier_store_directory(const CrawlerSettings& settings);
+
 }  // namespace bloomcrawl

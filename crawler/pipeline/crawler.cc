@@ -96,6 +96,7 @@ Crawler::Crawler(CrawlerSettings settings, std::unique_ptr<CrawlCheckpoint> resu
     : settings_(normalized(std::move(settings))),
       scope_(settings_.scope, seed_hosts(settings_)),
       filter_(CrawlCheckpointer::make_filter(settings_, resume.get())),
+      frontier_store_{frontier_store_directory(settings_)},
       frontier_(CrawlCheckpointer::make_frontier(settings_, resume.get())),
       robots_(settings_.robots),
       backoff_retries_(settings_.backoff.max_retries),
@@ -111,6 +112,11 @@ Crawler::Crawler(CrawlerSettings settings, std::unique_ptr<CrawlCheckpoint> resu
     warc_ = std::make_unique<WarcWriter>(
         WarcOptions{.directory = settings_.output_dir / "warc", .max_file_bytes = settings_.warc_max_file_bytes});
   }
+}
+
+Crawler::RemovedWhenDone::~RemovedWhenDone() {
+  std::error_code ec;
+  std::filesystem::remove_all(path, ec);
 }
 
 Crawler::~Crawler() {
@@ -902,8 +908,12 @@ nlohmann::json Crawler::report(double seconds) const {
                         {"bits_per_key", fs.bits_per_key},
                         {"estimated_fpr", fs.estimated_fpr},
                         {"estimated_false_positives", fs.estimated_false_positives}};
-  FrontierStats f = frontier_.stats(false);
-  out["frontier"] = {{"queued", f.queued}, {"hosts", f.hosts}, {"dispatched", f.dispatched}};
+  const FrontierStats f = frontier_.stats(/*compute_memory=*/true);  // O(hosts), once per report
+  out["frontier"] = {{"queued", f.queued},
+                     {"hosts", f.hosts},
+                     {"dispatched", f.dispatched},
+                     {"memory_bytes", f.bytes_used},
+                     {"memory_limit_bytes", settings_.frontier.memory_limit_bytes}};
   out["duplicates_avoided"]["pages_refetched_after_crash"] = checkpointer_->refetched_after_crash();
   if (const AuditSet* audit = checkpointer_->audit()) out["audit"] = audit_report(*audit, fs.estimated_false_positives);
   if (checkpointer_->enabled()) out["checkpoint"] = checkpointer_->report();

@@ -21,11 +21,13 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -151,9 +153,20 @@ class Crawler {
   void print_progress(bool final_line);
   nlohmann::json report(double seconds) const;
 
+  // Removes the frontier's live store once the frontier (declared after it) has closed it:
+  // scratch that nothing reads again (frontier_store_directory(), crawl_settings.h).
+  struct RemovedWhenDone {
+    explicit RemovedWhenDone(std::filesystem::path p) : path(std::move(p)) {}
+    RemovedWhenDone(const RemovedWhenDone&) = delete;
+    RemovedWhenDone& operator=(const RemovedWhenDone&) = delete;
+    ~RemovedWhenDone();
+    std::filesystem::path path;
+  };
+
   CrawlerSettings settings_;
   Scope scope_;
   SeenFilter filter_;
+  RemovedWhenDone frontier_store_;
   Frontier frontier_;
   RobotsCache robots_;
   BackoffRetries backoff_retries_;

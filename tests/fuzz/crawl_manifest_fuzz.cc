@@ -21,7 +21,8 @@ void decode_and_round_trip(std::string_view bytes) {
     const bloomcrawl::CrawlManifest again =
         bloomcrawl::decode_crawl_manifest(bloomcrawl::encode_crawl_manifest(m), "again");
     if (again.generation != m.generation || again.frontier_file != m.frontier_file ||
-        again.requeue.size() != m.requeue.size() || again.outstanding != m.outstanding) {
+        again.frontier_directory != m.frontier_directory || again.requeue.size() != m.requeue.size() ||
+        again.outstanding != m.outstanding) {
       std::abort();
     }
   } catch (const bloomcrawl::CheckpointError&) {
@@ -34,7 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
   decode_and_round_trip(bytes);
   std::string framed(bloomcrawl::kCrawlManifestMagic);
-  bloomcrawl::put_le(framed, bloomcrawl::kCrawlManifestVersion, 4);
+  bloomcrawl::put_le(framed, size % 2 == 0 ? bloomcrawl::kCrawlManifestVersion : 1, 4);  // both readers
   bloomcrawl::put_le(framed, size, 4);
   framed.append(bytes);
   bloomcrawl::put_le(framed, bloomcrawl::checksum64(framed), 8);

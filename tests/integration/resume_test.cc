@@ -2,7 +2,9 @@
 // process) and is killed with SIGKILL at random moments, each time while transfers are in flight
 // (the server holds its responses, so the kill lands mid-transfer), then resumed. At the end the
 // pages fetched are the ground truth, the server saw no more duplicate fetches than transfers
-// were in flight at the kills, and the checkpoint verifies. Also: SIGTERM's final checkpoint, a
+// were in flight at the kills, every page has its record in pages.jsonl, and the checkpoint
+// verifies. Every crawl here runs its frontier at the minimum memory limit (1 MB), so its URLs
+// live in the store on disk and each resume reopens them from a checkpoint. Also: SIGTERM's final checkpoint, a
 // refused resume after a canonicalization change, falling back past a corrupted generation.
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -52,8 +54,8 @@ class ResumeTest : public ::testing::Test {
   fs::path checkpoint_dir() const { return dir_ / "ckpt"; }
   fs::path out_dir() const { return dir_ / "out"; }
 
-  // The crawl of the test web's three hosts, checkpointed every 25 pages; `patch` (JSON merge
-  // patch) changes what a test needs.
+  // The crawl of the test web's three hosts, checkpointed every 25 pages, its frontier at the
+  // minimum memory limit; `patch` (JSON merge patch) changes what a test needs.
   void write_config(const TestWeb& web, const nlohmann::json& patch = nlohmann::json::object()) {
     nlohmann::json c = {
         {"seeds", {{"urls", {web.seed_url()}}}},
@@ -61,6 +63,7 @@ class ResumeTest : public ::testing::Test {
         {"politeness", {{"delay_ms", 0}, {"concurrency_per_host", 4}}},
         {"fetch", {{"allowed_ranges", {"127.0.0.0/8"}}, {"connect_timeout_ms", 5000}, {"total_timeout_ms", 20000}}},
         {"seen_filter", {{"initial_capacity", 1000}}},
+        {"frontier", {{"memory_limit_mb", 1}}},
         {"output", {{"directory", out_dir().string()}}},
         {"checkpoint", {{"directory", checkpoint_dir().string()}, {"interval_s", 0}, {"interval_pages", 25}}},
         {"logging", {{"progress", "never"}}},
@@ -216,6 +219,16 @@ TEST_F(ResumeTest, KilledAtRandomMomentsFetchesTheGroundTruthOnce) {
   std::set_difference(fetched.begin(), fetched.end(), truth.begin(), truth.end(), std::back_inserter(extra));
   EXPECT_TRUE(missing.empty()) << "never fetched: " << ::testing::PrintToString(missing);
   EXPECT_TRUE(extra.empty()) << "not in the ground truth: " << ::testing::PrintToString(extra);
+  // No silent loss across the kills: every page fetched has its record.
+  std::set<std::string> recorded;
+  std::ifstream pages(out_dir() / "pages.jsonl");
+  for (std::string line; std::getline(pages, line);) {
+    const nlohmann::json record = nlohmann::json::parse(line);
+    if (record["outcome"] == "ok") recorded.insert(record["url"].get<std::string>());
+  }
+  std::vector<std::string> unrecorded;
+  std::set_difference(truth.begin(), truth.end(), recorded.begin(), recorded.end(), std::back_inserter(unrecorded));
+  EXPECT_TRUE(unrecorded.empty()) << "fetched without a record: " << ::testing::PrintToString(unrecorded);
 
   const testweb::FetchLogSummary s = web.summary();
   RecordProperty("kills", kills);

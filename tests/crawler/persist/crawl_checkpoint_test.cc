@@ -1,6 +1,7 @@
 // Crawl checkpoints on disk: a generation round-trips, sealed filter layers are written once,
-// retention keeps K generations and the journals they need, and a damaged generation is refused
-// with the file named, falling back to the one before.
+// retention keeps K generations and the journals (and frontier directories) they need, a damaged
+// generation is refused with the file named, falling back to the one before, and a version 1
+// generation (a frontier snapshot file) still loads.
 #include "crawler/persist/crawl_checkpoint.h"
 
 #include <gtest/gtest.h>
@@ -12,6 +13,7 @@
 #include <fstream>
 #include <string>
 
+#include "base/checksum.h"
 #include "base/data_error.h"
 #include "crawler/persist/audit_set.h"
 #include "crawler/persist/journal.h"
@@ -32,20 +34,31 @@ class CrawlCheckpointTest : public ::testing::Test {
                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
   }
-  void TearDown() override { fs::remove_all(dir_); }
+  void TearDown() override {
+    frontier_.reset();
+    fs::remove_all(dir_);
+  }
 
+  // A disk frontier with its live store where a crawl keeps it.
+  FrontierOptions frontier_options(const fs::path& store) const {
+    FrontierOptions o;
+    o.store_directory = store.string();
+    return o;
+  }
   // A generation of a small crawl: `keys` URLs in the filter (small layers, so several seal),
-  // some queued in the frontier, an audit set, and manifest fields that must come back.
+  // 50 queued in the frontier, an audit set, and manifest fields that must come back.
   CrawlCheckpoint make(uint64_t generation, uint64_t keys) {
     SeenFilterOptions o;
     o.initial_capacity = 1000;
     filter_ = std::make_unique<SeenFilter>(o);
     for (uint64_t i = 0; i < keys; ++i) filter_->insert(url(i));
-    Frontier frontier(FrontierOptions{});
-    for (uint64_t i = 0; i < 50; ++i) frontier.push(host(i), url(i), 1);
+    if (!frontier_) {
+      fs::create_directories(dir_);
+      frontier_ = std::make_unique<Frontier>(frontier_options(dir_ / "frontier-live"));
+      for (uint64_t i = 0; i < 50; ++i) frontier_->push(host(i), url(i), 1);
+    }
     CrawlCheckpoint cp;
     cp.filter = filter_->snapshot();
-    cp.frontier = frontier.snapshot();
     cp.audit_enabled = true;
     cp.audit = {1, 5, 9};
     CrawlManifest& m = cp.manifest;
@@ -59,6 +72,16 @@ class CrawlCheckpointTest : public ::testing::Test {
     m.requeue = {{"http://h1/x parent", "h1", 3}};
     m.outstanding = {"http://h2/y"};
     return cp;
+  }
+  // As the crawl's checkpointer saves: the frontier's directory first, then the rest.
+  CrawlSaveResult save(CrawlCheckpoint& cp, uint32_t keep) {
+    frontier_->checkpoint(dir_ / frontier_directory_name(cp.manifest.generation));
+    return save_crawl_checkpoint(cp, dir_, keep);
+  }
+  std::vector<std::string> frontier_directories() const {
+    std::vector<std::string> out = files_named(dir_, "frontier-0");
+    for (const std::string& name : out) EXPECT_TRUE(fs::is_directory(dir_ / name)) << name;
+    return out;
   }
   static std::string host(uint64_t i) { return std::string("h").append(std::to_string(i % 5)); }
   static std::string url(uint64_t i) {
@@ -93,11 +116,12 @@ class CrawlCheckpointTest : public ::testing::Test {
 
   fs::path dir_;
   std::unique_ptr<SeenFilter> filter_;
+  std::unique_ptr<Frontier> frontier_;
 };
 
 TEST_F(CrawlCheckpointTest, RoundTrip) {
   CrawlCheckpoint saved = make(1, 5000);
-  const CrawlSaveResult r = save_crawl_checkpoint(saved, dir_, 3);
+  const CrawlSaveResult r = save(saved, 3);
   EXPECT_EQ(r.manifest_file, "CRAWL-000001");
   EXPECT_TRUE(is_crawl_checkpoint(dir_));
 
@@ -114,7 +138,13 @@ TEST_F(CrawlCheckpointTest, RoundTrip) {
   EXPECT_EQ(m.requeue[0].host, "h1");
   EXPECT_EQ(m.requeue[0].depth, 3u);
   EXPECT_EQ(m.outstanding, saved.manifest.outstanding);
-  EXPECT_EQ(loaded.frontier, saved.frontier);
+  EXPECT_EQ(m.frontier_directory, "frontier-000001");
+  EXPECT_EQ(m.queued, 50u);
+  EXPECT_EQ(loaded.frontier_directory, dir_ / "frontier-000001");
+  EXPECT_TRUE(loaded.frontier.empty());
+  const TempDir store;
+  EXPECT_EQ(Frontier::open_checkpoint(loaded.frontier_directory, frontier_options(store.path() / "s")).stats().queued,
+            50u);
   EXPECT_EQ(loaded.audit, saved.audit);
   SeenFilter restored(loaded.filter);
   for (uint64_t i = 0; i < 5000; ++i) ASSERT_TRUE(restored.contains(url(i))) << i;
@@ -123,15 +153,16 @@ TEST_F(CrawlCheckpointTest, RoundTrip) {
 
 TEST_F(CrawlCheckpointTest, SealedLayersAreWrittenOnce) {
   CrawlCheckpoint first = make(1, 20000);
-  const uint64_t first_bytes = save_crawl_checkpoint(first, dir_, 3).bytes_written;
+  const uint64_t first_bytes = save(first, 3).bytes_written;
   for (uint64_t i = 20000; i < 20100; ++i) filter_->insert(url(i));
   first.filter = filter_->snapshot();
   first.manifest.generation = 2;
-  const uint64_t second_bytes = save_crawl_checkpoint(first, dir_, 3).bytes_written;
+  const uint64_t second_bytes = save(first, 3).bytes_written;
   ASSERT_GT(first.filter.layers.size(), 2u);
   const uint64_t active_layer = first.filter.layers.back().bits->word_count() * 8;
   EXPECT_LT(second_bytes, first_bytes);
-  EXPECT_LT(second_bytes, active_layer + first.frontier.size() + uint64_t{64} * 1024);
+  // The frontier did not change: its store's SSTs are not written again, only small files.
+  EXPECT_LT(second_bytes, active_layer + uint64_t{64} * 1024);
 }
 
 TEST_F(CrawlCheckpointTest, RetentionKeepsTheNewestGenerationsAndTheirJournals) {
@@ -139,10 +170,10 @@ TEST_F(CrawlCheckpointTest, RetentionKeepsTheNewestGenerationsAndTheirJournals) 
   for (uint64_t g = 1; g <= 5; ++g) {
     { const JournalWriter created(journal_path(dir_, g), JournalOptions{}); }  // an empty journal, closed
     CrawlCheckpoint cp = make(g, 100);
-    save_crawl_checkpoint(cp, dir_, 2);
+    save(cp, 2);
   }
   EXPECT_FALSE(fs::exists(dir_ / "CRAWL-000003"));
-  EXPECT_FALSE(fs::exists(dir_ / "frontier-000003.bin"));
+  EXPECT_EQ(frontier_directories(), (std::vector<std::string>{"frontier-000004", "frontier-000005"}));
   EXPECT_FALSE(fs::exists(dir_ / "journal-000003.log"));
   EXPECT_TRUE(fs::exists(dir_ / "CRAWL-000004"));
   EXPECT_TRUE(fs::exists(dir_ / "journal-000004.log"));
@@ -153,11 +184,13 @@ TEST_F(CrawlCheckpointTest, RetentionKeepsTheNewestGenerationsAndTheirJournals) 
 
 TEST_F(CrawlCheckpointTest, EveryFailedStepOfASaveLeavesThePreviousGenerationLoadable) {
   CrawlCheckpoint first = make(1, 3000);
-  save_crawl_checkpoint(first, dir_, 2);
+  save(first, 2);
   uint64_t g = 2;
   int failures = 0;
   for (int nth = 1;; ++nth, ++g) {
     CrawlCheckpoint cp = make(g, 3000 + 10 * g);
+    // The frontier's own steps fail in FailedSavesInARow... and in the frontier's tests.
+    frontier_->checkpoint(dir_ / frontier_directory_name(g));
     testing::FaultyFileSystem faulty;
     faulty.fail_step(nth, ENOSPC);
     try {
@@ -168,6 +201,9 @@ TEST_F(CrawlCheckpointTest, EveryFailedStepOfASaveLeavesThePreviousGenerationLoa
       // CURRENT names generation 1, or (the switch done, its directory sync failed) the new one.
       const uint64_t loaded = load_crawl_checkpoint(dir_).manifest.generation;
       EXPECT_TRUE(loaded == 1 || loaded == g) << "step " << nth << ": " << e.what();
+      // Copied by each load_as_current: left, they would make this loop quadratic. (Retention of
+      // failed generations' frontier directories: FailedSavesInARow...)
+      if (loaded != g) fs::remove_all(dir_ / frontier_directory_name(g));
       continue;
     }
     break;
@@ -178,7 +214,7 @@ TEST_F(CrawlCheckpointTest, EveryFailedStepOfASaveLeavesThePreviousGenerationLoa
   const std::vector<std::string> manifests = files_named(dir_, "CRAWL-");
   ASSERT_EQ(manifests.size(), 2u);
   EXPECT_NE(load_as_current(manifests[0]), g) << "the older kept generation loads too";
-  EXPECT_EQ(files_named(dir_, "frontier-").size(), 2u);
+  EXPECT_EQ(frontier_directories().size(), 2u);
   EXPECT_EQ(files_named(dir_ / "filter", "MANIFEST-").size(), 2u);
   for (const auto& e : fs::recursive_directory_iterator(dir_)) EXPECT_NE(e.path().extension(), ".tmp") << e.path();
 }
@@ -186,41 +222,41 @@ TEST_F(CrawlCheckpointTest, EveryFailedStepOfASaveLeavesThePreviousGenerationLoa
 TEST_F(CrawlCheckpointTest, FailedSavesInARowNeverOrphanTheLastGoodGeneration) {
   for (uint64_t g = 1; g <= 2; ++g) {
     CrawlCheckpoint cp = make(g, 3000 + 10 * g);
-    save_crawl_checkpoint(cp, dir_, 2);
+    save(cp, 2);
   }
   // A disk that fails at each point after the filter's own save in turn, twice over: each failed
-  // generation leaves a newer filter manifest, and some a frontier file or a crawl manifest.
-  const std::vector<std::string> targets{"frontier-", "audit-", "CRAWL-", (dir_ / "CURRENT").string()};
+  // generation leaves a frontier directory and a newer filter manifest, and some a crawl manifest.
+  const std::vector<std::string> targets{"frontier-state", "audit-", "CRAWL-", (dir_ / "CURRENT").string()};
   uint64_t g = 3;
   for (int round = 0; round < 2; ++round) {
     for (const std::string& target : targets) {
       CrawlCheckpoint cp = make(g, 3000 + 10 * g);
       testing::FaultyFileSystem faulty;
       faulty.fail_creating(target, ENOSPC);
-      EXPECT_THROW(save_crawl_checkpoint(cp, dir_, 2), CheckpointError) << target;
+      EXPECT_THROW(save(cp, 2), CheckpointError) << target;
       EXPECT_EQ(load_crawl_checkpoint(dir_).manifest.generation, 2u) << "failed at " << target;
       EXPECT_EQ(load_as_current("CRAWL-000001"), 1u) << "failed at " << target;
       ++g;
     }
   }
   CrawlCheckpoint cp = make(g, 3000 + 10 * g);
-  save_crawl_checkpoint(cp, dir_, 2);
+  save(cp, 2);
   EXPECT_EQ(load_crawl_checkpoint(dir_).manifest.generation, g);
   // Kept: g and the newest manifest before it (one whose CURRENT switch failed is complete).
   const std::vector<std::string> manifests = files_named(dir_, "CRAWL-");
   ASSERT_EQ(manifests.size(), 2u);
   EXPECT_EQ(load_as_current(manifests[0]), g - 1);
-  EXPECT_EQ(files_named(dir_, "frontier-"), (std::vector<std::string>{"frontier-" + manifests[0].substr(6) + ".bin",
-                                                                      "frontier-" + manifests[1].substr(6) + ".bin"}));
+  EXPECT_EQ(frontier_directories(),
+            (std::vector<std::string>{"frontier-" + manifests[0].substr(6), "frontier-" + manifests[1].substr(6)}));
   EXPECT_EQ(files_named(dir_ / "filter", "MANIFEST-").size(), 2u);
 }
 
 TEST_F(CrawlCheckpointTest, CorruptedNewestGenerationFallsBackToThePreviousOne) {
   for (uint64_t g = 1; g <= 2; ++g) {
     CrawlCheckpoint cp = make(g, 100);
-    save_crawl_checkpoint(cp, dir_, 3);
+    save(cp, 3);
   }
-  flip_byte(dir_ / "frontier-000002.bin", 20);
+  flip_byte(dir_ / "frontier-000002" / "frontier-state", 20);
   EXPECT_EQ(load_crawl_checkpoint(dir_).manifest.generation, 1u);
   // Both damaged: an error naming what is wrong with each.
   flip_byte(dir_ / "CRAWL-000001", 30);
@@ -229,14 +265,14 @@ TEST_F(CrawlCheckpointTest, CorruptedNewestGenerationFallsBackToThePreviousOne) 
     FAIL() << "loaded a damaged checkpoint";
   } catch (const CheckpointError& e) {
     const std::string what = e.what();
-    EXPECT_NE(what.find("frontier-000002.bin: checksum mismatch"), std::string::npos) << what;
+    EXPECT_NE(what.find("frontier-000002/frontier-state"), std::string::npos) << what;
     EXPECT_NE(what.find("CRAWL-000001: checksum mismatch"), std::string::npos) << what;
   }
 }
 
 TEST_F(CrawlCheckpointTest, AMissingCurrentFallsBackToTheNewestManifest) {
   CrawlCheckpoint cp = make(4, 100);
-  save_crawl_checkpoint(cp, dir_, 3);
+  save(cp, 3);
   fs::remove(dir_ / "CURRENT");
   EXPECT_FALSE(is_crawl_checkpoint(dir_));
   EXPECT_EQ(load_crawl_checkpoint(dir_).manifest.generation, 4u);
@@ -268,8 +304,56 @@ TEST_F(CrawlCheckpointTest, ManifestDecodingNamesTheProblem) {
   // A well-framed body that lies: the field is named.
   CrawlManifest escape = cp.manifest;
   escape.filter_manifest = "MANIFEST-000001";
-  escape.frontier_file = "../../etc/passwd";
+  escape.frontier_directory = "../../etc";
+  EXPECT_EQ(problem(encode_crawl_manifest(escape)), "M: field \"directory\" is not a plain file name");
+  escape.frontier_file = "../../etc/passwd";  // version 1
   EXPECT_EQ(problem(encode_crawl_manifest(escape)), "M: field \"file\" is not a plain file name");
+}
+
+TEST_F(CrawlCheckpointTest, AMissingFrontierDirectoryFallsBackToThePreviousGeneration) {
+  for (uint64_t g = 1; g <= 2; ++g) {
+    CrawlCheckpoint cp = make(g, 100);
+    save(cp, 3);
+  }
+  fs::remove_all(dir_ / "frontier-000002" / "store");
+  EXPECT_EQ(load_crawl_checkpoint(dir_).manifest.generation, 1u);
+  CrawlCheckpoint unwritten = make(3, 100);  // its frontier never written: refused, nothing changed
+  EXPECT_THROW(save_crawl_checkpoint(unwritten, dir_, 3), CheckpointError);
+  EXPECT_EQ(read_crawl_manifest(dir_).generation, 2u);
+}
+
+// Written before the disk frontier: the manifest names a snapshot file, which a resume restores
+// into a disk frontier.
+TEST_F(CrawlCheckpointTest, AVersion1GenerationStillLoads) {
+  CrawlCheckpoint cp = make(1, 100);
+  save(cp, 3);
+  Frontier ram{FrontierOptions{}};
+  for (uint64_t i = 0; i < 30; ++i) ram.push(host(i), url(i), 2);
+  const std::string snapshot = ram.snapshot();
+  CrawlManifest m = read_crawl_manifest(dir_);
+  m.frontier_directory.clear();
+  m.frontier_file = "frontier-000001.bin";
+  m.frontier_bytes = snapshot.size();
+  m.frontier_checksum = checksum64(snapshot);
+  std::ofstream(dir_ / m.frontier_file, std::ios::binary) << snapshot;
+  const std::string manifest = encode_crawl_manifest(m);
+  ASSERT_EQ(manifest[8], 1) << "written as version 1";
+  std::ofstream(dir_ / "CRAWL-000001", std::ios::binary | std::ios::trunc) << manifest;
+  fs::remove_all(dir_ / "frontier-000001");
+
+  const CrawlCheckpoint loaded = load_crawl_checkpoint(dir_);
+  EXPECT_EQ(loaded.manifest.frontier_file, "frontier-000001.bin");
+  EXPECT_TRUE(loaded.frontier_directory.empty());
+  EXPECT_EQ(loaded.frontier, snapshot);
+  const TempDir store;
+  Frontier restored = Frontier::restore(loaded.frontier, frontier_options(store.path() / "s"));
+  EXPECT_EQ(restored.stats().queued, 30u);
+  const std::optional<Lease> first = restored.pop_ready(Clock::now());
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->entry.url, url(0));
+  restored.drop(*first);
+  flip_byte(dir_ / "frontier-000001.bin", 20);
+  EXPECT_THROW(load_crawl_checkpoint(dir_), CheckpointError);
 }
 
 TEST_F(CrawlCheckpointTest, AuditFileRoundTripAndDamage) {

@@ -20,7 +20,8 @@ namespace {
 
 class CheckpointerOnAFailingDisk : public ::testing::Test {
  protected:
-  CheckpointerOnAFailingDisk() : filter_(settings_.filter), frontier_(settings_.frontier) {}
+  CheckpointerOnAFailingDisk()
+      : filter_(settings_.filter), frontier_(CrawlCheckpointer::make_frontier(settings_, nullptr)) {}
   static CrawlerSettings settings(const std::filesystem::path& dir) {
     CrawlerSettings s;
     s.checkpoint.directory = dir;
