@@ -115,12 +115,16 @@ class DirectoryLocks {
   std::vector<std::unique_ptr<DirLock>> held_;
 };
 
-// True if `dir` holds nothing but its LOCK (or does not exist).
-bool holds_only_lock(const std::filesystem::path& dir) {
+// True if `dir` holds no crawl generation (or does not exist): what is there is from a crawl
+// stopped before its first generation was committed, which it takes before fetching anything, so
+// nothing there is worth resuming and a new crawl may start over it.
+bool holds_no_generation(const std::filesystem::path& dir) {
   std::error_code ec;
   const std::filesystem::directory_iterator entries(dir, ec);
-  return std::all_of(begin(entries), end(entries),
-                     [](const std::filesystem::directory_entry& e) { return e.path().filename() == kLockFileName; });
+  return std::none_of(begin(entries), end(entries), [](const std::filesystem::directory_entry& e) {
+    const std::string name = e.path().filename().string();
+    return name == "CURRENT" || name.starts_with("CRAWL-");
+  });
 }
 
 void setup_logging(const LoggingConfig& l) {
@@ -208,9 +212,9 @@ int run_crawl(const CrawlFlags& flags) {
   validate_config(config, flags.config_file.empty() ? "<command line>" : flags.config_file);
   if (!resume && !config.checkpoint.directory.empty()) {
     locks.lock(config.checkpoint.directory);
-    if (!holds_only_lock(config.checkpoint.directory)) {
+    if (!holds_no_generation(config.checkpoint.directory)) {
       throw std::runtime_error("checkpoint.directory " + config.checkpoint.directory +
-                               " is not empty: resume that crawl with --resume, or choose another directory");
+                               " holds a crawl: resume it with --resume, or choose another directory");
     }
   }
   const OutputConfig& out = config.output;

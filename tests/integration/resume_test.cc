@@ -356,7 +356,7 @@ TEST_F(ResumeTest, AuditCountsRealFalsePositivesAcrossResumes) {
   EXPECT_NE(inspected.find("audit-0"), std::string::npos) << "the audit set is checkpointed: " << inspected;
 }
 
-TEST_F(ResumeTest, FreshCrawlRefusesANonEmptyCheckpointDirectory) {
+TEST_F(ResumeTest, FreshCrawlRefusesACheckpointDirectoryHoldingACrawl) {
   TestWeb web(slow_web());
   web.start();
   write_config(web);
@@ -364,6 +364,23 @@ TEST_F(ResumeTest, FreshCrawlRefusesANonEmptyCheckpointDirectory) {
   std::ofstream(checkpoint_dir() / "CURRENT") << "CRAWL-000001\n";
   EXPECT_NE(run({}), 0);
   EXPECT_NE(last_log().find("--resume"), std::string::npos) << last_log();
+}
+
+// What a crawl killed before its first generation leaves (it fetched nothing) is no crawl to
+// resume, and must not block a new one.
+TEST_F(ResumeTest, FreshCrawlTakesOverWhatACrawlKilledBeforeItsFirstGenerationLeft) {
+  TestWeb web(slow_web());
+  web.start();
+  write_config(web);
+  fs::create_directories(checkpoint_dir() / "frontier-live");
+  std::ofstream(checkpoint_dir() / "journal-000001.log") << "torn";
+  std::ofstream(checkpoint_dir() / "frontier-live" / "000004.log") << "torn";
+  EXPECT_NE(run({"--resume"}), 0);
+  EXPECT_NE(last_log().find("no crawl checkpoint"), std::string::npos) << last_log();
+  ASSERT_EQ(run({}), 0) << last_log();
+  EXPECT_EQ(report()["crawl"]["stopped_by"], "done");
+  EXPECT_EQ(web.summary().duplicate_fetches, 0u);
+  EXPECT_EQ(run({"--resume"}), 0) << last_log();
 }
 
 }  // namespace
