@@ -18,8 +18,6 @@
 #include "tests/support/spawn.h"
 #include "tests/support/test_web.h"
 
-extern "C" const char* __tsan_default_suppressions() { return "race:libcpp-httplib.so\n"; }
-
 namespace bloomcrawl {
 namespace {
 

@@ -17,9 +17,6 @@
 #include "crawler/pipeline/crawler.h"
 #include "tests/support/test_web.h"
 
-// Debian's cpp-httplib is a prebuilt shared library without TSan instrumentation.
-extern "C" const char* __tsan_default_suppressions() { return "race:libcpp-httplib.so\n"; }
-
 namespace bloomcrawl {
 namespace {
 

@@ -23,9 +23,6 @@
 #include "tests/support/temp_dir.h"
 #include "tests/support/test_web.h"
 
-// Debian's cpp-httplib is a prebuilt shared library without TSan instrumentation.
-extern "C" const char* __tsan_default_suppressions() { return "race:libcpp-httplib.so\n"; }
-
 namespace bloomcrawl {
 namespace {
 

@@ -13,15 +13,6 @@
 #include "tests/support/fetch_loopback_server.h"
 #include "tests/support/fetch_test_support.h"
 
-// The Debian cpp-httplib is a shared library built without TSan, so TSan cannot see the
-// synchronization inside its thread pool and reports races whose every frame is in that library.
-// Only those are suppressed; the fetcher never calls into cpp-httplib.
-#if defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-extern "C" const char* __tsan_default_suppressions() { return "race:libcpp-httplib.so\n"; }
-#endif
-#endif
-
 namespace bloomcrawl {
 namespace {
 
