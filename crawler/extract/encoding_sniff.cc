@@ -41,11 +41,12 @@ std::optional<SniffedEncoding> bom_sniff(std::string_view body) {
 // page truncated at the byte cap) is not held against them.
 bool looks_like_utf8(std::string_view bytes) {
   bool non_ascii = false;
+  const char* units = bytes.data();  // U8_NEXT indexes a pointer
   const auto length = static_cast<int32_t>(bytes.size());
   for (int32_t i = 0; i < length;) {
     const int32_t start = i;
     UChar32 code_point;
-    U8_NEXT(bytes.data(), i, length, code_point);
+    U8_NEXT(units, i, length, code_point);
     if (code_point < 0) {
       const auto lead = static_cast<uint8_t>(bytes[static_cast<size_t>(start)]);
       return i == length && length - start < U8_COUNT_TRAIL_BYTES(lead) + 1;

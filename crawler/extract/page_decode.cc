@@ -68,25 +68,6 @@ UConverter* utf8_encoder() {
   return encoder.get();
 }
 
-// UTF-8 in, UTF-8 out: each maximal malformed subpart becomes U+FFFD (as the standard's UTF-8
-// decoder does).
-std::string repair_utf8(std::string_view bytes) {
-  std::string out;
-  out.reserve(bytes.size());
-  const auto length = static_cast<int32_t>(bytes.size());
-  for (int32_t i = 0; i < length;) {
-    const int32_t start = i;
-    UChar32 code_point;
-    U8_NEXT(bytes.data(), i, length, code_point);
-    if (code_point < 0) {
-      out += kReplacementUtf8;
-    } else {
-      out.append(bytes.data() + start, static_cast<size_t>(i - start));
-    }
-  }
-  return out;
-}
-
 void append_utf8(std::string& out, UChar32 code_point) {
   char units[4];
   int32_t length = 0;
@@ -147,7 +128,6 @@ std::string decode_with_icu(std::string_view bytes, Encoding encoding) {
 
 std::string decode_to_utf8(std::string_view bytes, Encoding encoding) {
   switch (encoding) {
-    case Encoding::kUtf8: return repair_utf8(bytes);
     case Encoding::kXUserDefined: return decode_x_user_defined(bytes);
     case Encoding::kIso8859_16: return decode_iso_8859_16(bytes);
     // The replacement encoding guards against reading ISO-2022-KR/CN and HZ as ASCII: nothing of

@@ -1,52 +1,75 @@
 #include "crawler/url/encoding.h"
 
+#include <iterator>
+
 namespace bloomcrawl {
 
-const char* encoding_name(Encoding encoding) {
-  switch (encoding) {
-    case Encoding::kUtf8: return "UTF-8";
-    case Encoding::kIbm866: return "IBM866";
-    case Encoding::kIso8859_2: return "ISO-8859-2";
-    case Encoding::kIso8859_3: return "ISO-8859-3";
-    case Encoding::kIso8859_4: return "ISO-8859-4";
-    case Encoding::kIso8859_5: return "ISO-8859-5";
-    case Encoding::kIso8859_6: return "ISO-8859-6";
-    case Encoding::kIso8859_7: return "ISO-8859-7";
-    case Encoding::kIso8859_8: return "ISO-8859-8";
-    case Encoding::kIso8859_8I: return "ISO-8859-8-I";
-    case Encoding::kIso8859_10: return "ISO-8859-10";
-    case Encoding::kIso8859_13: return "ISO-8859-13";
-    case Encoding::kIso8859_14: return "ISO-8859-14";
-    case Encoding::kIso8859_15: return "ISO-8859-15";
-    case Encoding::kIso8859_16: return "ISO-8859-16";
-    case Encoding::kKoi8R: return "KOI8-R";
-    case Encoding::kKoi8U: return "KOI8-U";
-    case Encoding::kMacintosh: return "macintosh";
-    case Encoding::kWindows874: return "windows-874";
-    case Encoding::kWindows1250: return "windows-1250";
-    case Encoding::kWindows1251: return "windows-1251";
-    case Encoding::kWindows1252: return "windows-1252";
-    case Encoding::kWindows1253: return "windows-1253";
-    case Encoding::kWindows1254: return "windows-1254";
-    case Encoding::kWindows1255: return "windows-1255";
-    case Encoding::kWindows1256: return "windows-1256";
-    case Encoding::kWindows1257: return "windows-1257";
-    case Encoding::kWindows1258: return "windows-1258";
-    case Encoding::kXMacCyrillic: return "x-mac-cyrillic";
-    case Encoding::kGbk: return "GBK";
-    case Encoding::kGb18030: return "gb18030";
-    case Encoding::kBig5: return "Big5";
-    case Encoding::kEucJp: return "EUC-JP";
-    case Encoding::kIso2022Jp: return "ISO-2022-JP";
-    case Encoding::kShiftJis: return "Shift_JIS";
-    case Encoding::kEucKr: return "EUC-KR";
-    case Encoding::kReplacement: return "replacement";
-    case Encoding::kUtf16Be: return "UTF-16BE";
-    case Encoding::kUtf16Le: return "UTF-16LE";
-    case Encoding::kXUserDefined: return "x-user-defined";
+namespace {
+
+struct EncodingInfo {
+  Encoding encoding;
+  const char* name;  // as the standard spells it
+  // The ICU converter that matches the browsers' decoder best; docs/encodings.md ("ICU
+  // converters") says why each was chosen and where it still differs.
+  const char* icu_converter;
+};
+
+// In the order of the enum.
+constexpr EncodingInfo kInfo[] = {
+    {Encoding::kUtf8, "UTF-8", "UTF-8"},
+    {Encoding::kIbm866, "IBM866", "ibm-866_P100-1995"},
+    {Encoding::kIso8859_2, "ISO-8859-2", "ISO-8859-2"},
+    {Encoding::kIso8859_3, "ISO-8859-3", "ISO-8859-3"},
+    {Encoding::kIso8859_4, "ISO-8859-4", "ISO-8859-4"},
+    {Encoding::kIso8859_5, "ISO-8859-5", "ISO-8859-5"},
+    {Encoding::kIso8859_6, "ISO-8859-6", "ISO-8859-6"},
+    {Encoding::kIso8859_7, "ISO-8859-7", "ISO-8859-7"},
+    {Encoding::kIso8859_8, "ISO-8859-8", "ISO-8859-8"},
+    {Encoding::kIso8859_8I, "ISO-8859-8-I", "ISO-8859-8"},  // -I only says the text is in logical order
+    {Encoding::kIso8859_10, "ISO-8859-10", "ISO-8859-10"},
+    {Encoding::kIso8859_13, "ISO-8859-13", "ISO-8859-13"},
+    {Encoding::kIso8859_14, "ISO-8859-14", "ISO-8859-14"},
+    {Encoding::kIso8859_15, "ISO-8859-15", "ISO-8859-15"},
+    {Encoding::kIso8859_16, "ISO-8859-16", nullptr},  // not in Debian's ICU data
+    {Encoding::kKoi8R, "KOI8-R", "KOI8-R"},
+    {Encoding::kKoi8U, "KOI8-U", "KOI8-U"},
+    {Encoding::kMacintosh, "macintosh", "macintosh"},
+    {Encoding::kWindows874, "windows-874", "windows-874-2000"},
+    {Encoding::kWindows1250, "windows-1250", "windows-1250"},
+    {Encoding::kWindows1251, "windows-1251", "windows-1251"},
+    {Encoding::kWindows1252, "windows-1252", "windows-1252"},
+    {Encoding::kWindows1253, "windows-1253", "windows-1253"},
+    {Encoding::kWindows1254, "windows-1254", "windows-1254"},
+    {Encoding::kWindows1255, "windows-1255", "windows-1255"},
+    {Encoding::kWindows1256, "windows-1256", "windows-1256"},
+    {Encoding::kWindows1257, "windows-1257", "windows-1257"},
+    {Encoding::kWindows1258, "windows-1258", "windows-1258"},
+    {Encoding::kXMacCyrillic, "x-mac-cyrillic", "x-mac-cyrillic"},
+    {Encoding::kGbk, "GBK", "gb18030"},  // the standard's GBK decoder is its gb18030 decoder
+    {Encoding::kGb18030, "gb18030", "gb18030"},
+    {Encoding::kBig5, "Big5", "Big5-HKSCS"},  // Big5 with the ETEN and Hong Kong (HKSCS) extensions
+    {Encoding::kEucJp, "EUC-JP", "euc-jp-2007"},
+    {Encoding::kIso2022Jp, "ISO-2022-JP", "ISO_2022,locale=ja,version=0"},
+    {Encoding::kShiftJis, "Shift_JIS", "windows-31j"},  // Microsoft's code page 932, with the NEC and IBM extensions
+    {Encoding::kEucKr, "EUC-KR", "windows-949-2000"},   // Microsoft's code page 949 (Unified Hangul Code)
+    {Encoding::kReplacement, "replacement", nullptr},
+    {Encoding::kUtf16Be, "UTF-16BE", "UTF-16BE"},
+    {Encoding::kUtf16Le, "UTF-16LE", "UTF-16LE"},
+    {Encoding::kXUserDefined, "x-user-defined", nullptr},
+};
+static_assert(std::size(kInfo) == kEncodingCount);
+
+constexpr bool in_enum_order() {
+  for (int i = 0; i < kEncodingCount; ++i) {
+    if (static_cast<int>(kInfo[i].encoding) != i) return false;
   }
-  return "UTF-8";
+  return true;
 }
+static_assert(in_enum_order());
+
+}  // namespace
+
+const char* encoding_name(Encoding encoding) { return kInfo[static_cast<size_t>(encoding)].name; }
 
 Encoding output_encoding(Encoding encoding) {
   switch (encoding) {
@@ -57,57 +80,7 @@ Encoding output_encoding(Encoding encoding) {
   }
 }
 
-// The choices, and where each still differs from the browsers' decoders, are in
-// docs/encodings.md ("ICU converters").
-const char* icu_converter_name(Encoding encoding) {
-  switch (encoding) {
-    case Encoding::kUtf8:
-    case Encoding::kReplacement:
-    case Encoding::kXUserDefined:
-    case Encoding::kIso8859_16: return nullptr;
-    case Encoding::kIbm866: return "ibm-866_P100-1995";
-    case Encoding::kIso8859_2: return "ISO-8859-2";
-    case Encoding::kIso8859_3: return "ISO-8859-3";
-    case Encoding::kIso8859_4: return "ISO-8859-4";
-    case Encoding::kIso8859_5: return "ISO-8859-5";
-    case Encoding::kIso8859_6: return "ISO-8859-6";
-    case Encoding::kIso8859_7: return "ISO-8859-7";
-    case Encoding::kIso8859_8:
-    case Encoding::kIso8859_8I: return "ISO-8859-8";  // -I only says the text is in logical order
-    case Encoding::kIso8859_10: return "ISO-8859-10";
-    case Encoding::kIso8859_13: return "ISO-8859-13";
-    case Encoding::kIso8859_14: return "ISO-8859-14";
-    case Encoding::kIso8859_15: return "ISO-8859-15";
-    case Encoding::kKoi8R: return "KOI8-R";
-    case Encoding::kKoi8U: return "KOI8-U";
-    case Encoding::kMacintosh: return "macintosh";
-    case Encoding::kWindows874: return "windows-874-2000";
-    case Encoding::kWindows1250: return "windows-1250";
-    case Encoding::kWindows1251: return "windows-1251";
-    case Encoding::kWindows1252: return "windows-1252";
-    case Encoding::kWindows1253: return "windows-1253";
-    case Encoding::kWindows1254: return "windows-1254";
-    case Encoding::kWindows1255: return "windows-1255";
-    case Encoding::kWindows1256: return "windows-1256";
-    case Encoding::kWindows1257: return "windows-1257";
-    case Encoding::kWindows1258: return "windows-1258";
-    case Encoding::kXMacCyrillic: return "x-mac-cyrillic";
-    // The standard's GBK decoder is its gb18030 decoder: GBK pages may hold four-byte sequences.
-    case Encoding::kGbk:
-    case Encoding::kGb18030: return "gb18030";
-    // The standard's Big5 is Big5 with the Hong Kong (HKSCS) extensions and ETEN's.
-    case Encoding::kBig5: return "Big5-HKSCS";
-    case Encoding::kEucJp: return "euc-jp-2007";
-    case Encoding::kIso2022Jp: return "ISO_2022,locale=ja,version=0";
-    // The standard's Shift_JIS is Microsoft's code page 932 (with the NEC and IBM extensions).
-    case Encoding::kShiftJis: return "windows-31j";
-    // The standard's EUC-KR is Microsoft's code page 949 (Unified Hangul Code).
-    case Encoding::kEucKr: return "windows-949-2000";
-    case Encoding::kUtf16Be: return "UTF-16BE";
-    case Encoding::kUtf16Le: return "UTF-16LE";
-  }
-  return nullptr;
-}
+const char* icu_converter_name(Encoding encoding) { return kInfo[static_cast<size_t>(encoding)].icu_converter; }
 
 char32_t iso_8859_16_code_point(unsigned char byte) {
   // Bytes 0xA0..0xFF (ISO/IEC 8859-16:2001, the Encoding Standard's index-iso-8859-16).

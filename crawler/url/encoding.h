@@ -72,7 +72,7 @@ const char* encoding_name(Encoding encoding);
 // UTF-16BE/LE and replacement give UTF-8; every other encoding is itself.
 Encoding output_encoding(Encoding encoding);
 
-// The ICU converter to decode and encode `encoding` with; nullptr for UTF-8, replacement,
+// The ICU converter to decode and encode `encoding` with; nullptr for replacement,
 // x-user-defined and ISO-8859-16 (missing from Debian's ICU data), which are done without ICU.
 const char* icu_converter_name(Encoding encoding);
 

@@ -267,8 +267,8 @@ std::optional<Encoding> encoding_from_label(std::string_view label) {
   for (char& c : lower) {
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + ('a' - 'A'));
   }
-  auto it = std::lower_bound(kLabels.begin(), kLabels.end(), std::string_view(lower),
-                             [](const Label& entry, std::string_view key) { return entry.label < key; });
+  const auto* it = std::lower_bound(kLabels.begin(), kLabels.end(), std::string_view(lower),
+                                    [](const Label& entry, std::string_view key) { return entry.label < key; });
   if (it == kLabels.end() || it->label != lower) return std::nullopt;
   return it->encoding;
 }

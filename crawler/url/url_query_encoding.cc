@@ -136,10 +136,11 @@ void append_query_in_encoding(std::string& out, std::string_view utf8, Encoding 
     append_encoded(out, bytes, set);
     bytes.clear();
   };
+  const char* units = utf8.data();  // U8_NEXT indexes a pointer
   const auto length = static_cast<int32_t>(utf8.size());
   for (int32_t i = 0; i < length;) {
     UChar32 code_point;
-    U8_NEXT(utf8.data(), i, length, code_point);
+    U8_NEXT(units, i, length, code_point);
     if (code_point < 0) code_point = 0xFFFD;
     if (!encode_code_point(encoding, encoder, code_point, bytes)) {
       flush_bytes();

@@ -38,7 +38,8 @@ Page crawl(std::string_view body, std::string_view content_type) {
 std::string utf16_with_bom(std::u16string_view text, bool big_endian) {
   std::string out = big_endian ? "\xFE\xFF" : "\xFF\xFE";
   for (char16_t unit : text) {
-    const char high = static_cast<char>(unit >> 8), low = static_cast<char>(unit & 0xFF);
+    const auto high = static_cast<char>(unit >> 8);
+    const auto low = static_cast<char>(unit & 0xFF);
     out += big_endian ? std::string{high, low} : std::string{low, high};
   }
   return out;

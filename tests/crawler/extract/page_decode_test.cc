@@ -7,24 +7,13 @@
 #include <string>
 #include <string_view>
 
-#include <unicode/utf8.h>
-
 #include "crawler/extract/page_decode.h"
+#include "tests/crawler/extract/links_test_util.h"
 
 namespace bloomcrawl {
 namespace {
 
 using namespace std::literals;
-
-bool valid_utf8(std::string_view text) {
-  const auto length = static_cast<int32_t>(text.size());
-  for (int32_t i = 0; i < length;) {
-    UChar32 c;
-    U8_NEXT(text.data(), i, length, c);
-    if (c < 0) return false;
-  }
-  return true;
-}
 
 TEST(PageDecode, CjkEncodings) {
   EXPECT_EQ(decode_to_utf8("\xD6\xD0\xCE\xC4 \xB2\xBC\xC2\xA1", Encoding::kGbk), "中文 布隆");
@@ -93,7 +82,7 @@ TEST(PageDecode, AnyBytesGiveValidUtf8InEveryEncoding) {
     for (int i = 0; i < kEncodingCount; ++i) {
       const auto encoding = static_cast<Encoding>(i);
       std::string text = decode_to_utf8(bytes, encoding);
-      EXPECT_TRUE(valid_utf8(text)) << encoding_name(encoding);
+      EXPECT_TRUE(links_test::is_valid_utf8(text)) << encoding_name(encoding);
       EXPECT_FALSE(text.empty()) << encoding_name(encoding);
     }
   }
