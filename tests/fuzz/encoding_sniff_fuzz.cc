@@ -10,6 +10,7 @@
 
 #include "crawler/extract/encoding_sniff.h"
 #include "crawler/extract/page_decode.h"
+#include "crawler/url/url.h"
 #include "crawler/url/url_percent.h"
 #include "crawler/url/url_query_encoding.h"
 #include "tests/crawler/extract/links_test_util.h"
@@ -57,5 +58,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   url_internal::append_query_in_encoding(query, text.substr(0, 4096), output_encoding(sniffed.encoding),
                                          url_internal::kSpecialQuerySet);
   for (char c : query) check(c > 0x20 && c < 0x7F);
+
+  // The decoded text as a link on the page: the parser's encoding-override branch. The query is
+  // printable ASCII and a special URL is a fixed point of the parser.
+  static const Url base = *parse_url("http://h/dir/page?x");
+  if (std::optional<Url> url = parse_url(text.substr(0, 512), &base, nullptr, sniffed.encoding)) {
+    const std::string href = url->href();
+    if (url->query) {
+      for (char c : *url->query) check(c > 0x20 && c < 0x7F);
+    }
+    if (url->is_special()) {
+      std::optional<Url> again = parse_url(href, nullptr, nullptr, sniffed.encoding);
+      check(again && again->href() == href);
+    }
+  }
   return 0;
 }
