@@ -4,11 +4,13 @@
 
 #include <gumbo.h>
 
+#include "crawler/extract/encoding_sniff.h"
 #include "crawler/extract/gumbo_guard.h"
 #include "crawler/extract/links_depth_guard.h"
 #include "crawler/extract/links_meta_refresh.h"
 #include "crawler/extract/links_parse_arena.h"
 #include "crawler/extract/links_text.h"
+#include "crawler/extract/page_decode.h"
 #include "crawler/extract/robots_meta.h"
 
 namespace bloomcrawl {
@@ -166,12 +168,10 @@ const char* link_kind_name(LinkKind kind) {
   return "unknown";
 }
 
-ExtractedLinks extract_links(std::string_view html, const LinkExtractOptions& options) {
-  ExtractedLinks result;
-  if (html.size() > options.max_bytes) {
-    html = html.substr(0, options.max_bytes);
-    result.truncated = true;
-  }
+namespace {
+
+// The part of extraction after the byte cap, on UTF-8.
+void extract_from_utf8(std::string_view html, const LinkExtractOptions& options, ExtractedLinks& result) {
   size_t parsable = nesting_safe_prefix(html, kMaxNestingDepth);
   if (parsable < html.size()) {
     html = html.substr(0, parsable);
@@ -180,10 +180,39 @@ ExtractedLinks extract_links(std::string_view html, const LinkExtractOptions& op
   ParseArena arena(html.size() * kArenaBytesPerInputByte);
   GumboOptions gumbo_options = arena.gumbo_options();
   GumboOutput* output = parse_html_guarded(gumbo_options, html, result.parse_error);
-  if (output == nullptr) return result;  // the arena takes the abandoned parse with it
+  if (output == nullptr) return;  // the arena takes the abandoned parse with it
   LinkCollector collector(options, result);
   walk_elements(output->document, collector);
   // No gumbo_destroy_output(): the tree lives in `arena`, freed at once on return.
+}
+
+// The first `max_bytes` of `input`; sets `truncated` if that is not all of it.
+std::string_view cap_bytes(std::string_view input, const LinkExtractOptions& options, ExtractedLinks& result) {
+  if (input.size() <= options.max_bytes) return input;
+  result.truncated = true;
+  return input.substr(0, options.max_bytes);
+}
+
+}  // namespace
+
+ExtractedLinks extract_links(std::string_view html, const LinkExtractOptions& options) {
+  ExtractedLinks result;
+  extract_from_utf8(cap_bytes(html, options, result), options, result);
+  return result;
+}
+
+ExtractedLinks extract_page_links(std::string_view body, std::string_view content_type,
+                                  const LinkExtractOptions& options) {
+  ExtractedLinks result;
+  body = cap_bytes(body, options, result);
+  const SniffedEncoding sniffed = sniff_encoding(body, content_type);
+  result.encoding = sniffed.encoding;
+  body.remove_prefix(sniffed.bom_length);
+  if (sniffed.encoding == Encoding::kUtf8) {
+    extract_from_utf8(body, options, result);  // Gumbo reads invalid UTF-8 as U+FFFD itself
+  } else {
+    extract_from_utf8(decode_to_utf8(body, sniffed.encoding), options, result);
+  }
   return result;
 }
 

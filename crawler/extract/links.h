@@ -9,6 +9,12 @@
 // `max_links` are dropped (`links_capped`). A page the parser itself fails on (a Gumbo assertion,
 // see gumbo_guard.h) yields no links and a `parse_error`.
 //
+// extract_page_links() does the same for a fetched page's bytes in whatever encoding it is
+// in: it determines the encoding as browsers do (encoding_sniff.h) from the bytes and the
+// Content-Type header, decodes the page to UTF-8 (page_decode.h) and reports the encoding,
+// which is the encoding override to resolve the links with (url.h): a link's query is encoded
+// in it. extract_links() takes UTF-8 (invalid bytes read as U+FFFD) and reports UTF-8.
+//
 // Robots directives are reported, not applied: Link::nofollow is the link's own rel=nofollow;
 // meta_nofollow/meta_noindex come from <meta name=robots|<agent>>; the crawler combines them
 // with the X-Robots-Tag header (robots_meta.h). See docs/links.md for the decisions.
@@ -19,6 +25,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "crawler/url/encoding.h"
 
 namespace bloomcrawl {
 
@@ -60,9 +68,10 @@ struct ExtractedLinks {
   std::optional<std::string> base_href;  // first <base href>, trimmed, unresolved
   bool meta_nofollow = false;
   bool meta_noindex = false;
-  bool truncated = false;     // part of the page was not parsed (byte or nesting cap)
-  bool links_capped = false;  // more than max_links links were found
-  std::string parse_error;    // set when the HTML parser failed on the page: no links, no directives
+  bool truncated = false;               // part of the page was not parsed (byte or nesting cap)
+  bool links_capped = false;            // more than max_links links were found
+  std::string parse_error;              // set when the HTML parser failed on the page: no links, no directives
+  Encoding encoding = Encoding::kUtf8;  // the page's encoding: the links' encoding override
 };
 
 // Elements opened deeper than this (as estimated by a pre-scan that mirrors the HTML tree
@@ -70,5 +79,8 @@ struct ExtractedLinks {
 inline constexpr size_t kMaxNestingDepth = 512;
 
 ExtractedLinks extract_links(std::string_view html, const LinkExtractOptions& options);
+// `body` in any encoding; `content_type` is the response's Content-Type header value ("" if none).
+ExtractedLinks extract_page_links(std::string_view body, std::string_view content_type,
+                                  const LinkExtractOptions& options);
 
 }  // namespace bloomcrawl

@@ -668,7 +668,7 @@ void Crawler::process_page(const PageRequest& page, FetchResult& result) {
 // An HTML page's links, those followed admitted one level deeper.
 void Crawler::process_html(const FetchResult& result, PageRecord& rec) {
   stats_.html_pages.fetch_add(1, std::memory_order_relaxed);
-  ExtractedLinks extracted = extract_links(result.body, settings_.links);
+  ExtractedLinks extracted = extract_page_links(result.body, result.content_type, settings_.links);
   if (!extracted.parse_error.empty()) {
     stats_.html_parse_failures.fetch_add(1, std::memory_order_relaxed);
     rec.error = "links not extracted: " + extracted.parse_error;
@@ -683,7 +683,9 @@ void Crawler::process_html(const FetchResult& result, PageRecord& rec) {
   std::optional<Url> page_url = parse_url(rec.url);
   std::optional<Url> base = page_url;
   if (extracted.base_href && page_url) {
-    if (std::optional<Url> b = parse_url(*extracted.base_href, &*page_url)) base = std::move(b);
+    if (std::optional<Url> b = parse_url(*extracted.base_href, &*page_url, nullptr, extracted.encoding)) {
+      base = std::move(b);
+    }
   }
   stats_.links_discovered.fetch_add(extracted.links.size(), std::memory_order_relaxed);
   rec.links_found = uint32_t(extracted.links.size());
@@ -695,7 +697,7 @@ void Crawler::process_html(const FetchResult& result, PageRecord& rec) {
       stats_.links_nofollow.fetch_add(1, std::memory_order_relaxed);
       continue;
     }
-    std::optional<Candidate> c = candidate(link.href, base ? &*base : nullptr, link.kind);
+    std::optional<Candidate> c = candidate(link.href, base ? &*base : nullptr, link.kind, extracted.encoding);
     if (!c) continue;
     if (settings_.write_edges) edges.push_back(c->url);
     candidates.push_back(std::move(*c));
@@ -706,8 +708,9 @@ void Crawler::process_html(const FetchResult& result, PageRecord& rec) {
 
 // A discovered href as a candidate for the seen filter, or nullopt (counted by reason) when it
 // is invalid, not http(s), too long or out of scope.
-std::optional<Crawler::Candidate> Crawler::candidate(std::string_view href, const Url* base, LinkKind kind) {
-  CanonicalUrl c = canonicalize(href, base, settings_.canonicalize);
+std::optional<Crawler::Candidate> Crawler::candidate(std::string_view href, const Url* base, LinkKind kind,
+                                                     Encoding encoding) {
+  CanonicalUrl c = canonicalize(href, base, settings_.canonicalize, encoding);
   if (!c.ok()) {
     switch (c.reason) {
       case UrlDropReason::kUnsupportedScheme: stats_.links_unsupported_scheme.fetch_add(1); break;

@@ -131,7 +131,9 @@ class Crawler {
   void follow_redirect(const PageRequest& page, const FetchResult& result, PageRecord& record);
   void process_sitemap(const PageRequest& page, const FetchResult& result, PageRecord& record);
   void admit_sitemaps(const std::vector<std::string>& urls, const Url* base, uint32_t depth, const std::string& parent);
-  std::optional<Candidate> candidate(std::string_view href, const Url* base, LinkKind kind);
+  // `encoding`: the encoding of the page the link is in (the URL parser's encoding override).
+  std::optional<Candidate> candidate(std::string_view href, const Url* base, LinkKind kind,
+                                     Encoding encoding = Encoding::kUtf8);
   // Candidates through the seen filter into the frontier; returns how many were queued.
   uint32_t admit(std::vector<Candidate>& candidates, uint32_t depth, const std::string& parent, uint32_t hops);
   bool admit_new(const Candidate& c, uint32_t depth, const std::string& parent, uint32_t hops, Clock::time_point now,

@@ -96,7 +96,8 @@ CanonicalUrl canonicalize(const Url& url, const CanonicalizeOptions& options) {
   return result;
 }
 
-CanonicalUrl canonicalize(std::string_view href, const Url* base, const CanonicalizeOptions& options) {
+CanonicalUrl canonicalize(std::string_view href, const Url* base, const CanonicalizeOptions& options,
+                          Encoding encoding) {
   if (href.size() > options.max_length) {
     return dropped(UrlDropReason::kTooLong, too_long_message(href.size(), options.max_length));
   }
@@ -104,7 +105,7 @@ CanonicalUrl canonicalize(std::string_view href, const Url* base, const Canonica
   // state.
   thread_local Url scratch;
   std::string error;
-  if (!parse_url_into(href, base, scratch, &error)) {
+  if (!parse_url_into(href, base, scratch, &error, encoding)) {
     return dropped(UrlDropReason::kInvalid, std::move(error));
   }
   return canonicalize(scratch, options);

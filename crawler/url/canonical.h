@@ -44,7 +44,9 @@ struct CanonicalUrl {
 };
 
 CanonicalUrl canonicalize(const Url& url, const CanonicalizeOptions& options);
-// Parses `href` against `base` (may be null) first; parse failures give kInvalid.
-CanonicalUrl canonicalize(std::string_view href, const Url* base, const CanonicalizeOptions& options);
+// Parses `href` against `base` (may be null) first, with `encoding` as the encoding override
+// (the encoding of the page the link is in, see url.h); parse failures give kInvalid.
+CanonicalUrl canonicalize(std::string_view href, const Url* base, const CanonicalizeOptions& options,
+                          Encoding encoding = Encoding::kUtf8);
 
 }  // namespace bloomcrawl

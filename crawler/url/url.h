@@ -9,12 +9,18 @@
 // Components are stored already serialized, as the spec's serializer would print them:
 // `path` is the joined path ("/a/b", "" for an empty path list, or the opaque path as is),
 // `host` is the serialized host (IPv6 in brackets), `query`/`fragment` are without '?'/'#'.
+//
+// `encoding` is the URL Standard's encoding override: the encoding of the document the link is
+// in. Browsers encode a special URL's query (not ws/wss) in it, so `?q=é` on a windows-1252 page
+// is `?q=%E9`; the path and everything else are always UTF-8 (url_query_encoding.h).
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include "crawler/url/encoding.h"
 
 namespace bloomcrawl {
 
@@ -42,9 +48,11 @@ struct Url {
 int default_port(std::string_view scheme);
 bool is_special_scheme(std::string_view scheme);
 
-std::optional<Url> parse_url(std::string_view input, const Url* base = nullptr, std::string* error = nullptr);
+std::optional<Url> parse_url(std::string_view input, const Url* base = nullptr, std::string* error = nullptr,
+                             Encoding encoding = Encoding::kUtf8);
 // The same, writing into `out` and reusing its strings' capacity, for hot loops. Returns false
 // on failure, leaving `out` unspecified. `base` may be `out` itself.
-bool parse_url_into(std::string_view input, const Url* base, Url& out, std::string* error = nullptr);
+bool parse_url_into(std::string_view input, const Url* base, Url& out, std::string* error = nullptr,
+                    Encoding encoding = Encoding::kUtf8);
 
 }  // namespace bloomcrawl

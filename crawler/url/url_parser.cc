@@ -1,8 +1,9 @@
 // The basic URL parser, written as the spec's state machine (state names and step order follow
 // https://url.spec.whatwg.org/#concept-basic-url-parser) so it can be checked line by line.
-// Only the parts used for parsing whole URLs are here: no state override (setters) and
-// UTF-8 as the only query encoding. It works on bytes: bytes >= 0x80 are percent-encoded one
-// by one, which equals UTF-8 percent-encoding their code points.
+// Only the parts used for parsing whole URLs are here: no state override (setters). It works on
+// bytes: bytes >= 0x80 are percent-encoded one by one, which equals UTF-8 percent-encoding their
+// code points; only a query with an encoding override other than UTF-8 is decoded and encoded
+// again (url_query_encoding.h).
 //
 // Layout: Parser::run() feeds one byte (or EOF) at a time to Parser::step(), which dispatches on
 // state_ to one member function per spec state, named after it (scheme_start_state() is the
@@ -12,12 +13,14 @@
 // Speed: the spec's "buffer" is a view into the input where it only collects input bytes
 // (authority, host), path segments are written straight into url.path, and runs of bytes that
 // need no decision are copied in bulk (the step functions consume them and move the pointer).
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 
 #include "crawler/url/url.h"
 #include "crawler/url/url_host.h"
 #include "crawler/url/url_percent.h"
+#include "crawler/url/url_query_encoding.h"
 
 namespace bloomcrawl {
 namespace {
@@ -111,8 +114,8 @@ std::string_view preprocess(std::string_view input, std::string& storage) {
 class Parser {
  public:
   // `url` must be empty (as after reset_url()).
-  Parser(std::string_view input, const Url* base, Url& url, std::string* error)
-      : input_(input), base_(base), error_(error), url_(url) {}
+  Parser(std::string_view input, const Url* base, Url& url, std::string* error, Encoding encoding)
+      : input_(input), base_(base), error_(error), url_(url), encoding_(output_encoding(encoding)) {}
 
   bool run();
 
@@ -197,6 +200,7 @@ class Parser {
   const Url* base_;
   std::string* error_;
   Url& url_;
+  Encoding encoding_;  // the output encoding of the encoding override
   State state_ = State::kSchemeStart;
   ptrdiff_t pointer_ = 0;
   ptrdiff_t buffer_start_ = 0;  // the buffer is input_[buffer_start_, pointer_)
@@ -691,7 +695,14 @@ bool Parser::query_state(int c) {
     enter_fragment();
   } else if (c != kEof) {
     const EncodeSet& set = special_ ? url_internal::kSpecialQuerySet : url_internal::kQuerySet;
-    if (!copy_plain_run(*url_.query, set, '#', '#')) {
+    if (encoding_ != Encoding::kUtf8 && special_ && url_.scheme != "ws" && url_.scheme != "wss") {
+      // The spec's buffer: the rest of the query, encoded at once (a stateful encoding such as
+      // ISO-2022-JP shifts within it).
+      const auto begin = static_cast<size_t>(pointer_);
+      const size_t end = std::min(input_.find('#', begin), input_.size());
+      url_internal::append_query_in_encoding(*url_.query, input_.substr(begin, end - begin), encoding_, set);
+      pointer_ = static_cast<ptrdiff_t>(end) - 1;
+    } else if (!copy_plain_run(*url_.query, set, '#', '#')) {
       append_encoded(*url_.query, static_cast<unsigned char>(c), set);
     }
   }
@@ -708,18 +719,18 @@ bool Parser::fragment_state(int c) {
 
 }  // namespace
 
-bool parse_url_into(std::string_view input, const Url* base, Url& out, std::string* error) {
+bool parse_url_into(std::string_view input, const Url* base, Url& out, std::string* error, Encoding encoding) {
   std::optional<Url> base_copy;
   if (base == &out) base = &base_copy.emplace(out);
   reset_url(out);
   std::string storage;
-  Parser parser(preprocess(input, storage), base, out, error);
+  Parser parser(preprocess(input, storage), base, out, error, encoding);
   return parser.run();
 }
 
-std::optional<Url> parse_url(std::string_view input, const Url* base, std::string* error) {
+std::optional<Url> parse_url(std::string_view input, const Url* base, std::string* error, Encoding encoding) {
   Url url;
-  if (!parse_url_into(input, base, url, error)) return std::nullopt;
+  if (!parse_url_into(input, base, url, error, encoding)) return std::nullopt;
   return url;
 }
 
