@@ -8,7 +8,7 @@
 #   bench/crawl_bench.sh [--pages-per-host N] [--port P] [--wrk-seconds S] [--scrapy-seconds S]
 #                        [--no-profile] [--notes FILE] [--out FILE] [--keep]
 #                        [--baseline BIN] [--rounds N] [--no-others]
-#                        [--kill-at-percent P] [--memory-limit-mb M]
+#                        [--kill-at-percent P] [--memory-limit-mb M] [--tool-timeout S]
 #
 # Installs what it uses, builds Release, and cleans up on any exit (nginx stopped, temp dir removed
 # unless --keep). About 10 minutes on 2 cores. Unless --no-profile, bloomcrawl then crawls once more
@@ -23,7 +23,10 @@
 # P% of the ground truth's requests, and is resumed to the end (bench/crawl_kill_resume.sh); the
 # report then checks the big-crawl targets (issue 13: peak RSS <= 500 MiB, pages/s within 10% of
 # the baseline's, duplicates no more than the transfers in flight at the kill).
+# The baseline then checkpoints too (same directory settings, no kill), so that the comparison is
+# of the frontiers, not of a checkpointed crawl against one that journals nothing.
 # --memory-limit-mb M: frontier.memory_limit_mb for our crawl (and the baseline's).
+# --tool-timeout S: a tool still running after S seconds is stopped (default 900).
 # A big crawl (issue 13): --pages-per-host 333334 --kill-at-percent 40 --baseline OLD_BIN
 #   --no-others --no-profile --out bench/results/crawl-1m.md
 set -euo pipefail
@@ -66,6 +69,7 @@ while [ $# -gt 0 ]; do
     --no-others) others=0; shift ;;
     --kill-at-percent) kill_at_percent="$2"; shift 2 ;;
     --memory-limit-mb) memory_limit_mb="$2"; shift 2 ;;
+    --tool-timeout) tool_timeout_s="$2"; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "crawl_bench: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -234,7 +238,9 @@ for round in $(seq "$rounds"); do
   suffix=""; [ "$round" -lt "$rounds" ] && suffix="-$round"
   if [ -n "$baseline_bin" ]; then
     rm -rf "$work/bloomcrawl-out"
-    run_tool "baseline$suffix" "$baseline_bin" crawl --config "$work/bloomcrawl.json"
+    baseline_checkpoint=()
+    [ -n "$kill_at_percent" ] && { rm -rf "$work/baseline-ckpt"; baseline_checkpoint=(--checkpoint-dir "$work/baseline-ckpt"); }
+    run_tool "baseline$suffix" "$baseline_bin" crawl --config "$work/bloomcrawl.json" "${baseline_checkpoint[@]}"
     row_names+=("baseline$suffix")
   fi
   rm -rf "$work/bloomcrawl-out"
@@ -286,7 +292,8 @@ cat >"$work/setup.md" <<EOF
   **Kill and resume**: our crawl checkpoints into TMP/bloomcrawl-ckpt (the default interval), is
   killed with SIGKILL once nginx has logged $kill_at_percent% of the ground truth's count of requests, and is
   resumed with \`--resume\` to the end (\`bench/crawl_kill_resume.sh\`): its wall time, CPU and peak
-  RSS cover both runs and the restart between them.")
+  RSS cover both runs and the restart between them. The baseline checkpoints with the same
+  settings (into TMP/baseline-ckpt) and is not killed.")
 - Order: wrk (also warms the page cache), bloomcrawl, Scrapy, wget; each tool under
   \`/usr/bin/time -v\`, stopped after ${tool_timeout_s} s if still running.
 
@@ -295,7 +302,7 @@ Commands (TMP is the run's temp dir):
 \`\`\`
 $(printf '%q ' "${wrk_cmd[@]}")
 $(printf '%q ' "${bloomcrawl_cmd[@]}")
-$([ -n "$baseline_bin" ] && printf '%q ' "$baseline_bin" crawl --config "$work/bloomcrawl.json")
+$([ -n "$baseline_bin" ] && printf '%q ' "$baseline_bin" crawl --config "$work/bloomcrawl.json" ${kill_at_percent:+--checkpoint-dir "$work/baseline-ckpt"})
 $([ "$others" = 1 ] && printf '%q ' "${scrapy_cmd[@]}")
 $([ "$others" = 1 ] && printf '%q ' "${wget_cmd[@]}")
 \`\`\`
