@@ -1,9 +1,6 @@
 // A crawl of pages in legacy encodings: the crawler requests each link with the bytes a browser
 // sends (the path UTF-8 percent-encoded, the query in the page's encoding), as the server sees
 // them in the raw request target.
-#include <unistd.h>
-
-#include <filesystem>
 #include <map>
 #include <mutex>
 #include <set>
@@ -12,15 +9,11 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "config/config.h"
-#include "crawler/pipeline/crawl_settings.h"
-#include "crawler/pipeline/crawler.h"
 #include "tests/support/fetch_loopback_server.h"
+#include "tests/support/loopback_crawl.h"
 
 namespace bloomcrawl {
 namespace {
-
-namespace fs = std::filesystem;
 
 struct Reply {
   std::string content_type;
@@ -59,17 +52,7 @@ TEST(EncodingCrawl, LinksOfGbkAndWindows1252PagesAreRequestedWithTheBrowsersByte
   });
   site.start();
 
-  const fs::path out = fs::temp_directory_path() / ("encoding_crawl_" + std::to_string(getpid()));
-  fs::remove_all(out);
-  CrawlConfig c;
-  c.seeds.urls = {site.url("/")};
-  c.scope.allowed_hosts = {"127.0.0.1"};
-  c.politeness.delay_ms = 0;
-  c.fetch.allowed_ranges = {"127.0.0.0/8"};
-  c.output.directory = out.string();
-  const nlohmann::json report = Crawler(settings_from_config(c)).run();
-  site.stop();
-  fs::remove_all(out);
+  const nlohmann::json report = testing::crawl_loopback_site(site, std::chrono::milliseconds(0));
 
   EXPECT_EQ(report["crawl"]["stopped_by"], "done");
   EXPECT_EQ(targets, (std::multiset<std::string>{"/robots.txt", "/", "/latin", "/%E4%B8%AD%E6%96%87.html",

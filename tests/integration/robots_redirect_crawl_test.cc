@@ -1,24 +1,18 @@
 // robots.txt behind redirects in a crawl: each hop is fetched, its rules apply, and each hop waits
 // the host's politeness delay after the previous answer (server-side times), as pages do.
-#include <unistd.h>
-
 #include <chrono>
-#include <filesystem>
 #include <mutex>
 #include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "config/config.h"
-#include "crawler/pipeline/crawl_settings.h"
-#include "crawler/pipeline/crawler.h"
 #include "tests/support/fetch_loopback_server.h"
+#include "tests/support/loopback_crawl.h"
 
 namespace bloomcrawl {
 namespace {
 
-namespace fs = std::filesystem;
 using SteadyTime = std::chrono::steady_clock::time_point;
 
 TEST(RobotsRedirectCrawl, HopsWaitThePolitenessDelayAndTheirRulesApply) {
@@ -50,17 +44,7 @@ TEST(RobotsRedirectCrawl, HopsWaitThePolitenessDelayAndTheirRulesApply) {
   route("/private", [](const httplib::Request&, httplib::Response& res) { res.set_content("no", "text/html"); });
   site.start();
 
-  const fs::path out = fs::temp_directory_path() / ("robots_redirect_" + std::to_string(getpid()));
-  fs::remove_all(out);
-  CrawlConfig c;
-  c.seeds.urls = {site.url("/")};
-  c.scope.allowed_hosts = {"127.0.0.1"};
-  c.politeness.delay_ms = 150;
-  c.fetch.allowed_ranges = {"127.0.0.0/8"};
-  c.output.directory = out.string();
-  const nlohmann::json report = Crawler(settings_from_config(c)).run();
-  site.stop();
-  fs::remove_all(out);
+  const nlohmann::json report = testing::crawl_loopback_site(site, std::chrono::milliseconds(150));
 
   EXPECT_EQ(report["crawl"]["stopped_by"], "done");
   std::vector<std::string> paths;
