@@ -23,7 +23,7 @@ void for_each_newline(const char* p, const char* end, OnNewline&& on_newline) {
   const __m128i newline = _mm_set1_epi8('\n');
   for (; end - p >= 64; p += 64) {
     uint64_t mask = 0;
-    for (int i = 0; i < 4; ++i) {
+    for (size_t i = 0; i < 4; ++i) {
       const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i));
       mask |= uint64_t{static_cast<uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, newline)))} << (16 * i);
     }

@@ -80,7 +80,8 @@ double plain_blocked_fpr(double lambda, uint32_t k) {
       double hit = 0.0;
       for (uint32_t s = 0; s <= 512; ++s) hit += occupancy[s] * std::pow(s / 512.0, static_cast<double>(k));
       int sign;
-      const auto j = static_cast<double>(bits / k);
+      const uint64_t keys = bits / k;
+      const auto j = static_cast<double>(keys);
       sum += std::exp(-lambda + j * std::log(lambda) - ::lgamma_r(j + 1.0, &sign)) * hit;
     }
     for (uint32_t s = 512; s > 0; --s)
