@@ -42,7 +42,9 @@ void for_each_newline(const char* p, const char* end, OnNewline&& on_newline) {
 
 void read_lines(int fd, const std::string& who,
                 const std::function<void(std::span<const std::string_view>)>& on_lines) {
-  std::vector<char> buffer(size_t{1} << 20);
+  // 128 KiB: with its line views it stays in L2 beside a dedup filter; 1 MiB chunks pushed a
+  // 1 MB filter out to L3 and cost dedup 4-8% of its CPU time (2M URL lines, FPR 1%).
+  std::vector<char> buffer(size_t{1} << 17);
   size_t filled = 0;
   std::vector<std::string_view> lines;
   for (bool eof = false; !eof;) {
