@@ -119,7 +119,9 @@ static_assert(SeenFilter::kMaxLayers <= 128);
 InsertOutcome SeenFilter::try_insert_hashed(const KeyHash& hash) { return insert_hashed<Writers::kMany>(hash); }
 
 // With Writers::kOne the caller is the only writer, so there is no other inserter to exclude and
-// the stripe (an atomic exchange and a store per key) is skipped; all else is the same.
+// the stripe (an atomic exchange and a store per key) is skipped and a slot is taken with a plain
+// store rather than a locked add (a full barrier on x86, a tenth of a dedup insert); all else is
+// the same.
 template <SeenFilter::Writers kWriters>
 InsertOutcome SeenFilter::insert_hashed(const KeyHash& hash) {
   for (;;) {
@@ -140,8 +142,16 @@ InsertOutcome SeenFilter::insert_hashed(const KeyHash& hash) {
         const LayerBits& bits = *layer(i)->bits;
         if (bits.test(seenfilter::block_probe(hash, bits.geometry()))) return InsertOutcome::kSeen;
       }
-      if (active->reserved.load(std::memory_order_relaxed) < g.capacity &&
-          active->reserved.fetch_add(1, std::memory_order_relaxed) < g.capacity) {
+      bool slot;
+      if constexpr (kWriters == Writers::kOne) {
+        const uint64_t taken = active->reserved.load(std::memory_order_relaxed);
+        slot = taken < g.capacity;
+        if (slot) active->reserved.store(taken + 1, std::memory_order_relaxed);
+      } else {
+        slot = active->reserved.load(std::memory_order_relaxed) < g.capacity &&
+               active->reserved.fetch_add(1, std::memory_order_relaxed) < g.capacity;
+      }
+      if (slot) {
         active->bits->set_exclusive(probe);
         return InsertOutcome::kNew;
       }

@@ -6,7 +6,7 @@
 // (a run cut off by `| head` leaves nothing behind); if another run saved state there meanwhile,
 // this one refuses to overwrite it.
 //
-// Lines are read in 1 MiB chunks and inserted a chunk at a time with insert_batch; output is
+// Lines are read in 128 KiB chunks and inserted a chunk at a time with insert_batch; output is
 // written in large blocks, or line by line to a terminal or with --line-buffered. When the reader
 // of the output goes away (`| head`) the command stops quietly, without saving --state: the
 // filter then holds lines that were never delivered. A line the filter cannot record (memory limit reached: kFull) is

@@ -2,16 +2,49 @@
 
 #include <unistd.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <cerrno>
 #include <cstring>
 #include <system_error>
 #include <vector>
 
 namespace bloomcrawl {
+namespace {
+
+// Calls on_newline(p) for each '\n' in [p, end), in order. A memchr call per line cost dedup
+// a tenth of its time on URL lines (~50 bytes: the call, not the scan); this takes 64 bytes at a
+// time into a bit mask of their newlines and walks its set bits.
+template <typename OnNewline>
+void for_each_newline(const char* p, const char* end, OnNewline&& on_newline) {
+#if defined(__SSE2__)
+  const __m128i newline = _mm_set1_epi8('\n');
+  for (; end - p >= 64; p += 64) {
+    uint64_t mask = 0;
+    for (size_t i = 0; i < 4; ++i) {
+      const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i));
+      mask |= uint64_t{static_cast<uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, newline)))} << (16 * i);
+    }
+    for (; mask != 0; mask &= mask - 1) on_newline(p + __builtin_ctzll(mask));
+  }
+#endif
+  while (p < end) {
+    const auto* found = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
+    if (found == nullptr) return;
+    on_newline(found);
+    p = found + 1;
+  }
+}
+
+}  // namespace
 
 void read_lines(int fd, const std::string& who,
                 const std::function<void(std::span<const std::string_view>)>& on_lines) {
-  std::vector<char> buffer(size_t{1} << 20);
+  // 128 KiB: with its line views it stays in L2 beside a dedup filter; 1 MiB chunks pushed a
+  // 1 MB filter out to L3 and cost dedup 4-8% of its CPU time (2M URL lines, FPR 1%).
+  std::vector<char> buffer(size_t{1} << 17);
   size_t filled = 0;
   std::vector<std::string_view> lines;
   for (bool eof = false; !eof;) {
@@ -25,12 +58,10 @@ void read_lines(int fd, const std::string& who,
     const char* start = begin;
     const char* const end = begin + filled + static_cast<size_t>(n);
     lines.clear();
-    for (const char* p = begin + filled; p < end;) {
-      const auto* newline = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
-      if (newline == nullptr) break;
+    for_each_newline(begin + filled, end, [&](const char* newline) {
       lines.emplace_back(start, static_cast<size_t>(newline - start));
-      start = p = newline + 1;
-    }
+      start = newline + 1;
+    });
     if (eof && start < end) {
       lines.emplace_back(start, static_cast<size_t>(end - start));
       start = end;

@@ -1,6 +1,6 @@
 // Line-oriented input and output for filters like `bloomcrawl dedup` and `bloomcrawl url`.
 //
-// read_lines reads a file descriptor in 1 MiB chunks (memchr finds the newlines) and hands each
+// read_lines reads a file descriptor in 128 KiB chunks (newlines found 64 bytes at a time) and hands each
 // chunk's complete lines to the callback, in order, as views into its buffer (valid during the
 // call) without the '\n'; a final line without a newline is a line, and a line longer than the
 // buffer grows it. Whatever one read() returns is handed on at once, so a slow producer (a

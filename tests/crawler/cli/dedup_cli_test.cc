@@ -81,7 +81,7 @@ TEST_F(DedupCli, PrintsFirstOccurrencesInOrder) {
 
 TEST_F(DedupCli, HandlesManyLinesAcrossLayersAndALongLine) {
   std::string input = url_lines(0, 60000) + url_lines(30000, 90000);
-  const std::string long_line(3 << 20, 'x');  // longer than the 1 MiB read buffer
+  const std::string long_line(3 << 20, 'x');  // longer than the 128 KiB read buffer
   input += long_line + "\n" + url_lines(0, 10) + long_line + "\n";
   const RunResult r = run("dedup --capacity 5000 --fpr 1e-7 --stats", input);
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -9,6 +9,7 @@
 
 #include <csignal>
 #include <cstdio>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -56,6 +57,30 @@ TEST(ReadLines, LinesLongerThanTheBufferAndAcrossChunks) {
   }
   for (const std::string& line : expected) input += line + "\n";
   EXPECT_EQ(lines_of(input, 65536), expected);
+}
+
+TEST(ReadLines, NewlinesAtEveryOffsetAmongAnyBytes) {
+  // Lines of 0 to 150 bytes of any value but '\n' (NUL, CR, bytes >= 0x80), so newlines fall at
+  // every offset of the 64-byte blocks the reader scans at once, and on either side of a block.
+  std::mt19937 rng(17);
+  std::uniform_int_distribution<int> length(0, 150);
+  std::uniform_int_distribution<int> byte(0, 255);
+  std::string input;
+  std::vector<std::string> expected;
+  for (int i = 0; i < 3000; ++i) {
+    std::string line(static_cast<size_t>(length(rng)), '\0');
+    for (char& c : line) {
+      do c = static_cast<char>(byte(rng));
+      while (c == '\n');
+    }
+    input += line + "\n";
+    expected.push_back(std::move(line));
+  }
+  for (size_t piece : {size_t{63}, size_t{64}, size_t{4099}, input.size()}) {
+    EXPECT_EQ(lines_of(input, piece), expected) << "piece " << piece;
+  }
+  expected.emplace_back(std::string(100, '\r'));  // a last line without a newline
+  EXPECT_EQ(lines_of(input + std::string(100, '\r'), input.size()), expected);
 }
 
 // The bytes written to `fd` (a pipe's read end) until it is closed.

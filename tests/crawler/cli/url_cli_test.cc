@@ -52,7 +52,7 @@ TEST(UrlCli, CanonicalizesOneLinePerInputLine) {
 }
 
 TEST(UrlCli, LineEndingsNulBytesAndLongLines) {
-  const std::string long_path(3 << 20, 'p');  // longer than the 1 MiB read buffer
+  const std::string long_path(3 << 20, 'p');  // longer than the 128 KiB read buffer
   const std::string input =
       std::string("http://a/\0x\r\r\nhttp://b/\n\r\nhttp://c/", 35) + long_path + "\nhttp://d/last-without-newline";
   // One CR is the line ending's; the URL parser strips the other as trailing C0 control.
