@@ -34,6 +34,7 @@ struct UrlCommandArgs {
   bool line_buffered = false;
   std::string links_file;
   std::string page_url;
+  std::string content_type;  // the page's Content-Type header, for its charset
 };
 
 void print_error(LineWriter& out, UrlDropReason reason, std::string_view detail) {
@@ -131,11 +132,13 @@ int run_links(const UrlCommandArgs& args) {
   std::string error;
   std::optional<Url> page = parse_url(args.page_url, nullptr, &error);
   if (!page) throw std::runtime_error("--base '" + args.page_url + "' is not a URL: " + error);
-  ExtractedLinks extracted = extract_links(read_file(args.links_file), LinkExtractOptions{});
+  // Decoded and resolved as the crawler does a fetched page (docs/encodings.md): a legacy-encoded
+  // page's links come out as a browser requests them.
+  ExtractedLinks extracted = extract_page_links(read_file(args.links_file), args.content_type, LinkExtractOptions{});
   if (!extracted.parse_error.empty()) throw std::runtime_error("'" + args.links_file + "': " + extracted.parse_error);
   // The document's base URL is its <base href> resolved against the page URL, when valid.
   std::optional<Url> base_element;
-  if (extracted.base_href) base_element = parse_url(*extracted.base_href, &*page);
+  if (extracted.base_href) base_element = parse_url(*extracted.base_href, &*page, nullptr, extracted.encoding);
   const Url* base = base_element ? &*base_element : &*page;
 
   size_t dropped = 0;
@@ -144,13 +147,13 @@ int run_links(const UrlCommandArgs& args) {
     std::string resolved;
     CanonicalUrl canonical;
     if (args.href_only) {
-      std::optional<Url> url = parse_url(link.href, base, &canonical.error);
+      std::optional<Url> url = parse_url(link.href, base, &canonical.error, extracted.encoding);
       if (url)
         resolved = url->href();
       else
         canonical.reason = UrlDropReason::kInvalid;
     } else {
-      canonical = canonicalize(link.href, base, args.options);
+      canonical = canonicalize(link.href, base, args.options, extracted.encoding);
       resolved = canonical.url;
     }
     if (canonical.ok()) {
@@ -190,6 +193,9 @@ RunFn setup_url(CLI::App& app) {
       app.add_option("--links", args->links_file, "print the links of this HTML file instead of reading stdin")
           ->check(CLI::ExistingFile);
   app.add_option("--base", args->page_url, "the URL of the --links page")->needs(links);
+  app.add_option("--content-type", args->content_type,
+                 "the --links page's Content-Type header (its charset decides the page's encoding)")
+      ->needs(links);
   links->needs(app.get_option("--base"));
   return [args]() {
     for (const std::string& name : args->extra_strip_params) {

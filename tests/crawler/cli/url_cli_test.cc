@@ -152,4 +152,18 @@ TEST(UrlCli, LinksModeResolvesAgainstBaseElementAndCanonicalizes) {
   EXPECT_NE(run_url_command("--links '" + html_path + "'", "").status, 0);
 }
 
+// A legacy-encoded page's links come out as a browser requests them: the path in UTF-8, the
+// query in the page's encoding (here windows-1252, from --content-type).
+TEST(UrlCli, LinksModeDecodesThePageInItsEncoding) {
+  const std::string html_path = testing::TempDir() + "/url_cli_latin_" + std::to_string(getpid()) + ".html";
+  std::ofstream(html_path, std::ios::binary) << "<a href='/caf\xe9.html'>c</a><a href='/s2?q=\xe9'>s</a>";
+  const std::string args = "--links '" + html_path + "' --base http://site.example/";
+  const RunResult r = run_url_command(args + " --content-type 'text/html; charset=ISO-8859-1'", "");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, "a\thttp://site.example/caf%C3%A9.html\na\thttp://site.example/s2?q=%E9\n");
+  const RunResult utf8 = run_url_command(args + " --content-type 'text/html; charset=utf-8'", "");
+  EXPECT_EQ(utf8.out, "a\thttp://site.example/caf%EF%BF%BD.html\na\thttp://site.example/s2?q=%EF%BF%BD\n")
+      << "bytes invalid in the declared encoding read as U+FFFD, as a browser reads them";
+}
+
 }  // namespace
