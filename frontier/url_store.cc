@@ -113,14 +113,26 @@ void UrlStore::flush() {
 }
 
 void UrlStore::scan(const StoreKey& from, const std::function<bool(const StoreKey&, std::string_view)>& visit) {
-  flush();
-  const EncodedKey start(from);
   char end_bytes[4];
   put_be(end_bytes, uint64_t{from.host} + 1, 4);  // host 2^32-1 does not exist (frontier_state.cc)
   const rocksdb::Slice end(end_bytes, 4);
+  scan_until(from, &end, visit);
+}
+
+void UrlStore::scan_all(const std::function<bool(const StoreKey&, std::string_view)>& visit) {
+  scan_until(StoreKey{}, nullptr, visit);
+}
+
+void UrlStore::scan_until(const StoreKey& from, const rocksdb::Slice* end,
+                          const std::function<bool(const StoreKey&, std::string_view)>& visit) {
+  flush();
+  const EncodedKey start(from);
   rocksdb::ReadOptions read;
-  read.iterate_upper_bound = &end;
-  read.readahead_size = 0;
+  read.iterate_upper_bound = end;
+  // A scan of one host reads a block or two; a scan of everything reads sequentially.
+  read.readahead_size = end == nullptr ? size_t{2} << 20 : 0;
+  read.total_order_seek = end == nullptr;  // across prefixes (hosts)
+  read.fill_cache = end != nullptr;
   const std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(read));
   for (it->Seek(start.slice()); it->Valid(); it->Next()) {
     const rocksdb::Slice key = it->key();

@@ -25,6 +25,7 @@
 namespace rocksdb {
 class DB;
 class Cache;
+class Slice;
 class WriteBatch;
 }  // namespace rocksdb
 
@@ -56,6 +57,9 @@ class UrlStore {
   void flush();
   // Visits the keys of `from.host` from `from` on, in order, until `visit` returns false.
   void scan(const StoreKey& from, const std::function<bool(const StoreKey&, std::string_view)>& visit);
+  // Visits every key of every host in order with one sequential pass (O(keys), bounded memory),
+  // until `visit` returns false.
+  void scan_all(const std::function<bool(const StoreKey&, std::string_view)>& visit);
 
   // A consistent copy of the store into `directory`, which must not exist: SST files are
   // hard-linked, so only the memtable (flushed first) and a few small files are written.
@@ -70,6 +74,8 @@ class UrlStore {
 
  private:
   [[noreturn]] void fail(const std::string& status) const;
+  void scan_until(const StoreKey& from, const rocksdb::Slice* end,
+                  const std::function<bool(const StoreKey&, std::string_view)>& visit);
   std::filesystem::path directory_;
   std::shared_ptr<rocksdb::Cache> cache_;
   std::unique_ptr<rocksdb::DB> db_;
