@@ -11,14 +11,17 @@
 #include <rocksdb/table.h>
 #include <sys/resource.h>
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "bench/frontier_workload.h"
 #include "frontier/frontier.h"
@@ -170,8 +173,9 @@ void run_ram(uint64_t urls, uint64_t hosts) {
   report("peak_rss_mb", peak_rss_mb());
 }
 
-// RocksDB by itself: the same 16-byte keys and values, in the same order, no WAL, the same
-// memtable size; the floor under the disk frontier's push rate.
+// RocksDB by itself (its default compaction and table options): the same 16-byte keys and values,
+// in the same order, no WAL, the same memtable size; the floor under the disk frontier's push
+// rate. Then its read floor: a seek and one URL per host, round-robin, as refills read.
 void run_rocksdb(uint64_t urls, uint64_t hosts, const fs::path& dir, uint64_t memory_mb) {
   fs::remove_all(dir);
   fs::create_directories(dir);
@@ -209,6 +213,31 @@ void run_rocksdb(uint64_t urls, uint64_t hosts, const fs::path& dir, uint64_t me
   report("push_per_cpu_s", urls / (cpu_seconds() - cpu_start));
   db->Flush(rocksdb::FlushOptions());
   report("disk_bytes_per_url", static_cast<double>(total_bytes(files_of(dir / "floor"))) / urls);
+
+  // The read floor under a refill: hosts round-robin, each a seek to the host's next key and the
+  // read of one URL, N/10 times (the frontier's pop+complete also deletes; this only reads).
+  std::vector<std::array<char, 12>> next(hosts, std::array<char, 12>{});  // per host: depth, seq
+  const std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions()));
+  const Clock::time_point read_start = Clock::now();
+  const double read_cpu_start = cpu_seconds();
+  uint64_t bytes_read = 0;
+  const uint64_t reads = urls / 10;
+  for (uint64_t i = 0; i < reads; ++i) {
+    const uint64_t host_id = i % hosts;
+    for (int b = 0; b < 4; ++b) key[b] = static_cast<char>(host_id >> (24 - 8 * b));
+    std::memcpy(key + 4, next[host_id].data(), 12);
+    it->Seek(rocksdb::Slice(key, 16));
+    if (!it->Valid() || std::memcmp(it->key().data(), key, 4) != 0) continue;
+    bytes_read += it->value().size();
+    // The next seek starts just after this key: its depth and seq + 1 (big-endian increment).
+    std::memcpy(next[host_id].data(), it->key().data() + 4, 12);
+    for (int b = 11; b >= 4; --b) {
+      if (++next[host_id][b] != 0) break;
+    }
+  }
+  report("seek_read_per_s", reads / seconds_since(read_start));
+  report("seek_read_per_cpu_s", reads / (cpu_seconds() - read_cpu_start));
+  report("bytes_read_per_seek", static_cast<double>(bytes_read) / reads);
   report("peak_rss_mb", peak_rss_mb());
 }
 
