@@ -10,15 +10,19 @@
 #include <rocksdb/options.h>
 #include <rocksdb/table.h>
 #include <sys/resource.h>
+#include <time.h>
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "bench/frontier_workload.h"
 #include "frontier/frontier.h"
@@ -43,6 +47,24 @@ double cpu_seconds() {
   getrusage(RUSAGE_SELF, &usage);
   return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
          static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
+// CPU time of the calling thread: the work of a pause, apart from the wall time a loaded machine
+// adds by not scheduling it.
+double thread_cpu_ms() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) * 1e3 + static_cast<double>(now.tv_nsec) / 1e6;
+}
+
+// checkpoint() in its two halves, reporting the pause's thread CPU time as NAME_pause_cpu_ms.
+bloomcrawl::FrontierCheckpointStats checkpoint(Frontier& frontier, const fs::path& dir, const char* name) {
+  const double cpu_start = thread_cpu_ms();
+  bloomcrawl::DiskCheckpointCut cut = frontier.cut_checkpoint();
+  const double cut_cpu = thread_cpu_ms() - cpu_start;
+  bloomcrawl::FrontierCheckpointStats stats = frontier.write_checkpoint(cut, dir);
+  std::printf("%s_pause_cpu_ms %.3f\n", name, cut_cpu);
+  return stats;
 }
 
 double peak_rss_mb() {
@@ -126,7 +148,7 @@ void run_disk(uint64_t urls, uint64_t hosts, const fs::path& dir, uint64_t memor
     report("raw_bytes_per_url", static_cast<double>(raw) / urls);
     report("rss_after_push_mb", peak_rss_mb());
 
-    bloomcrawl::FrontierCheckpointStats stats = frontier.checkpoint(dir / "gen1");
+    bloomcrawl::FrontierCheckpointStats stats = checkpoint(frontier, dir / "gen1", "checkpoint1");
     const auto gen1 = files_of(dir / "gen1");
     report("checkpoint1_pause_ms", std::chrono::duration<double, std::milli>(stats.pause).count());
     report("checkpoint1_total_s", std::chrono::duration<double>(stats.total).count());
@@ -136,7 +158,7 @@ void run_disk(uint64_t urls, uint64_t hosts, const fs::path& dir, uint64_t memor
 
     pop_complete(frontier, urls / 10);
 
-    stats = frontier.checkpoint(dir / "gen2");
+    stats = checkpoint(frontier, dir / "gen2", "checkpoint2");
     report("checkpoint2_pause_ms", std::chrono::duration<double, std::milli>(stats.pause).count());
     report("checkpoint2_total_s", std::chrono::duration<double>(stats.total).count());
     report("checkpoint2_written_mb", written_since(files_of(dir / "gen2"), gen1) / 1e6);
@@ -170,8 +192,9 @@ void run_ram(uint64_t urls, uint64_t hosts) {
   report("peak_rss_mb", peak_rss_mb());
 }
 
-// RocksDB by itself: the same 16-byte keys and values, in the same order, no WAL, the same
-// memtable size; the floor under the disk frontier's push rate.
+// RocksDB by itself (its default compaction and table options): the same 16-byte keys and values,
+// in the same order, no WAL, the same memtable size; the floor under the disk frontier's push
+// rate. Then its read floor: a seek and one URL per host, round-robin, as refills read.
 void run_rocksdb(uint64_t urls, uint64_t hosts, const fs::path& dir, uint64_t memory_mb) {
   fs::remove_all(dir);
   fs::create_directories(dir);
@@ -209,6 +232,31 @@ void run_rocksdb(uint64_t urls, uint64_t hosts, const fs::path& dir, uint64_t me
   report("push_per_cpu_s", urls / (cpu_seconds() - cpu_start));
   db->Flush(rocksdb::FlushOptions());
   report("disk_bytes_per_url", static_cast<double>(total_bytes(files_of(dir / "floor"))) / urls);
+
+  // The read floor under a refill: hosts round-robin, each a seek to the host's next key and the
+  // read of one URL, N/10 times (the frontier's pop+complete also deletes; this only reads).
+  std::vector<std::array<char, 12>> next(hosts, std::array<char, 12>{});  // per host: depth, seq
+  const std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions()));
+  const Clock::time_point read_start = Clock::now();
+  const double read_cpu_start = cpu_seconds();
+  uint64_t bytes_read = 0;
+  const uint64_t reads = urls / 10;
+  for (uint64_t i = 0; i < reads; ++i) {
+    const uint64_t host_id = i % hosts;
+    for (int b = 0; b < 4; ++b) key[b] = static_cast<char>(host_id >> (24 - 8 * b));
+    std::memcpy(key + 4, next[host_id].data(), 12);
+    it->Seek(rocksdb::Slice(key, 16));
+    if (!it->Valid() || std::memcmp(it->key().data(), key, 4) != 0) continue;
+    bytes_read += it->value().size();
+    // The next seek starts just after this key: its depth and seq + 1 (big-endian increment).
+    std::memcpy(next[host_id].data(), it->key().data() + 4, 12);
+    for (int b = 11; b >= 4; --b) {
+      if (++next[host_id][b] != 0) break;
+    }
+  }
+  report("seek_read_per_s", reads / seconds_since(read_start));
+  report("seek_read_per_cpu_s", reads / (cpu_seconds() - read_cpu_start));
+  report("bytes_read_per_seek", static_cast<double>(bytes_read) / reads);
   report("peak_rss_mb", peak_rss_mb());
 }
 

@@ -143,6 +143,13 @@ uint64_t DiskQueues::clear(uint32_t host) {
   return bytes;
 }
 
+void DiskQueues::for_each_queued(const std::function<void(uint32_t, std::string_view, uint32_t)>& visit) {
+  store_->scan_all([&](const StoreKey& key, std::string_view url) {
+    if (!held_.contains(key.seq) && !stale(key.seq)) visit(key.host, url, key.depth);
+    return true;
+  });
+}
+
 void DiskQueues::apply_deferred_deletes() {
   deferring_ = false;
   for (const StoreKey& key : deferred_) store_->erase(key);

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -52,6 +53,11 @@ class DiskQueues {
   void forget(const StoreKey& key);
   // Removes every queued (not held) URL of the host; returns their total bytes.
   uint64_t clear(uint32_t host);
+
+  // Calls visit(host, url, depth) for every queued (not held) URL, by host id and per host in pop
+  // order: one pass over the store, whose keys are every queued URL (heads are copies), leases
+  // and stale ones, which are skipped.
+  void for_each_queued(const std::function<void(uint32_t, std::string_view, uint32_t)>& visit);
 
   uint64_t size(uint32_t host) const { return queues_[host].head.size() + queues_[host].unloaded; }
   bool empty(uint32_t host) const { return size(host) == 0; }

@@ -91,7 +91,8 @@ class Frontier {
   std::vector<std::string> held_hosts() const;
   // Calls visit(host, url, depth) for every queued URL, held and parked hosts included, under
   // the lock (visit must not call the frontier). O(queued): for the end of a crawl, whose
-  // leftover URLs are recorded rather than forgotten.
+  // leftover URLs are recorded rather than forgotten. In disk mode one sequential pass over the
+  // store, in bounded memory (docs/frontier.md).
   void for_each_queued(const std::function<void(std::string_view, std::string_view, uint32_t)>& visit) const;
   // Hosts in one named group (e.g. resolving to one IP) share one clock, concurrency slots,
   // back-off and error budget. A host moves to the group with whatever is in flight.

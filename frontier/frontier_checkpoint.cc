@@ -14,23 +14,17 @@ namespace bloomcrawl {
 
 DiskCheckpointCut FrontierState::begin_disk_checkpoint() {
   DiskCheckpointCut cut;
-  std::vector<std::string_view> names;
-  const std::vector<uint32_t> group_index = group_indices(&names);
-  cut.hosts.reserve(32 * hosts_.size() + 16);
-  append_varint(cut.hosts, names.size());
-  for (std::string_view name : names) {
-    append_varint(cut.hosts, name.size());
-    cut.hosts.append(name);
-  }
-  append_varint(cut.hosts, hosts_.size());
+  cut.strings = strings_;
+  const std::vector<uint32_t> group_index = group_indices(&cut.group_names);
   const auto host_count = static_cast<uint32_t>(hosts_.size());
+  cut.hosts.resize(host_count);
   for (uint32_t id = 0; id < host_count; ++id) {
     const Host& host = hosts_[id];
+    DiskCheckpointCut::Host& out = cut.hosts[id];
     // In-flight leases are still in the store: they are saved as queued, as release() would.
-    FrontierHostSettings settings = host_settings(host, group_index);
-    settings.dispatched -= host.in_flight;
-    append_host_settings(cut.hosts, settings);
-    append_varint(cut.hosts, queue_size(id) + host.in_flight);
+    out.settings = host_settings(host, group_index);
+    out.settings.dispatched -= host.in_flight;
+    out.queued = queue_size(id) + host.in_flight;
   }
   cut.queued_bytes = queued_bytes_;
   for (const auto& [lease_id, lease] : leases_) cut.queued_bytes += lease.url.size();
@@ -49,7 +43,7 @@ void FrontierState::finish_disk_checkpoint(DiskCheckpointCut& cut) {
 
 std::string encode_frontier_state(const DiskCheckpointCut& cut) {
   std::string out(kFrontierStateMagic);
-  out.reserve(out.size() + cut.hosts.size() + 32 + 16 * cut.stale.size());
+  out.reserve(out.size() + 32 + 16 * cut.stale.size() + 32 * cut.group_names.size() + 40 * cut.hosts.size());
   append_varint(out, cut.next_seq);
   append_varint(out, cut.queued_bytes);
   append_varint(out, cut.stale.size());
@@ -57,7 +51,16 @@ std::string encode_frontier_state(const DiskCheckpointCut& cut) {
     append_varint(out, from);
     append_varint(out, to);
   }
-  out.append(cut.hosts);
+  append_varint(out, cut.group_names.size());
+  for (std::string_view name : cut.group_names) {
+    append_varint(out, name.size());
+    out.append(name);
+  }
+  append_varint(out, cut.hosts.size());
+  for (const DiskCheckpointCut::Host& host : cut.hosts) {
+    append_host_settings(out, host.settings);
+    append_varint(out, host.queued);
+  }
   seal_frontier_snapshot(out);
   return out;
 }

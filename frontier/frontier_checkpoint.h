@@ -6,12 +6,17 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "frontier/frontier_snapshot.h"
+
 namespace bloomcrawl {
+
+class UrlArena;
 
 inline constexpr std::string_view kFrontierStateMagic{"BCFRST\x00\x01", 8};  // version 1
 inline constexpr std::string_view kFrontierStateFile = "frontier-state";
@@ -20,7 +25,15 @@ inline constexpr std::string_view kFrontierStoreDirectory = "store";
 // A disk checkpoint cut at one instant (Frontier::cut_checkpoint()), to be written once by
 // Frontier::write_checkpoint(). Until it is, URLs completed since the cut stay in the store.
 struct DiskCheckpointCut {
-  std::string hosts;  // group names and hosts, encoded (docs/frontier.md, "State file format")
+  // The per-host state as copied in the pause, a flat vector (O(hosts), no encoding): the state
+  // file is encoded from it after the pause. Keys and group names are views into `strings`.
+  struct Host {
+    FrontierHostSettings settings;
+    uint64_t queued = 0;  // leases included, as released
+  };
+  std::shared_ptr<const UrlArena> strings;
+  std::vector<std::string_view> group_names;
+  std::vector<Host> hosts;
   uint64_t seq_at_capture = 0;
   uint64_t queued_bytes = 0;
   uint64_t queued = 0;

@@ -400,6 +400,11 @@ std::vector<std::string> FrontierState::held_hosts() const {
 
 void FrontierState::for_each_queued(
     const std::function<void(std::string_view, std::string_view, uint32_t)>& visit) const {
+  if (disk_) {
+    disk_->for_each_queued(
+        [&](uint32_t host, std::string_view url, uint32_t depth) { visit(hosts_[host].key, url, depth); });
+    return;
+  }
   for (const Host& host : hosts_) {
     host.queue.for_each([&](std::string_view url, uint32_t depth) { visit(host.key, url, depth); });
   }

@@ -3,9 +3,10 @@
 // within a depth (docs/frontier.md, "Key layout"). Values are opaque bytes.
 // Contract:
 //  - put() and erase() are buffered and applied together (a RocksDB write has a fixed cost
-//    several times that of one key): before every scan(), on flush(), or when kBatchedWrites are
-//    pending. They are not durable by themselves (no write-ahead log): between checkpoints the
-//    live store is scratch; checkpoint_to() copies what was applied before it was called.
+//    several times that of one key): on flush(), when kBatchedWrites are pending, and before a
+//    scan() while puts are pending; a scan() skips the keys erased in the pending batch. They are
+//    not durable by themselves (no write-ahead log): between checkpoints the live store is
+//    scratch; checkpoint_to() copies what was applied before it was called.
 //  - Every RocksDB failure throws std::runtime_error "frontier store DIR: STATUS"; RocksDB's
 //    status names the file for a missing or corrupted one.
 //  - put(), erase(), flush() and scan() are called by one thread at a time (the frontier's lock);
@@ -20,11 +21,14 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <unordered_set>
 #include <vector>
 
 namespace rocksdb {
 class DB;
 class Cache;
+class Iterator;
+class Slice;
 class WriteBatch;
 }  // namespace rocksdb
 
@@ -56,6 +60,9 @@ class UrlStore {
   void flush();
   // Visits the keys of `from.host` from `from` on, in order, until `visit` returns false.
   void scan(const StoreKey& from, const std::function<bool(const StoreKey&, std::string_view)>& visit);
+  // Visits every key of every host in order with one sequential pass (O(keys), bounded memory),
+  // until `visit` returns false.
+  void scan_all(const std::function<bool(const StoreKey&, std::string_view)>& visit);
 
   // A consistent copy of the store into `directory`, which must not exist: SST files are
   // hard-linked, so only the memtable (flushed first) and a few small files are written.
@@ -70,10 +77,14 @@ class UrlStore {
 
  private:
   [[noreturn]] void fail(const std::string& status) const;
+  StoreKey decode(const rocksdb::Slice& key) const;
   std::filesystem::path directory_;
   std::shared_ptr<rocksdb::Cache> cache_;
   std::unique_ptr<rocksdb::DB> db_;
   std::unique_ptr<rocksdb::WriteBatch> pending_;
+  size_t pending_puts_ = 0;
+  std::unordered_set<uint64_t> pending_erased_;       // seqs (unique per key) deleted in pending_
+  std::unique_ptr<rocksdb::Iterator> host_iterator_;  // reused by scan()
 };
 
 }  // namespace bloomcrawl

@@ -52,6 +52,15 @@ std::vector<Popped> drain(Frontier& frontier, Clock::time_point now, Clock::dura
   return out;
 }
 
+// Every queued URL by for_each_queued(), in its order.
+std::vector<Popped> queued_urls(const Frontier& frontier) {
+  std::vector<Popped> out;
+  frontier.for_each_queued([&](std::string_view host, std::string_view url, uint32_t depth) {
+    out.push_back({std::string(host), std::string(url), depth});
+  });
+  return out;
+}
+
 // Drives a RAM frontier and a disk frontier through the same random operations (pushes at
 // several depths, pops, completions, releases, retries, drops, delays, groups, holds) and
 // requires the same lease every time. One request per host at a time: with several, leases
@@ -122,6 +131,11 @@ void expect_same_as_ram(uint64_t memory_limit, uint32_t seed) {
     }
     now += milliseconds(random() % 3);
     ASSERT_EQ(ram.stats(false).queued, disk.stats(false).queued) << "step " << step;
+    if (step % 1000 == 999) {
+      const std::vector<Popped> queued = queued_urls(disk);
+      ASSERT_EQ(queued_urls(ram), queued) << "step " << step;
+      ASSERT_EQ(queued.size(), disk.stats(false).queued);
+    }
   }
   for (size_t i = 0; i < ram_leases.size(); ++i) {
     ram.complete(ram_leases[i], now, HostOutcome::ok());
@@ -273,9 +287,12 @@ TEST(DiskFrontierTest, ReopensAReopenedCheckpoint) {
   fill(ram_second, second, 1000, 40, &ram2, &disk2, 6);
   ram_second.complete(ram2[0], kT0, HostOutcome::ok());
   second.complete(disk2[0], kT0, HostOutcome::ok());
+  // Leases and the URLs pushed after gen1's cut (stale in the reopened store) are not queued.
+  EXPECT_EQ(queued_urls(second), queued_urls(ram_second));
   const std::string expected = ram_second.snapshot();
   second.checkpoint(dir.path() / "gen2");
   Frontier third = Frontier::open_checkpoint(dir.path() / "gen2", disk_options(dir.path() / "live3", 1));
+  EXPECT_EQ(queued_urls(third), queued_urls(Frontier::restore(expected, ram_options)));
   EXPECT_EQ(drain(third, kT0 + std::chrono::hours(1)), drain_snapshot(expected));
 }
 
