@@ -117,6 +117,11 @@ std::vector<InboxEntry> ClusterLink::receive(std::chrono::milliseconds wait) {
     return out;
   });
   if (!history_done_ && entries.empty()) history_done_ = true;
+  // A reply lost with a connection leaves its entries delivered but unseen: read the history again.
+  if (inbox_client_.connections() != inbox_connections_) {
+    inbox_connections_ = inbox_client_.connections();
+    history_done_ = false;
+  }
   return entries;
 }
 

@@ -5,7 +5,8 @@
 // - send() puts one batch (the links of one page, or seeds) in the owner's inbox stream with one
 //   XADD; it returns once Redis has it.
 // - receive() returns entries of this node's inbox through its consumer group: after a start, first
-//   the entries delivered before and never acknowledged (id 0), then new ones (id >). An entry
+//   the entries delivered before and never acknowledged (id 0), then new ones (id >); after a
+//   reconnect the former again, as a lost reply may have delivered entries never seen. An entry
 //   stays in the stream until acknowledge() removes it (XACK and XDEL in one script), which the
 //   caller does only once the URLs are admitted and journaled, so a crash re-reads it.
 // - finished() is the cluster's end-of-crawl test: it publishes this node as idle (only if no entry
@@ -83,10 +84,11 @@ class ClusterLink {
   ClusterSettings settings_;
   HostPartition partition_;
   std::mutex send_mu_;
-  RedisClient send_client_;     // under send_mu_
-  RedisClient inbox_client_;    // the receiving thread's
-  RedisClient control_client_;  // finished()'s
-  bool history_done_ = false;   // receiving thread: pending entries re-read after the start
+  RedisClient send_client_;         // under send_mu_
+  RedisClient inbox_client_;        // the receiving thread's
+  RedisClient control_client_;      // finished()'s
+  bool history_done_ = false;       // receiving thread: pending entries re-read after the start
+  uint64_t inbox_connections_ = 1;  // receiving thread: inbox_client_.connections() at the last read
   // Entries this node has acknowledged in all its runs (node:I's `received`, as the script left it).
   std::atomic<int64_t> acknowledged_{0};
   bool published_idle_ = false;  // finished()'s thread

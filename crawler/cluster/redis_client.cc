@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <string_view>
 #include <thread>
 
 namespace bloomcrawl {
@@ -93,6 +94,7 @@ void RedisClient::connect() {
     throw RedisError("cannot connect to " + endpoint_.url() + ": " + why);
   }
   redisSetTimeout(context_, to_timeval(options_.timeout));
+  ++connections_;
 }
 
 std::string RedisClient::where(const std::vector<std::string>& argv) const {
@@ -113,14 +115,17 @@ RedisValue RedisClient::command(const std::vector<std::string>& argv) {
     if (context_ != nullptr) {
       std::unique_ptr<redisReply, ReplyFree> reply(static_cast<redisReply*>(
           redisCommandArgv(context_, static_cast<int>(args.size()), args.data(), lengths.data())));
-      if (reply) {
-        if (reply->type == REDIS_REPLY_ERROR)
-          throw RedisError(where(argv) + ": " + std::string(reply->str, reply->len));
+      if (!reply) {
+        lost = context_->errstr;  // the connection is unusable after an I/O error
+        redisFree(context_);
+        context_ = nullptr;
+      } else if (reply->type != REDIS_REPLY_ERROR) {
         return RedisValue::from(*reply);
+      } else if (std::string_view(reply->str, reply->len).starts_with("LOADING")) {
+        lost = "the server is loading its data";  // restarted, reading its append-only file
+      } else {
+        throw RedisError(where(argv) + ": " + std::string(reply->str, reply->len));
       }
-      lost = context_->errstr;  // the connection is unusable after an I/O error
-      redisFree(context_);
-      context_ = nullptr;
     }
     if (std::chrono::steady_clock::now() >= give_up_at) {
       throw RedisError(where(argv) + ": connection lost (" + lost + ") and not restored within " +
@@ -128,6 +133,7 @@ RedisValue RedisClient::command(const std::vector<std::string>& argv) {
     }
     std::this_thread::sleep_for(backoff);
     backoff = std::min(backoff * 2, options_.backoff_max);
+    if (context_ != nullptr) continue;  // still connected: the server was loading
     try {
       connect();
     } catch (const RedisError& e) {

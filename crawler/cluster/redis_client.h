@@ -9,7 +9,8 @@
 // - The constructor connects once and throws if it cannot: a Redis unreachable at start is an error
 //   for the operator, not something to wait for. A connection lost later is re-established with
 //   back-off (doubling from options.backoff_min to options.backoff_max) for up to
-//   options.reconnect_for, then the command is sent again. A command may therefore run twice when
+//   options.reconnect_for, then the command is sent again; a server still loading its data after
+//   a restart (a LOADING error) is waited for the same way. A command may therefore run twice when
 //   its reply was lost; callers send only commands for which that is harmless.
 // - Not thread-safe: one thread per client.
 #pragma once
@@ -73,6 +74,9 @@ class RedisClient {
   RedisClient& operator=(const RedisClient&) = delete;
 
   const RedisEndpoint& endpoint() const { return endpoint_; }
+  // Connections made so far: more than 1 after a reconnect, whose lost reply the caller may need to
+  // recover (a stream read's entries are then pending in Redis without having been seen).
+  uint64_t connections() const { return connections_; }
 
   // Sends argv (argv[0] is the command's name) and returns the reply.
   RedisValue command(const std::vector<std::string>& argv);
@@ -96,6 +100,7 @@ class RedisClient {
   RedisEndpoint endpoint_;
   RedisOptions options_;
   redisContext* context_ = nullptr;
+  uint64_t connections_ = 0;
 };
 
 }  // namespace bloomcrawl

@@ -30,7 +30,7 @@ TEST(RedisClient, ArgumentsAreBinarySafe) {
   server.start();
   RedisClient redis(endpoint_of(server));
   const std::string key("k\0 \r\n*3", 7);
-  const std::string value("\0\xff\r\n$-1\r\n", 10);
+  const std::string value("\0\xff\r\n$-1\r\n", 9);
   EXPECT_EQ(redis.call({"SET", key, value}, [](const RedisValue& v) { return v.text(); }), "OK");
   EXPECT_EQ(redis.call({"GET", key}, [](const RedisValue& v) { return v.text(); }), value);
   EXPECT_TRUE(redis.command({"GET", "k"}).is_nil());
