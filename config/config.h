@@ -151,6 +151,16 @@ struct CheckpointConfig {
   bool operator==(const CheckpointConfig&) const = default;
 };
 
+// Cluster mode (docs/cluster.md): off while `redis` is empty. Every node runs the same config but for
+// `node`; the CLI's --cluster/--nodes/--node override these fields.
+struct ClusterConfig {
+  std::string redis;  // "redis://HOST:PORT" (config/cluster_address.h)
+  std::string name;   // the crawl's name, part of every Redis key
+  int nodes = 1;
+  int node = 0;  // 0 <= node < nodes
+  bool operator==(const ClusterConfig&) const = default;
+};
+
 inline const std::vector<std::string> kLogLevels = {"trace", "debug", "info", "warn", "error", "critical", "off"};
 inline const std::vector<std::string> kProgressModes = {"auto", "always", "never"};
 
@@ -173,6 +183,7 @@ struct CrawlConfig {
   CheckpointConfig checkpoint;
   bool audit = false;  // server-side-checkable log of every fetch decision
   LoggingConfig logging;
+  ClusterConfig cluster;
   bool operator==(const CrawlConfig&) const = default;
 };
 

@@ -51,6 +51,16 @@ void check_across_fields(const CrawlConfig& config, const std::string& source_na
                       "must not exceed /fetch/total_timeout_ms (" + std::to_string(config.fetch.total_timeout_ms) +
                           "), got " + std::to_string(config.fetch.connect_timeout_ms));
   }
+  const ClusterConfig& cluster = config.cluster;
+  if (cluster.node >= cluster.nodes) {
+    throw ConfigError(source_name, "/cluster/node",
+                      "must be less than /cluster/nodes (" + std::to_string(cluster.nodes) + "), got " +
+                          std::to_string(cluster.node));
+  }
+  if (cluster.redis.empty() != cluster.name.empty()) {
+    throw ConfigError(source_name, cluster.redis.empty() ? "/cluster/redis" : "/cluster/name",
+                      "cluster mode needs both /cluster/redis and /cluster/name");
+  }
 }
 
 }  // namespace

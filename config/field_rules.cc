@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "base/ip_address.h"
+#include "config/cluster_address.h"
 
 namespace bloomcrawl::config_detail {
 namespace {
@@ -214,6 +215,21 @@ std::optional<std::string> check_param_name(const std::string& name) {
     return "expected a query parameter name (no '&', '=', '#' or spaces), got " + quoted(name);
   }
   return std::nullopt;
+}
+
+std::optional<std::string> check_redis_address(const std::string& address) {
+  if (address.empty()) return std::nullopt;
+  try {
+    parse_cluster_address(address, false);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> check_cluster_name(const std::string& name) {
+  if (name.empty()) return std::nullopt;
+  return cluster_name_problem(name);
 }
 
 }  // namespace bloomcrawl::config_detail

@@ -86,5 +86,8 @@ std::optional<std::string> check_content_type(const std::string& type);
 std::optional<std::string> check_robots_token(const std::string& token);
 std::optional<std::string> check_header_value(const std::string& value);
 std::optional<std::string> check_param_name(const std::string& name);
+// Empty (cluster mode off) or redis://HOST:PORT; empty or a valid crawl name (config/cluster_address.h).
+std::optional<std::string> check_redis_address(const std::string& address);
+std::optional<std::string> check_cluster_name(const std::string& name);
 
 }  // namespace bloomcrawl::config_detail

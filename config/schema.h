@@ -146,6 +146,14 @@ void describe(V& v, S& c) {
   v.field("progress", c.progress, OneOf{&kProgressModes});
 }
 
+template <class V, SectionOf<ClusterConfig> S>
+void describe(V& v, S& c) {
+  v.field("redis", c.redis, Text{check_redis_address});
+  v.field("name", c.name, Text{check_cluster_name});
+  v.field("nodes", c.nodes, IntRange{1, 1024});
+  v.field("node", c.node, IntRange{0, 1023});
+}
+
 template <class V, SectionOf<CrawlConfig> S>
 void describe(V& v, S& c) {
   v.section("seeds", c.seeds);
@@ -159,6 +167,7 @@ void describe(V& v, S& c) {
   v.section("checkpoint", c.checkpoint);
   v.field("audit", c.audit, NoRule{});
   v.section("logging", c.logging);
+  v.section("cluster", c.cluster);
 }
 
 }  // namespace bloomcrawl::config_detail

@@ -26,9 +26,10 @@ ROOMS = {
     "fetch": ("crawler/fetch", ["url", "base"]),
     "persist": ("crawler/persist", ["seenfilter", "frontier", "base"]),
     "output": ("crawler/output", ["fetch", "url", "base"]),
-    "pipeline": ("crawler/pipeline", ["config", "robots", "url", "extract", "fetch", "persist", "output",
+    "pipeline": ("crawler/pipeline", ["cluster", "config", "robots", "url", "extract", "fetch", "persist", "output",
                                       "seenfilter", "frontier", "base"]),
-    "cli": ("crawler/cli", ["pipeline", "config", "robots", "url", "extract", "fetch", "persist", "output",
+    "cluster": ("crawler/cluster", ["config", "base"]),
+    "cli": ("crawler/cli", ["pipeline", "cluster", "config", "robots", "url", "extract", "fetch", "persist", "output",
                             "seenfilter", "frontier", "base"]),
 }
 # Code that is no room and no library of the crawler: it may include every room, and what is listed.

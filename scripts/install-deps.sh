@@ -8,6 +8,7 @@ packages=(
   libcurl4-openssl-dev libgumbo-dev libxxhash-dev libspdlog-dev nlohmann-json3-dev
   libidn2-dev libicu-dev zlib1g-dev libssl-dev libbrotli-dev libcli11-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev libbloom-dev libcpp-httplib-dev librocksdb-dev
+  libhiredis-dev redis-server
   "$@"
 )
 # Node.js and npm run the tests' independent WARC reader. Machines that already have them (for

@@ -21,9 +21,12 @@
 #include "base/data_error.h"
 #include "base/dir_lock.h"
 #include "base/durable_file.h"
+#include "config/cluster_address.h"
 #include "config/config.h"
 #include "config/key_hash.h"
 #include "crawler/cli/command.h"
+#include "crawler/cluster/cluster_registry.h"
+#include "crawler/cluster/redis_client.h"
 #include "crawler/output/crawl_summary.h"
 #include "crawler/pipeline/crawl_settings.h"
 #include "crawler/pipeline/crawler.h"
@@ -47,6 +50,9 @@ struct CrawlFlags {
   bool resume = false;
   std::string resume_dir;  // empty: checkpoint.directory
   bool audit = false;
+  std::string cluster;  // redis://HOST:PORT/NAME
+  int nodes = 0;
+  int node = -1;
 };
 
 void apply_overrides(const CrawlFlags& f, CrawlConfig& c) {
@@ -63,6 +69,21 @@ void apply_overrides(const CrawlFlags& f, CrawlConfig& c) {
   if (!f.checkpoint_dir.empty()) c.checkpoint.directory = f.checkpoint_dir;
   if (!f.resume_dir.empty()) c.checkpoint.directory = f.resume_dir;
   if (f.audit) c.audit = true;
+  if (!f.cluster.empty()) {
+    const ClusterAddress address = parse_cluster_address(f.cluster, true);
+    c.cluster.redis = f.cluster.substr(0, f.cluster.rfind('/'));
+    c.cluster.name = address.name;
+  }
+  if (f.nodes > 0) c.cluster.nodes = f.nodes;
+  if (f.node >= 0) c.cluster.node = f.node;
+}
+
+// Cluster mode: joins the crawl recorded in Redis, or refuses this node (docs/cluster.md).
+void join_cluster_of(const CrawlConfig& config) {
+  if (config.cluster.redis.empty()) return;
+  const ClusterAddress address = parse_cluster_address(config.cluster.redis, false);
+  RedisClient redis(RedisEndpoint{address.host, address.port});
+  join_cluster(redis, cluster_identity(config));
 }
 
 std::string join_differences(const std::vector<ConfigDifference>& diffs) {
@@ -210,6 +231,7 @@ int run_crawl(const CrawlFlags& flags) {
       config.seeds.urls = all_seed_urls(checkpointed_config(resume->manifest, config.checkpoint.directory));
   }
   validate_config(config, flags.config_file.empty() ? "<command line>" : flags.config_file);
+  join_cluster_of(config);
   if (!resume && !config.checkpoint.directory.empty()) {
     locks.lock(config.checkpoint.directory);
     if (!holds_no_generation(config.checkpoint.directory)) {
@@ -277,6 +299,9 @@ BLOOMCRAWL_COMMAND("crawl", "Crawl from a seed-list config", [](CLI::App& app) -
   auto* resume = app.add_option("--resume", flags->resume_dir,
                                 "Continue the crawl checkpointed in DIR (default: checkpoint.directory)")
                      ->expected(0, 1);
+  app.add_option("--cluster", flags->cluster, "Cluster mode: redis://HOST:PORT/NAME (docs/cluster.md)");
+  app.add_option("--nodes", flags->nodes, "Nodes in the cluster (cluster.nodes)");
+  app.add_option("--node", flags->node, "This node's index, 0 to nodes-1 (cluster.node)");
   app.add_flag("--audit", flags->audit, "Count the seen filter's real false positives with an exact set (audit)");
   app.callback([flags, resume] {
     flags->resume = resume->count() > 0;

@@ -1,5 +1,7 @@
 #include "crawler/pipeline/crawl_settings.h"
 
+#include "config/cluster_address.h"
+
 #include <algorithm>
 #include <stdexcept>
 #include <thread>
@@ -115,6 +117,11 @@ CrawlerSettings settings_from_config(const CrawlConfig& c) {
   s.backoff.max_retry_after = seconds(c.politeness.backoff.max_retry_after_s);
   s.backoff.max_retries = uint32_t(c.politeness.backoff.max_retries);
   s.group_by_ip = c.politeness.group_by_ip;
+  if (!c.cluster.redis.empty()) {
+    const ClusterAddress redis = parse_cluster_address(c.cluster.redis, false);
+    s.cluster =
+        ClusterSettings{{redis.host, redis.port}, c.cluster.name, uint32_t(c.cluster.nodes), uint32_t(c.cluster.node)};
+  }
   return s;
 }
 

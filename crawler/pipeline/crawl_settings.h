@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "config/config.h"
+#include "crawler/cluster/cluster_link.h"
 #include "crawler/extract/links.h"
 #include "crawler/fetch/fetcher.h"
 #include "crawler/persist/journal.h"
@@ -63,7 +64,8 @@ struct CrawlerSettings {
   bool group_by_ip = false;  // hosts on one IP address share one politeness clock
   bool progress = false;     // a live progress line on stderr
   CrawlCheckpointSettings checkpoint;
-  bool audit = false;  // exact URL-hash set beside the filter, to count its real false positives
+  bool audit = false;       // exact URL-hash set beside the filter, to count its real false positives
+  ClusterSettings cluster;  // cluster mode (docs/cluster.md) when enabled()
 };
 
 // Throws std::invalid_argument for a value that validation cannot see (an unknown link kind).

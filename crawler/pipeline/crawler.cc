@@ -108,6 +108,7 @@ Crawler::Crawler(CrawlerSettings settings, std::unique_ptr<CrawlCheckpoint> resu
   if (checkpointer_->resuming() && !checkpointer_->enabled()) {
     throw std::invalid_argument("resuming needs the checkpoint directory");
   }
+  if (settings_.cluster.enabled()) cluster_ = std::make_unique<ClusterLink>(settings_.cluster);
   if (settings_.write_warc) {
     warc_ = std::make_unique<WarcWriter>(
         WarcOptions{.directory = settings_.output_dir / "warc", .max_file_bytes = settings_.warc_max_file_bytes});
@@ -120,6 +121,7 @@ Crawler::RemovedWhenDone::~RemovedWhenDone() {
 }
 
 Crawler::~Crawler() {
+  stop_inbox();
   if (fetcher_) fetcher_->stop();
   {
     std::lock_guard<std::mutex> lock(work_mu_);
@@ -148,7 +150,9 @@ nlohmann::json Crawler::run() {
     CheckpointGate::Pass pass(checkpointer_->gate());
     seed();
   }
+  start_inbox();
   schedule();
+  stop_inbox();
   const bool stopped = stop_requested_.load();
   drain();
   record_left_queued(stop_requested_.load());  // drain() may have failed an output and stopped
@@ -160,6 +164,13 @@ nlohmann::json Crawler::run() {
   const bool page_limit = frontier_.stats(false).refused(AdmitResult::kPageLimit) > 0;
   out["crawl"]["stopped_by"] = failed_.load() ? "error" : stopped ? "signal" : page_limit ? "page_limit" : "done";
   if (failed_.load()) out["crawl"]["error"] = failure();
+  if (cluster_) {
+    out["cluster"] = {{"node", settings_.cluster.node},
+                      {"nodes", settings_.cluster.nodes},
+                      {"batches_sent", cluster_->batches_sent()},
+                      {"urls_sent", cluster_->urls_sent()},
+                      {"batches_received", cluster_->batches_received()}};
+  }
   return out;
 }
 
@@ -169,7 +180,7 @@ void Crawler::schedule() {
     Clock::time_point now = Clock::now();
     start_due_robots_fetches(now);
     dispatch(now, max_in_flight);
-    if (finished()) break;
+    if (crawl_over()) break;
     Clock::time_point wake = now + std::chrono::milliseconds(250);
     if (auto ready = frontier_.next_ready_time()) wake = std::min(wake, std::max(*ready, now));
     if (auto robots = requests_.next_due()) wake = std::min(wake, std::max(*robots, now));
@@ -238,6 +249,10 @@ uint32_t Crawler::admit(std::vector<Candidate>& candidates, uint32_t depth, cons
     return 0;
   }
   stats_.links_in_scope.fetch_add(candidates.size(), std::memory_order_relaxed);
+  if (cluster_) {
+    route_to_owners(candidates, depth, parent, hops);
+    if (candidates.empty()) return 0;
+  }
   std::vector<std::string_view> keys;
   keys.reserve(candidates.size());
   for (const Candidate& c : candidates) keys.push_back(c.url);

@@ -14,6 +14,9 @@
 // reached or stop() was called; in every case the in-flight transfers are cancelled or drained
 // and the report is final. With CrawlerSettings::checkpoint a crawl killed at any instant
 // resumes (Crawler(settings, checkpoint)) without fetching a completed page again.
+// Cluster mode (CrawlerSettings::cluster, docs/cluster.md; crawler_cluster.cc): admit() sends the
+// links whose hosts other nodes own to their inboxes instead, an inbox thread admits what other
+// nodes send here, and run() returns when every node of the cluster is idle and every inbox empty.
 #pragma once
 
 #include <atomic>
@@ -46,6 +49,7 @@
 
 namespace bloomcrawl {
 
+class ClusterLink;
 class CrawlCheckpointer;
 class JournalBatch;
 class PageLog;
@@ -139,6 +143,17 @@ class Crawler {
   bool admit_new(const Candidate& c, uint32_t depth, const std::string& parent, uint32_t hops, Clock::time_point now,
                  JournalBatch& batch);
 
+  // Cluster mode (crawler_cluster.cc, docs/cluster.md). Sends the candidates whose hosts other nodes
+  // own to their inboxes and removes them; throws CheckpointError when Redis cannot take them.
+  void route_to_owners(std::vector<Candidate>& candidates, uint32_t depth, const std::string& parent, uint32_t hops);
+  // The inbox thread: admits what other nodes sent, acknowledging it once journaled.
+  void receive_from_nodes();
+  void admit_from_inbox(const std::vector<InboxEntry>& entries);
+  void start_inbox();
+  void stop_inbox();
+  // The scheduler's end test: finished() here, and in cluster mode every node idle, every inbox empty.
+  bool crawl_over();
+
   // No silent loss (docs/outcomes.md). write_record(): a record of pages.jsonl, counted in the
   // report's outcomes; throws CheckpointError when pages.jsonl cannot take it. fail(): an output
   // could not be written: the crawl stops, and run()'s report says why.
@@ -177,6 +192,9 @@ class Crawler {
   std::unique_ptr<WarcWriter> warc_;
   std::unique_ptr<CrawlCheckpointer> checkpointer_;
   std::unique_ptr<Fetcher> fetcher_;
+  std::unique_ptr<ClusterLink> cluster_;  // cluster mode only
+  std::thread inbox_thread_;
+  std::atomic<bool> inbox_exit_{false};
   GroupedHosts grouped_hosts_;  // hosts already put in their IP's group
 
   std::atomic<bool> stop_requested_{false};

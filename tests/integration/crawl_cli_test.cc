@@ -47,23 +47,12 @@ class CrawlCliTest : public ::testing::Test {
   // with a `tag` "TAG.stdout", "TAG.stderr").
   pid_t spawn(std::vector<std::string> args, const std::string& tag = "") {
     args.insert(args.begin(), BLOOMCRAWL_BIN);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
     const std::string prefix = tag.empty() ? "" : tag + ".";
-    posix_spawn_file_actions_addopen(&actions, 1, (dir_ / (prefix + "stdout")).c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                     0644);
-    posix_spawn_file_actions_addopen(&actions, 2, (dir_ / (prefix + "stderr")).c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                     0644);
-    pid_t pid = 0;
-    EXPECT_EQ(testing::spawn_program(std::move(args), actions, &pid), 0);
-    posix_spawn_file_actions_destroy(&actions);
+    const pid_t pid = testing::spawn_to_files(std::move(args), dir_ / (prefix + "stdout"), dir_ / (prefix + "stderr"));
+    EXPECT_GT(pid, 0);
     return pid;
   }
-  static int wait_exit(pid_t pid) {
-    int status = 0;
-    EXPECT_EQ(waitpid(pid, &status, 0), pid);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  }
+  static int wait_exit(pid_t pid) { return testing::wait_exit_code(pid); }
   int run(std::vector<std::string> args, const std::string& tag = "") { return wait_exit(spawn(std::move(args), tag)); }
   static std::unique_ptr<testweb::TestWeb> start_web_without_trap() {
     testweb::TestWebOptions o;

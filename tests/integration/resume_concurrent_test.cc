@@ -14,6 +14,7 @@
 #include "crawler/pipeline/crawl_settings.h"
 #include "crawler/pipeline/crawler.h"
 #include "tests/support/test_web.h"
+#include "tests/support/test_web_config.h"
 
 namespace bloomcrawl {
 namespace {
@@ -28,15 +29,8 @@ TEST(ResumeConcurrentTest, CheckpointsTakenUnderLoadLoseNothing) {
   testweb::TestWeb web(o);
   web.start();
 
-  CrawlConfig c;
-  c.seeds.urls = {web.seed_url()};
-  c.scope.allowed_hosts = web.options().hosts;
-  c.scope.max_depth = -1;
-  c.politeness.delay_ms = 0;
-  c.politeness.concurrency_per_host = 4;
-  c.fetch.allowed_ranges = {"127.0.0.0/8"};
+  CrawlConfig c = testing::test_web_config(web, dir / "out");
   c.seen_filter.initial_capacity = 1000;
-  c.output.directory = (dir / "out").string();
   c.checkpoint.directory = (dir / "ckpt").string();
   c.checkpoint.interval_pages = 5;
   c.checkpoint.journal_group_entries = 8;

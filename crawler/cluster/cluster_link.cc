@@ -1,0 +1,155 @@
+#include "crawler/cluster/cluster_link.h"
+
+#include <nlohmann/json.hpp>
+
+#include "crawler/cluster/cluster_registry.h"
+
+namespace bloomcrawl {
+namespace {
+
+constexpr const char* kGroup = "nodes";
+constexpr int kReadCount = 64;
+
+// Acknowledges and deletes the entries ARGV of inbox KEYS[1], marks node KEYS[2] busy (it has new
+// work) and returns its total of acknowledged entries.
+constexpr const char* kAcknowledgeScript = R"lua(
+local n = redis.call('XACK', KEYS[1], 'nodes', unpack(ARGV))
+redis.call('XDEL', KEYS[1], unpack(ARGV))
+redis.call('HSET', KEYS[2], 'idle', '0')
+return redis.call('HINCRBY', KEYS[2], 'received', n)
+)lua";
+
+// KEYS: the done key, the N node hashes, the N inboxes. ARGV: this node's index (1-based among the
+// node hashes) and the acknowledged total its idleness was seen with. Marks the node idle unless
+// it acknowledged more since; returns 1 when the crawl is over (recorded in the done key).
+constexpr const char* kFinishedScript = R"lua(
+if redis.call('EXISTS', KEYS[1]) == 1 then return 1 end
+local n = (#KEYS - 1) / 2
+local own = KEYS[1 + tonumber(ARGV[1])]
+if tonumber(redis.call('HGET', own, 'received') or '0') == tonumber(ARGV[2]) then
+  redis.call('HSET', own, 'idle', '1')
+end
+for i = 2, n + 1 do
+  if redis.call('HGET', KEYS[i], 'idle') ~= '1' then return 0 end
+end
+for i = n + 2, #KEYS do
+  if redis.call('XLEN', KEYS[i]) > 0 then return 0 end
+end
+redis.call('SET', KEYS[1], '1')
+return 1
+)lua";
+
+}  // namespace
+
+std::string encode_batch(const RoutedBatch& batch) {
+  nlohmann::json urls = nlohmann::json::array();
+  for (const RoutedUrl& u : batch.urls) urls.push_back({u.url, u.host, u.kind, u.sitemap ? 1 : 0});
+  return nlohmann::json{{"d", batch.depth}, {"h", batch.hops}, {"p", batch.parent}, {"u", std::move(urls)}}.dump();
+}
+
+RoutedBatch decode_batch(std::string_view text) {
+  try {
+    const nlohmann::json j = nlohmann::json::parse(text);
+    RoutedBatch batch{j.at("d").get<uint32_t>(), j.at("h").get<uint32_t>(), j.at("p").get<std::string>(), {}};
+    for (const nlohmann::json& u : j.at("u")) {
+      batch.urls.push_back(
+          {u.at(0).get<std::string>(), u.at(1).get<std::string>(), u.at(2).get<int>(), u.at(3).get<int>() != 0});
+    }
+    return batch;
+  } catch (const nlohmann::json::exception& e) {
+    throw RedisError(std::string("malformed inbox entry: ") + e.what());
+  }
+}
+
+ClusterLink::ClusterLink(ClusterSettings settings)
+    : settings_(std::move(settings)),
+      partition_(settings_.nodes),
+      send_client_(settings_.redis),
+      inbox_client_(settings_.redis),
+      control_client_(settings_.redis) {
+  try {
+    control_client_.command({"XGROUP", "CREATE", inbox(settings_.node), kGroup, "0", "MKSTREAM"});
+  } catch (const RedisError& e) {
+    if (std::string(e.what()).find("BUSYGROUP") == std::string::npos) throw;  // it exists: a restart
+  }
+  const std::string key = node_key(settings_.node);
+  control_client_.command({"HSET", key, "idle", "0"});
+  const RedisValue received = control_client_.command({"HGET", key, "received"});
+  acknowledged_ = received.is_nil() ? 0 : std::stoll(received.text());
+}
+
+std::string ClusterLink::inbox(uint32_t node) const {
+  return cluster_key(settings_.name, "inbox:" + std::to_string(node));
+}
+
+std::string ClusterLink::node_key(uint32_t node) const {
+  return cluster_key(settings_.name, "node:" + std::to_string(node));
+}
+
+void ClusterLink::send(uint32_t node, const RoutedBatch& batch) {
+  const std::string text = encode_batch(batch);
+  {
+    std::lock_guard lock(send_mu_);
+    send_client_.command({"XADD", inbox(node), "*", "from", std::to_string(settings_.node), "batch", text});
+  }
+  batches_sent_.fetch_add(1);
+  urls_sent_.fetch_add(batch.urls.size());
+}
+
+std::vector<InboxEntry> ClusterLink::receive(std::chrono::milliseconds wait) {
+  std::vector<std::string> argv = {
+      "XREADGROUP", "GROUP", kGroup, "node-" + std::to_string(settings_.node), "COUNT", std::to_string(kReadCount)};
+  if (history_done_) argv.insert(argv.end(), {"BLOCK", std::to_string(wait.count())});
+  argv.insert(argv.end(), {"STREAMS", inbox(settings_.node), history_done_ ? ">" : "0"});
+  std::vector<InboxEntry> entries = inbox_client_.call(argv, [](const RedisValue& reply) {
+    std::vector<InboxEntry> out;
+    if (reply.is_nil()) return out;  // BLOCK timed out
+    for (const RedisValue& stream : reply.array()) {
+      for (const RedisValue& entry : stream.array().at(1).array()) {
+        InboxEntry e{entry.array().at(0).text(), {}};
+        const RedisValue& fields = entry.array().at(1);
+        for (size_t i = 0; !fields.is_nil() && i + 1 < fields.array().size(); i += 2) {
+          if (fields.array()[i].text() == "batch") e.batch = decode_batch(fields.array()[i + 1].text());
+        }
+        out.push_back(std::move(e));
+      }
+    }
+    return out;
+  });
+  if (!history_done_ && entries.empty()) history_done_ = true;
+  // A reply lost with a connection leaves its entries delivered but unseen: read the history again.
+  if (inbox_client_.connections() != inbox_connections_) {
+    inbox_connections_ = inbox_client_.connections();
+    history_done_ = false;
+  }
+  return entries;
+}
+
+void ClusterLink::acknowledge(const std::vector<InboxEntry>& entries) {
+  if (entries.empty()) return;
+  std::vector<std::string> argv = {"EVAL", kAcknowledgeScript, "2", inbox(settings_.node), node_key(settings_.node)};
+  for (const InboxEntry& e : entries) argv.push_back(e.id);
+  acknowledged_ = inbox_client_.call(argv, [](const RedisValue& v) { return v.integer(); });
+  batches_received_.fetch_add(entries.size());
+}
+
+bool ClusterLink::finished(const std::function<bool()>& locally_idle) {
+  // Read before looking at the node's own work: an entry acknowledged after this read makes the
+  // script's comparison fail, so the node is never published idle with work it took meanwhile.
+  const int64_t acknowledged = acknowledged_.load();
+  if (!locally_idle()) {
+    if (published_idle_) control_client_.command({"HSET", node_key(settings_.node), "idle", "0"});
+    published_idle_ = false;
+    return false;
+  }
+  std::vector<std::string> argv = {"EVAL", kFinishedScript, std::to_string(1 + 2 * settings_.nodes),
+                                   cluster_key(settings_.name, "done")};
+  for (uint32_t i = 0; i < settings_.nodes; ++i) argv.push_back(node_key(i));
+  for (uint32_t i = 0; i < settings_.nodes; ++i) argv.push_back(inbox(i));
+  argv.push_back(std::to_string(1 + settings_.node));
+  argv.push_back(std::to_string(acknowledged));
+  published_idle_ = true;
+  return control_client_.call(argv, [](const RedisValue& v) { return v.integer(); }) == 1;
+}
+
+}  // namespace bloomcrawl

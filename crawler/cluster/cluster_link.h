@@ -1,0 +1,104 @@
+// ClusterLink: one node's connection to the rest of its cluster through Redis (docs/cluster.md,
+// "Key layout" and "End of the crawl"). It knows Redis and the host partition, not the crawler.
+//
+// Contract:
+// - send() puts one batch (the links of one page, or seeds) in the owner's inbox stream with one
+//   XADD; it returns once Redis has it.
+// - receive() returns entries of this node's inbox through its consumer group: after a start, first
+//   the entries delivered before and never acknowledged (id 0), then new ones (id >); after a
+//   reconnect the former again, as a lost reply may have delivered entries never seen. An entry
+//   stays in the stream until acknowledge() removes it (XACK and XDEL in one script), which the
+//   caller does only once the URLs are admitted and journaled, so a crash re-reads it.
+// - finished() is the cluster's end-of-crawl test: it publishes this node as idle (only if no entry
+//   was acknowledged since the caller's own idleness was seen) and, in one atomic script, says the
+//   crawl is over when every node is idle and every inbox is empty, then records that for all.
+// - send() is thread-safe; receive()/acknowledge() belong to one thread and finished() to one
+//   other: each of the three uses its own connection. Errors throw RedisError.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "crawler/cluster/host_partition.h"
+#include "crawler/cluster/redis_client.h"
+
+namespace bloomcrawl {
+
+struct ClusterSettings {
+  RedisEndpoint redis;  // empty host: no cluster
+  std::string name;
+  uint32_t nodes = 1;
+  uint32_t node = 0;
+  bool enabled() const { return !redis.host.empty(); }
+};
+
+struct RoutedUrl {
+  std::string url;  // canonical
+  std::string host;
+  int kind = 0;  // the crawler's LinkKind
+  bool sitemap = false;
+  bool operator==(const RoutedUrl&) const = default;
+};
+
+// URLs sharing their admission's depth, redirect hops and parent, as the crawler admits them.
+struct RoutedBatch {
+  uint32_t depth = 0;
+  uint32_t hops = 0;
+  std::string parent;
+  std::vector<RoutedUrl> urls;
+  bool operator==(const RoutedBatch&) const = default;
+};
+
+struct InboxEntry {
+  std::string id;
+  RoutedBatch batch;
+};
+
+class ClusterLink {
+ public:
+  // Connects, creates this node's consumer group if missing, and marks the node busy.
+  explicit ClusterLink(ClusterSettings settings);
+
+  const ClusterSettings& settings() const { return settings_; }
+  uint32_t owner(std::string_view host) const { return partition_.owner(host); }
+
+  void send(uint32_t node, const RoutedBatch& batch);
+  std::vector<InboxEntry> receive(std::chrono::milliseconds wait);
+  void acknowledge(const std::vector<InboxEntry>& entries);
+  // `locally_idle`: this node has no work (frontier empty, nothing pending).
+  bool finished(const std::function<bool()>& locally_idle);
+
+  uint64_t batches_sent() const { return batches_sent_.load(); }
+  uint64_t urls_sent() const { return urls_sent_.load(); }
+  uint64_t batches_received() const { return batches_received_.load(); }
+
+ private:
+  std::string inbox(uint32_t node) const;
+  std::string node_key(uint32_t node) const;
+
+  ClusterSettings settings_;
+  HostPartition partition_;
+  std::mutex send_mu_;
+  RedisClient send_client_;         // under send_mu_
+  RedisClient inbox_client_;        // the receiving thread's
+  RedisClient control_client_;      // finished()'s
+  bool history_done_ = false;       // receiving thread: pending entries re-read after the start
+  uint64_t inbox_connections_ = 1;  // receiving thread: inbox_client_.connections() at the last read
+  // Entries this node has acknowledged in all its runs (node:I's `received`, as the script left it).
+  std::atomic<int64_t> acknowledged_{0};
+  bool published_idle_ = false;  // finished()'s thread
+  std::atomic<uint64_t> batches_sent_{0};
+  std::atomic<uint64_t> urls_sent_{0};
+  std::atomic<uint64_t> batches_received_{0};
+};
+
+// The inbox entry's text (docs/cluster.md) and back; decode throws RedisError on a malformed one.
+std::string encode_batch(const RoutedBatch& batch);
+RoutedBatch decode_batch(std::string_view text);
+
+}  // namespace bloomcrawl

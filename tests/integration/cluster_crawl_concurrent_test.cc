@@ -1,0 +1,248 @@
+// Cluster mode end to end (docs/cluster.md) with a real redis-server: three nodes (three Crawlers
+// in this process) crawl the test web, each fetching only the hosts it owns; and `bloomcrawl crawl
+// --cluster` refuses a node that disagrees with the recorded crawl, or a Redis it cannot reach.
+
+#include <algorithm>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "config/config.h"
+#include "crawler/cluster/cluster_registry.h"
+#include "crawler/cluster/host_partition.h"
+#include "crawler/cluster/redis_client.h"
+#include "crawler/persist/crawl_checkpoint.h"
+#include "crawler/persist/journal_replay.h"
+#include "crawler/pipeline/crawl_settings.h"
+#include "crawler/pipeline/crawler.h"
+#include "crawler/url/url.h"
+#include "tests/support/page_records.h"
+#include "tests/support/redis_server.h"
+#include "tests/support/run_concurrently.h"
+#include "tests/support/spawn.h"
+#include "tests/support/temp_dir.h"
+#include "tests/support/test_web.h"
+#include "tests/support/test_web_config.h"
+
+// Debian's cpp-httplib and librocksdb are prebuilt without TSan instrumentation: their own locks are
+// invisible to it (three nodes' frontiers open RocksDB at once here).
+extern "C" const char* __tsan_default_suppressions() { return "race:libcpp-httplib.so\nrace:librocksdb.so\n"; }
+
+namespace bloomcrawl {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+
+constexpr int kNodes = 3;
+
+// Six hosts, so that each of the three nodes owns some; slow enough to be interrupted mid-crawl.
+testweb::TestWebOptions slow_six_host_web() {
+  testweb::TestWebOptions o;
+  o.trap = false;
+  o.hosts = {"127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5", "127.0.0.6", "127.0.0.7"};
+  o.pages_per_host = 40;
+  o.response_delay = std::chrono::milliseconds(5);
+  return o;
+}
+
+class ClusterCrawlTest : public ::testing::Test {
+ protected:
+  void SetUp() override { redis_.start(); }
+
+  CrawlConfig config_for(const testweb::TestWeb& web, int node) const {
+    CrawlConfig c = testing::test_web_config(web, dir_.path() / ("node" + std::to_string(node)));
+    c.cluster = ClusterConfig{redis_.url(), "test", kNodes, node};
+    return c;
+  }
+
+  static std::string read(const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+
+  // Starts `bloomcrawl args...`, stdout to /dev/null and stderr to TAG.stderr.
+  pid_t spawn_cli(std::vector<std::string> args, const std::string& tag) const {
+    args.insert(args.begin(), BLOOMCRAWL_BIN);
+    const pid_t pid = testing::spawn_to_files(std::move(args), "/dev/null", dir_.path() / (tag + ".stderr"));
+    EXPECT_GT(pid, 0);
+    return pid;
+  }
+  static int wait_exit(pid_t pid) { return testing::wait_exit_code(pid); }
+  // Runs `bloomcrawl args...` to its end: its exit code and stderr.
+  std::pair<int, std::string> run_cli(std::vector<std::string> args) const {
+    const int code = wait_exit(spawn_cli(std::move(args), "cli"));
+    return {code, read(dir_.path() / "cli.stderr")};
+  }
+
+  testing::RedisServer redis_;
+  testing::TempDir dir_;
+};
+
+TEST_F(ClusterCrawlTest, ThreeNodesFetchTheGroundTruthOnceEachHostByItsOwner) {
+  testweb::TestWebOptions o;
+  o.trap = false;
+  o.hosts = {"127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5", "127.0.0.6", "127.0.0.7"};
+  o.pages_per_host = 30;
+  testweb::TestWeb web(o);
+  web.start();
+
+  std::vector<nlohmann::json> reports(kNodes);
+  testing::run_concurrently(kNodes, [&](int node) {
+    const CrawlConfig c = config_for(web, node);
+    validate_config(c);
+    RedisClient redis(RedisEndpoint{"127.0.0.1", redis_.port()});
+    join_cluster(redis, cluster_identity(c));
+    Crawler crawler(settings_from_config(c));
+    reports[size_t(node)] = crawler.run();
+  });
+  web.stop();
+
+  const HostPartition partition(kNodes);
+  std::set<std::string> fetched;
+  std::set<uint32_t> nodes_that_sent;
+  for (int node = 0; node < kNodes; ++node) {
+    EXPECT_EQ(reports[size_t(node)]["crawl"]["stopped_by"], "done") << reports[size_t(node)].dump(2);
+    if (reports[size_t(node)]["cluster"]["batches_sent"].get<uint64_t>() > 0) nodes_that_sent.insert(node);
+    for (const auto& [url, records] : testing::read_page_records(config_for(web, node).output.directory)) {
+      EXPECT_EQ(records.size(), 1u) << url << ": one record per URL";
+      const std::string host = parse_url(url).value().origin_host_port();
+      EXPECT_EQ(partition.owner(host), uint32_t(node)) << url << " recorded by node " << node;
+      if (records[0]["status"].get<long>() != 0) fetched.insert(url);
+    }
+  }
+  const std::vector<std::string> truth = web.ground_truth(web.site_depth());
+  EXPECT_EQ(fetched, std::set<std::string>(truth.begin(), truth.end()));
+  EXPECT_GE(nodes_that_sent.size(), 2u) << "links crossed between nodes";
+  const testweb::FetchLogSummary s = web.summary();
+  EXPECT_EQ(s.duplicate_fetches, 0u);
+  EXPECT_EQ(s.robots_violations, 0u);
+  for (const auto& host : s.hosts) EXPECT_EQ(host.requests_before_robots_txt, 0u) << host.host;
+}
+
+// Three nodes crawl while redis-server (append-only file, fsync always) is restarted under them: they
+// reconnect, and the crawl still fetches the ground truth once.
+TEST(ClusterRedisRestartTest, TheCrawlGoesOnAcrossARestartOfRedis) {
+  testing::RedisServer redis({.appendonly = true});
+  redis.start();
+  testing::TempDir dir;
+  const testweb::TestWebOptions o = slow_six_host_web();
+  testweb::TestWeb web(o);
+  web.start();
+  const size_t total = web.ground_truth(web.site_depth()).size();
+
+  std::vector<nlohmann::json> reports(kNodes + 1);
+  testing::run_concurrently(kNodes + 1, [&](int t) {
+    if (t == kNodes) {  // the operator, restarting Redis once a third of the pages are fetched
+      EXPECT_TRUE(web.wait_for_page_requests(total / 3, std::chrono::seconds(60)));
+      redis.restart();
+      return;
+    }
+    CrawlConfig c = testing::test_web_config(web, dir.path() / ("node" + std::to_string(t)));
+    c.cluster = ClusterConfig{redis.url(), "restart", kNodes, t};
+    RedisClient client(RedisEndpoint{"127.0.0.1", redis.port()});
+    join_cluster(client, cluster_identity(c));
+    Crawler crawler(settings_from_config(c));
+    reports[size_t(t)] = crawler.run();
+  });
+  web.stop();
+
+  std::set<std::string> fetched;
+  for (int node = 0; node < kNodes; ++node) {
+    EXPECT_EQ(reports[size_t(node)]["crawl"]["stopped_by"], "done") << reports[size_t(node)].dump(2);
+    for (const auto& [url, records] : testing::read_page_records(dir.path() / ("node" + std::to_string(node)))) {
+      if (records[0]["status"].get<long>() != 0) fetched.insert(url);
+    }
+  }
+  const std::vector<std::string> truth = web.ground_truth(web.site_depth());
+  EXPECT_EQ(fetched, std::set<std::string>(truth.begin(), truth.end()));
+  EXPECT_EQ(web.summary().duplicate_fetches, 0u);
+}
+
+// Three `bloomcrawl` processes; node 1 is killed with kill -9 mid-crawl and resumed: the crawl
+// still fetches the ground truth, refetching no more than node 1 had in flight at the kill.
+TEST_F(ClusterCrawlTest, ANodeKilledAndResumedLosesNothing) {
+  const testweb::TestWebOptions o = slow_six_host_web();
+  testweb::TestWeb web(o);
+  web.start();
+  std::vector<fs::path> configs;
+  configs.reserve(kNodes);
+  for (int node = 0; node < kNodes; ++node) {
+    CrawlConfig c = config_for(web, node);
+    c.checkpoint.directory = (dir_.path() / ("ckpt" + std::to_string(node))).string();
+    c.logging.progress = "never";
+    configs.push_back(dir_.path() / ("node" + std::to_string(node) + ".json"));
+    std::ofstream(configs.back()) << to_json(c).dump();
+  }
+  std::vector<pid_t> pids;
+  pids.reserve(kNodes);
+  for (int node = 0; node < kNodes; ++node)
+    pids.push_back(spawn_cli({"crawl", "--config", configs[size_t(node)].string()}, "run" + std::to_string(node)));
+  const size_t total = web.ground_truth(web.site_depth()).size();
+  ASSERT_TRUE(web.wait_for_page_requests(uint32_t(total / 3), std::chrono::seconds(60)));
+  ::kill(pids[1], SIGKILL);
+  EXPECT_EQ(wait_exit(pids[1]), 128 + SIGKILL);
+  // Its transfers in flight at the kill, as its journal shows them (dispatched, not completed; the
+  // crawl's one generation was cut at its start, so the journal covers the whole run).
+  const uint64_t in_flight_at_kill = replay_journals(journals_since(dir_.path() / "ckpt1", 1), {}).outstanding.size();
+  pids[1] = spawn_cli({"crawl", "--config", configs[1].string(), "--resume"}, "resume1");
+  for (int node = 0; node < kNodes; ++node) {
+    EXPECT_EQ(wait_exit(pids[size_t(node)]), 0)
+        << read(dir_.path() / (node == 1 ? "resume1.stderr" : "run" + std::to_string(node) + ".stderr"));
+  }
+  web.stop();
+
+  std::set<std::string> fetched;
+  for (int node = 0; node < kNodes; ++node) {
+    for (const auto& [url, records] : testing::read_page_records(config_for(web, node).output.directory)) {
+      for (const nlohmann::json& r : records) {
+        if (r["status"].get<long>() != 0) fetched.insert(url);
+      }
+    }
+  }
+  const std::vector<std::string> truth = web.ground_truth(web.site_depth());
+  EXPECT_EQ(fetched, std::set<std::string>(truth.begin(), truth.end()));
+  EXPECT_LE(web.summary().duplicate_fetches, in_flight_at_kill);
+}
+
+TEST_F(ClusterCrawlTest, ANodeWithAnotherNOrConfigIsRefused) {
+  CrawlConfig first;
+  first.cluster = ClusterConfig{redis_.url(), "test", kNodes, 0};
+  RedisClient redis(RedisEndpoint{"127.0.0.1", redis_.port()});
+  join_cluster(redis, cluster_identity(first));
+
+  const std::string cluster = redis_.url() + "/test";
+  auto [code, err] = run_cli({"crawl", "--seed", "http://127.0.0.2:1/", "--output", (dir_.path() / "o").string(),
+                              "--cluster", cluster, "--nodes", "4", "--node", "1"});
+  EXPECT_EQ(code, 1);
+  EXPECT_THAT(err, HasSubstr("cannot join cluster test at " + redis_.url()));
+  EXPECT_THAT(err, HasSubstr("nodes: 3 in the cluster, 4 on this node"));
+
+  const fs::path config = dir_.path() / "c.json";
+  std::ofstream(config) << R"({"seeds": {"urls": ["http://127.0.0.2:1/"]}, "canonicalization": {"sort_query": true}})";
+  std::tie(code, err) = run_cli({"crawl", "--config", config.string(), "--output", (dir_.path() / "o").string(),
+                                 "--cluster", cluster, "--nodes", "3", "--node", "1"});
+  EXPECT_EQ(code, 1);
+  EXPECT_THAT(err, HasSubstr("/canonicalization/sort_query: false in the cluster, true on this node"));
+}
+
+TEST_F(ClusterCrawlTest, AnUnreachableRedisIsAClearError) {
+  const std::string url = redis_.url();
+  redis_.stop();
+  auto [code, err] = run_cli({"crawl", "--seed", "http://127.0.0.2:1/", "--output", (dir_.path() / "o").string(),
+                              "--cluster", url + "/test", "--nodes", "2", "--node", "0"});
+  EXPECT_EQ(code, 1) << "an error exit, not a crash";
+  EXPECT_THAT(err, HasSubstr("bloomcrawl: error: cannot connect to " + url + ": Connection refused"));
+}
+
+}  // namespace
+}  // namespace bloomcrawl
