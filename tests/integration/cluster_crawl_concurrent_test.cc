@@ -31,9 +31,7 @@
 #include "tests/support/test_web.h"
 #include "tests/support/test_web_config.h"
 
-// Debian's cpp-httplib and librocksdb are prebuilt without TSan instrumentation: their own locks are
-// invisible to it (three nodes' frontiers open RocksDB at once here).
-extern "C" const char* __tsan_default_suppressions() { return "race:libcpp-httplib.so\nrace:librocksdb.so\n"; }
+// TSan: Debian's uninstrumented cpp-httplib and librocksdb are suppressed by tests/tsan.supp.
 
 namespace bloomcrawl {
 namespace {
