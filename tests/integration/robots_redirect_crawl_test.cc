@@ -21,7 +21,7 @@ TEST(RobotsRedirectCrawl, HopsWaitThePolitenessDelayAndTheirRulesApply) {
   std::vector<std::pair<std::string, SteadyTime>> requests;  // path, arrival
   // Stamped when a handler starts, i.e. after the whole request arrived. The logger would run
   // after the reply is written, racing with the client that already has it and started its delay.
-  const auto route = [&](const std::string& path, httplib::Server::Handler reply) {
+  const auto route = [&](const std::string& path, const httplib::Server::Handler& reply) {
     site.server().Get(path, [&, path, reply](const httplib::Request& req, httplib::Response& res) {
       {
         std::lock_guard lock(mu);

@@ -40,7 +40,7 @@ class CrawlCheckpointTest : public ::testing::Test {
   }
 
   // A disk frontier with its live store where a crawl keeps it.
-  FrontierOptions frontier_options(const fs::path& store) const {
+  static FrontierOptions frontier_options(const fs::path& store) {
     FrontierOptions o;
     o.store_directory = store.string();
     return o;
