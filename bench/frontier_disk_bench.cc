@@ -10,7 +10,6 @@
 #include <rocksdb/options.h>
 #include <rocksdb/table.h>
 #include <sys/resource.h>
-#include <time.h>
 
 #include <array>
 #include <chrono>
@@ -18,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <map>
 #include <memory>
