@@ -11,15 +11,15 @@ bin="$1" config="$2" checkpoint="$3" access_log="$4" kill_after="$5" inspect_jso
 rm -rf "$checkpoint"
 "$bin" crawl --config "$config" --checkpoint-dir "$checkpoint" &
 pid=$!
-while kill -0 "$pid" 2>/dev/null; do
-  [ -f "$access_log" ] && [ "$(wc -l <"$access_log")" -ge "$kill_after" ] && break
-  sleep 0.5
-done
-if kill -KILL "$pid" 2>/dev/null; then
+# Blocks on the log itself: sed returns at the log's KILL_AFTER_REQUESTS-th line, or when tail
+# (--pid) ends because the crawl finished first. (Not awk: Debian's mawk waits for a full buffer.)
+sed -n "${kill_after}q" < <(tail -F --pid="$pid" -n +1 "$access_log" 2>/dev/null)
+kill -KILL "$pid" 2>/dev/null
+wait "$pid"
+if [ $? -eq 137 ]; then
   echo "crawl_kill_resume: killed $pid with SIGKILL after $(wc -l <"$access_log") server requests" >&2
 else
   echo "crawl_kill_resume: the crawl ended before $kill_after server requests; no kill" >&2
 fi
-wait "$pid"
 "$bin" inspect "$checkpoint" >"$inspect_json"
 exec "$bin" crawl --config "$config" --checkpoint-dir "$checkpoint" --resume "$checkpoint"
