@@ -34,9 +34,22 @@ Frontier& Frontier::operator=(Frontier&&) noexcept = default;
 Frontier::~Frontier() = default;
 
 AdmitResult Frontier::push(std::string_view host, std::string_view url, uint32_t depth, bool* new_host) {
+  return push_url(host, url, depth, new_host, PushLimits::kAll);
+}
+
+AdmitResult Frontier::requeue(std::string_view host, std::string_view url, uint32_t depth) {
+  return push_url(host, url, depth, nullptr, PushLimits::kButQueue);
+}
+
+void Frontier::keep(std::string_view host, std::string_view url, uint32_t depth) {
+  push_url(host, url, depth, nullptr, PushLimits::kNone);
+}
+
+AdmitResult Frontier::push_url(std::string_view host, std::string_view url, uint32_t depth, bool* new_host,
+                               PushLimits limits) {
   std::lock_guard lock(shared_->mutex);
   const auto before = shared_->state.next_ready_time();
-  const AdmitResult result = shared_->state.push(host, url, depth, new_host);
+  const AdmitResult result = shared_->state.push(host, url, depth, new_host, limits);
   shared_->notify_if_earlier(before);
   return result;
 }
@@ -135,6 +148,11 @@ std::vector<std::string> Frontier::held_hosts() const {
 void Frontier::for_each_queued(const std::function<void(std::string_view, std::string_view, uint32_t)>& visit) const {
   std::lock_guard lock(shared_->mutex);
   shared_->state.for_each_queued(visit);
+}
+
+uint64_t Frontier::take_over_limit(const std::function<void(std::string_view, std::string_view, uint32_t)>& visit) {
+  std::lock_guard lock(shared_->mutex);
+  return shared_->state.take_over_limit(visit);
 }
 
 void Frontier::set_politeness_group(std::string_view host, std::string_view group) {

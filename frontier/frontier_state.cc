@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 
 namespace bloomcrawl {
@@ -106,27 +107,36 @@ AdmitResult FrontierState::refuse(AdmitResult reason) {
 
 bool FrontierState::page_limit_reached() const { return options_.max_pages != 0 && dispatched_ >= options_.max_pages; }
 
-AdmitResult FrontierState::push(std::string_view host, std::string_view url, uint32_t depth, bool* new_host) {
+AdmitResult FrontierState::push(std::string_view host, std::string_view url, uint32_t depth, bool* new_host,
+                                PushLimits limits) {
   if (new_host != nullptr) *new_host = false;
-  if (depth > options_.max_depth) return refuse(AdmitResult::kTooDeep);
+  if (limits != PushLimits::kNone) {
+    if (AdmitResult r = check_limits(host, depth, limits == PushLimits::kAll); r != AdmitResult::kQueued)
+      return refuse(r);
+  }
+  const uint32_t id = find_or_create_host(host, new_host);
+  enqueue(id, url, depth);
+  ++admissions_[static_cast<size_t>(AdmitResult::kQueued)];
+  return AdmitResult::kQueued;
+}
+
+AdmitResult FrontierState::check_limits(std::string_view host, uint32_t depth, bool queue_limit) const {
+  if (depth > options_.max_depth) return AdmitResult::kTooDeep;
   // Queued URLs count against the page limits too: a URL that could never be dispatched is
   // refused now rather than held in memory until the end of the crawl.
   if (options_.max_pages != 0 && dispatched_ + queued_ >= options_.max_pages) {
-    return refuse(AdmitResult::kPageLimit);
+    return AdmitResult::kPageLimit;
   }
   if (const uint32_t known = find_host(host); known != kNone) {
     const Host& existing = hosts_[known];
     const uint64_t waiting = queue_size(known);
     if (options_.max_pages_per_host != 0 && existing.dispatched + waiting >= options_.max_pages_per_host) {
-      return refuse(AdmitResult::kHostPageLimit);
+      return AdmitResult::kHostPageLimit;
     }
-    if (options_.max_queued_per_host != 0 && waiting >= options_.max_queued_per_host) {
-      return refuse(AdmitResult::kHostQueueFull);
+    if (queue_limit && options_.max_queued_per_host != 0 && waiting >= options_.max_queued_per_host) {
+      return AdmitResult::kHostQueueFull;
     }
   }
-  const uint32_t id = find_or_create_host(host, new_host);
-  enqueue(id, url, depth);
-  ++admissions_[static_cast<size_t>(AdmitResult::kQueued)];
   return AdmitResult::kQueued;
 }
 
@@ -408,6 +418,48 @@ void FrontierState::for_each_queued(
   for (const Host& host : hosts_) {
     host.queue.for_each([&](std::string_view url, uint32_t depth) { visit(host.key, url, depth); });
   }
+}
+
+uint64_t FrontierState::take_over_limit(
+    const std::function<void(std::string_view, std::string_view, uint32_t)>& visit) {
+  const uint64_t limit = options_.max_pages_per_host;
+  if (limit == 0) return 0;
+  // Per host past its limit: how many of its queued URLs, in pop order, may still be dispatched
+  // (kNotOver: the host is within its limit).
+  constexpr uint64_t kNotOver = ~uint64_t{0};
+  std::vector<uint64_t> room(hosts_.size(), kNotOver);
+  std::vector<uint32_t> over;
+  for (uint32_t id = 0; id < hosts_.size(); ++id) {
+    if (hosts_[id].dispatched + queue_size(id) > limit) {
+      room[id] = limit - std::min(hosts_[id].dispatched, limit);
+      over.push_back(id);
+    }
+  }
+  if (over.empty()) return 0;
+  std::vector<std::tuple<uint32_t, std::string, uint32_t>> kept;
+  uint64_t taken = 0;
+  auto take = [&](uint32_t id, std::string_view url, uint32_t depth) {
+    if (room[id] == kNotOver) return;
+    if (room[id] > 0) {
+      --room[id];
+      kept.emplace_back(id, url, depth);
+      return;
+    }
+    visit(hosts_[id].key, url, depth);
+    ++taken;
+  };
+  if (disk_) {
+    disk_->for_each_queued(take);
+  } else {
+    for (uint32_t id : over) {
+      hosts_[id].queue.for_each([&](std::string_view url, uint32_t depth) { take(id, url, depth); });
+    }
+  }
+  for (uint32_t id : over) drop_queue(id);
+  for (const auto& [id, url, depth] : kept) enqueue(id, url, depth);
+  dropped_over_limit_ -= kept.size();
+  for (uint32_t id : over) refresh(id);
+  return taken;
 }
 
 bool FrontierState::empty_and_idle() const { return leases_.empty() && (queued_ == 0 || page_limit_reached()); }

@@ -36,7 +36,8 @@ class FrontierState {
   // With options.store_directory set, queued URLs live in a store there (disk mode).
   explicit FrontierState(FrontierOptions options);
 
-  AdmitResult push(std::string_view host, std::string_view url, uint32_t depth, bool* new_host);
+  AdmitResult push(std::string_view host, std::string_view url, uint32_t depth, bool* new_host,
+                   PushLimits limits = PushLimits::kAll);
   std::optional<Lease> pop_ready(Clock::time_point now);
   void complete(const Lease& lease, Clock::time_point now, const HostOutcome& outcome);
   void retry(const Lease& lease, Clock::time_point now, const HostOutcome& outcome);
@@ -52,6 +53,7 @@ class FrontierState {
   bool is_known_host(std::string_view host) const;
   std::vector<std::string> held_hosts() const;
   void for_each_queued(const std::function<void(std::string_view, std::string_view, uint32_t)>& visit) const;
+  uint64_t take_over_limit(const std::function<void(std::string_view, std::string_view, uint32_t)>& visit);
 
   FrontierStats stats(bool compute_memory) const;
   bool empty_and_idle() const;
@@ -121,6 +123,8 @@ class FrontierState {
   uint32_t concurrency_of(const Host& host) const;
   // Keeps ring membership and the group's ready-queue entry in line with the host's state.
   void refresh(uint32_t host_id);
+  // The refusal push() would give (kQueued: none).
+  AdmitResult check_limits(std::string_view host, uint32_t depth, bool queue_limit) const;
   void reschedule(uint32_t group_id);
   void link(uint32_t host_id);
   void unlink(uint32_t host_id);

@@ -36,6 +36,9 @@ struct FrontierOptions {
 enum class AdmitResult : uint8_t { kQueued, kTooDeep, kHostQueueFull, kHostPageLimit, kPageLimit };
 inline constexpr size_t kAdmitResultCount = 5;
 const char* admit_result_name(AdmitResult result);
+// Which of a push's limits apply: all (an admission), all but the host queue's (a URL queued
+// again after a restore), none (Frontier::keep(): a refusal that could not be recorded).
+enum class PushLimits : uint8_t { kAll, kButQueue, kNone };
 
 struct FrontierUrl {
   std::string url;

@@ -70,9 +70,9 @@ CrawlCheckpointer::~CrawlCheckpointer() {
   if (writer_.joinable()) writer_.join();
 }
 
-void CrawlCheckpointer::start() {
+void CrawlCheckpointer::start(const RefusalRecorder& record_refusal) {
   if (!enabled()) return;
-  if (resume_) resume_from_checkpoint();
+  if (resume_) resume_from_checkpoint(record_refusal);
   take_checkpoint(true);
 }
 
@@ -86,7 +86,7 @@ void CrawlCheckpointer::finish() {
   }
 }
 
-void CrawlCheckpointer::resume_from_checkpoint() {
+void CrawlCheckpointer::resume_from_checkpoint(const RefusalRecorder& record_refusal) {
   const CrawlManifest& m = resume_->manifest;
   const std::filesystem::path& dir = settings_.checkpoint.directory;
   auto counter = [&](const char* name) { return m.counters.value(name, uint64_t{0}); };
@@ -103,10 +103,24 @@ void CrawlCheckpointer::resume_from_checkpoint() {
       audit_.reset();
     }
   }
-  for (const FrontierUrl& u : m.requeue) frontier_.push(u.host, u.url, u.depth);
+  std::vector<std::pair<const FrontierUrl*, AdmitResult>> refused;
+  for (const FrontierUrl& u : m.requeue) {
+    if (AdmitResult r = frontier_.requeue(u.host, u.url, u.depth); r != AdmitResult::kQueued)
+      refused.emplace_back(&u, r);
+  }
 
   JournalReplay replay = replay_journals(journals_since(dir, m.generation), m.outstanding);
-  apply_replay(replay);
+  apply_replay(replay, record_refusal);
+  // A page completed after the checkpoint has its record already, whatever the limits say now.
+  auto record_unless_done = [&](std::string_view host, std::string_view entry, uint32_t depth, AdmitResult why) {
+    if (!replayed_done_.contains(std::string(decode_queued_url(entry).url))) record_refusal(host, entry, depth, why);
+  };
+  for (const auto& [u, why] : refused) record_unless_done(u->host, u->url, u->depth, why);
+  // Hosts whose page limit was lowered below what they had fetched keep URLs that can never be
+  // dispatched: each gets its record now rather than being dropped uncounted later.
+  frontier_.take_over_limit([&](std::string_view host, std::string_view entry, uint32_t depth) {
+    record_unless_done(host, entry, depth, AdmitResult::kHostPageLimit);
+  });
   // robots.txt is fetched again rather than restored: it may have changed while the crawl was
   // stopped, and it costs one request per host. Releasing the held hosts lets dispatch() find
   // their rules missing and fetch them first, as for a new host.
@@ -122,7 +136,7 @@ void CrawlCheckpointer::resume_from_checkpoint() {
 
 // What the journals since the checkpoint add to it: admitted URLs, page counters, and the pages
 // completed or in flight when the crawl stopped.
-void CrawlCheckpointer::apply_replay(JournalReplay& replay) {
+void CrawlCheckpointer::apply_replay(JournalReplay& replay, const RefusalRecorder& record_refusal) {
   const CrawlManifest& m = resume_->manifest;
   stats_.add_saved(stats_to_resume(m.stats, replay.last_stats));
   for (const std::string& problem : replay.problems) spdlog::warn("journal: {} (ignored from there on)", problem);
@@ -131,7 +145,11 @@ void CrawlCheckpointer::apply_replay(JournalReplay& replay) {
     const std::string_view url = decode_queued_url(a.entry).url;
     filter_.insert(url);
     if (audit_) audit_->record(audit_hash(url), true);
-    if (a.queued) frontier_.push(a.host, a.entry, a.depth);
+    if (!a.queued) continue;
+    if (AdmitResult r = frontier_.requeue(a.host, a.entry, a.depth);
+        r != AdmitResult::kQueued && !replay.completed.contains(std::string(url))) {
+      record_refusal(a.host, a.entry, a.depth, r);
+    }
   }
   // After every admission: a "seen" journaled by a worker that raced the URL's admitting one
   // (audit_set.h) is withdrawn here as it was in the crawl.

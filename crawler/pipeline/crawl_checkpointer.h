@@ -62,8 +62,12 @@ class CrawlCheckpointer {
   // Scheduler thread. start(): resumes (if resuming) and cuts the first generation; a fresh
   // crawl's is empty and its journal records the seeds, a resumed one's folds the replayed
   // journals in. maybe_checkpoint(): a stats record every second, a generation when one is due.
-  // finish(): the final generation, from which a resume continues.
-  void start();
+  // finish(): the final generation, from which a resume continues. A resume calls
+  // record_refusal for each admitted URL it cannot queue again (a depth or page limit lowered
+  // since the checkpoint), before the first generation is cut, so that each gets its record.
+  using RefusalRecorder =
+      std::function<void(std::string_view host, std::string_view entry, uint32_t depth, AdmitResult why)>;
+  void start(const RefusalRecorder& record_refusal);
   void maybe_checkpoint();
   void finish();
 
@@ -102,8 +106,8 @@ class CrawlCheckpointer {
     bool fetched = false;  // frontier_.complete() done, processing not finished
   };
 
-  void resume_from_checkpoint();
-  void apply_replay(JournalReplay& replay);
+  void resume_from_checkpoint(const RefusalRecorder& record_refusal);
+  void apply_replay(JournalReplay& replay, const RefusalRecorder& record_refusal);
   void take_checkpoint(bool wait);
   // The pause: fills what must be exact at the cut, swaps in `journal`, returns the frontier's cut.
   DiskCheckpointCut cut_checkpoint(CrawlCheckpoint& cp, std::unique_ptr<JournalWriter>& journal);

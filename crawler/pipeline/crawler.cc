@@ -144,7 +144,15 @@ nlohmann::json Crawler::run() {
   fetcher_ = std::make_unique<Fetcher>(settings_.fetch, [this](FetchResult&& r) { on_fetch_complete(std::move(r)); });
   for (unsigned i = 0; i < std::max(1u, settings_.parse_threads); ++i)
     workers_.emplace_back([this] { parse_worker(); });
-  checkpointer_->start();
+  // A resume that cannot write a refusal's record stops before its first generation, so the
+  // checkpoint it resumed from stays current and still holds the URL.
+  checkpointer_->start([&](std::string_view, std::string_view entry, uint32_t depth, AdmitResult why) {
+    const QueuedUrl q = decode_queued_url(entry);
+    if (!record_refusal(q.url, q.parent, depth, why)) {
+      throw CheckpointError(settings_.output_dir.string(),
+                            "a URL the resume could not queue has no record: " + failure());
+    }
+  });
   pages_before_run_ = stats_.pages_fetched.load();
   if (!checkpointer_->resuming()) {
     CheckpointGate::Pass pass(checkpointer_->gate());
@@ -293,14 +301,14 @@ bool Crawler::admit_new(const Candidate& c, uint32_t depth, const std::string& p
   bool new_host = false;
   std::string entry = encode_queued_url({c.url, parent, hops, c.sitemap});
   AdmitResult r = frontier_.push(c.host, entry, depth, &new_host);
+  // A refusal whose record cannot be written (the crawl is stopping: its frontier is closed) stays
+  // queued instead, so that the final checkpoint carries it to a resume, which records it.
+  const bool kept = r != AdmitResult::kQueued && !record_refusal(c.url, parent, depth, r);
+  if (kept) frontier_.keep(c.host, entry, depth);
   if (checkpointer_->journaling()) {
-    add_record(batch, AdmittedRecord{c.host, std::move(entry), depth, r == AdmitResult::kQueued});
+    add_record(batch, AdmittedRecord{c.host, std::move(entry), depth, r == AdmitResult::kQueued || kept});
   }
-  if (r != AdmitResult::kQueued) {
-    stats_.add_refusal(admit_result_name(r));
-    record_refusal(c, depth, parent, r);
-    return false;
-  }
+  if (r != AdmitResult::kQueued) return false;
   // New hosts start held (FrontierOptions::hold_new_hosts) until their robots.txt is known.
   if (new_host && settings_.obey_robots && robots_verdict(c.host, c.url, now).kind != RobotsVerdict::Kind::kWait) {
     frontier_.release_host(c.host);
@@ -817,12 +825,15 @@ void Crawler::write_record(const PageRecord& record) {
 }
 
 // The seen filter admitted the URL, so it is never offered again: its record says why it is not
-// fetched. A failed write stops the crawl, and this URL is then the one loss no resume repairs.
-void Crawler::record_refusal(const Candidate& c, uint32_t depth, const std::string& parent, AdmitResult refusal) {
+// fetched. False if the write failed, which stops the crawl: the caller keeps the URL for a resume.
+bool Crawler::record_refusal(std::string_view url, std::string_view parent, uint32_t depth, AdmitResult refusal) {
+  stats_.add_refusal(admit_result_name(refusal));
   const std::string outcome = refusal_outcome(refusal);
-  if (!record_or_fail({.url = c.url, .parent = parent, .depth = depth, .outcome = outcome})) {
-    spdlog::error("{}: admitted, but its {} record is not written", c.url, outcome);
+  if (record_or_fail({.url = std::string(url), .parent = std::string(parent), .depth = depth, .outcome = outcome})) {
+    return true;
   }
+  spdlog::error("{}: admitted, but its {} record is not written", url, outcome);
+  return false;
 }
 
 bool Crawler::record_or_fail(const PageRecord& record) {

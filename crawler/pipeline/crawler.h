@@ -158,7 +158,7 @@ class Crawler {
   // report's outcomes; throws CheckpointError when pages.jsonl cannot take it. fail(): an output
   // could not be written: the crawl stops, and run()'s report says why.
   void write_record(const PageRecord& record);
-  void record_refusal(const Candidate& c, uint32_t depth, const std::string& parent, AdmitResult refusal);
+  bool record_refusal(std::string_view url, std::string_view parent, uint32_t depth, AdmitResult refusal);
   // write_record(), or false after a failed write has stopped the crawl (fail()).
   bool record_or_fail(const PageRecord& record);
   void record_left_queued(bool stopped);

@@ -1,7 +1,9 @@
 // Admission limits: each refusal carries its reason and is counted in stats().
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "frontier/frontier.h"
 
@@ -66,6 +68,62 @@ TEST(FrontierLimitsTest, PerHostPageLimitCountsDispatchedAndQueued) {
   EXPECT_EQ(frontier.push("h", url(4), 0), AdmitResult::kHostPageLimit);
   EXPECT_EQ(frontier.push("g", url(4), 0), AdmitResult::kQueued);
   EXPECT_EQ(frontier.stats().refused(AdmitResult::kHostPageLimit), 1u);
+}
+
+TEST(FrontierLimitsTest, RequeueIgnoresOnlyTheHostQueueLimit) {
+  FrontierOptions options = no_delay();
+  options.max_queued_per_host = 1;
+  options.max_pages_per_host = 3;
+  Frontier frontier(options);
+  EXPECT_EQ(frontier.push("h", url(1), 0), AdmitResult::kQueued);
+  EXPECT_EQ(frontier.push("h", url(2), 0), AdmitResult::kHostQueueFull);
+  EXPECT_EQ(frontier.requeue("h", url(2), 0), AdmitResult::kQueued) << "pops since a checkpoint made room";
+  EXPECT_EQ(frontier.requeue("h", url(3), 0), AdmitResult::kQueued);
+  EXPECT_EQ(frontier.requeue("h", url(4), 0), AdmitResult::kHostPageLimit) << "page limits still apply";
+  EXPECT_EQ(frontier.stats().queued, 3u);
+}
+
+TEST(FrontierLimitsTest, KeepQueuesWhateverTheLimitsAndAClosedFrontierDispatchesNothing) {
+  FrontierOptions options = no_delay();
+  options.max_depth = 1;
+  options.max_pages_per_host = 1;
+  Frontier frontier(options);
+  EXPECT_EQ(frontier.push("h", url(1), 0), AdmitResult::kQueued);
+  frontier.close();
+  EXPECT_EQ(frontier.push("h", url(2), 5), AdmitResult::kTooDeep);
+  frontier.keep("h", url(2), 5);
+  EXPECT_EQ(frontier.stats().queued, 2u);
+  EXPECT_FALSE(frontier.pop_ready(kT0));
+  std::vector<std::string> queued;
+  frontier.for_each_queued([&](std::string_view, std::string_view u, uint32_t) { queued.emplace_back(u); });
+  EXPECT_EQ(queued, (std::vector<std::string>{url(1), url(2)})) << "a snapshot would carry both";
+}
+
+// A restore with a lower per-host page limit: each host hands over the queued URLs beyond what the
+// limit still lets it dispatch, the last in pop order, each visited once.
+TEST(FrontierLimitsTest, TakeOverLimitHandsOverTheQueuesOfHostsPastALoweredLimit) {
+  Frontier before(no_delay());
+  for (int i = 0; i < 5; ++i) before.push("over", url(i), 0);
+  for (int i = 0; i < 2; ++i) before.push("under", url(10 + i), 0);
+  for (int i = 0; i < 4; ++i) before.push("partly", url(20 + i), 0);
+  for (int i = 0; i < 2; ++i) {
+    auto lease = before.pop_ready(kT0);
+    while (lease && lease->entry.host != "over") {
+      before.release(*lease);
+      lease = before.pop_ready(kT0);
+    }
+    ASSERT_TRUE(lease);
+    before.complete(*lease, kT0, HostOutcome::ok());
+  }
+  FrontierOptions lowered = no_delay();
+  lowered.max_pages_per_host = 2;
+  Frontier after = Frontier::restore(before.snapshot(), lowered);
+  std::vector<std::string> taken;
+  EXPECT_EQ(after.take_over_limit([&](std::string_view, std::string_view u, uint32_t) { taken.emplace_back(u); }), 5u);
+  std::sort(taken.begin(), taken.end());
+  EXPECT_EQ(taken, (std::vector<std::string>{url(2), url(22), url(23), url(3), url(4)}));
+  EXPECT_EQ(after.stats().queued, 4u) << "under's two and partly's first two";
+  EXPECT_EQ(after.take_over_limit([](std::string_view, std::string_view, uint32_t) { ADD_FAILURE(); }), 0u);
 }
 
 TEST(FrontierLimitsTest, ReleasedLeaseDoesNotCountAsAPage) {

@@ -107,6 +107,29 @@ class NoLossTest : public ::testing::Test {
     EXPECT_EQ(report["outcomes"]["by_outcome"].get<Counts>(), by_outcome);
   }
 
+  // A test web slow enough that a crawl outlasts run_and_stop_after() (a new port: call it first).
+  void use_slow_web() {
+    web_->stop();
+    TestWebOptions o;
+    o.trap = false;
+    o.response_delay = std::chrono::milliseconds(100);
+    web_ = std::make_unique<TestWeb>(o);
+    web_->start();
+  }
+
+  // A crawl stopped as by Ctrl-C once the server has seen `pages` page requests (not after a
+  // guessed time).
+  nlohmann::json run_and_stop_after(const CrawlerSettings& s, size_t pages) {
+    Crawler crawler(s);
+    nlohmann::json report;
+    std::thread run([&] { report = crawler.run(); });
+    const bool fetching = web_->wait_for_page_requests(pages, std::chrono::seconds(30));
+    crawler.stop();
+    run.join();
+    EXPECT_TRUE(fetching);
+    return report;
+  }
+
   testing::TempDir temp_;
   const fs::path dir_ = temp_.path();
   std::unique_ptr<TestWeb> web_;
@@ -158,24 +181,31 @@ TEST_F(NoLossTest, PageLimitRecordsTheUrlsItRefuses) {
 // Without a checkpoint nothing keeps the queue after a stop: each URL still queued, or fetched
 // and cancelled, is recorded as not fetched.
 TEST_F(NoLossTest, StopWithoutCheckpointRecordsEveryUrlNotFetched) {
-  web_->stop();
-  TestWebOptions o;
-  o.trap = false;
-  o.response_delay = std::chrono::milliseconds(100);  // the crawl outlasts the stop below
-  web_ = std::make_unique<TestWeb>(o);
-  web_->start();
-  Crawler crawler(settings(config()));
-  nlohmann::json report;
-  std::thread run([&] { report = crawler.run(); });
-  // Stop once pages are being fetched (the server sees them), not after a guessed time.
-  const bool fetching = web_->wait_for_page_requests(8, std::chrono::seconds(30));
-  crawler.stop();
-  run.join();
-  ASSERT_TRUE(fetching);
+  use_slow_web();
+  const nlohmann::json report = run_and_stop_after(settings(config()), 8);
   EXPECT_EQ(report["crawl"]["stopped_by"], "signal");
   const std::vector<nlohmann::json> all = records();
   expect_one_record_per_admitted_url(report, all);
   EXPECT_GT(report["outcomes"]["by_outcome"].value("not_fetched_at_stop", uint64_t{0}), 0u);
+}
+
+// A resume with a lower per-host page limit: URLs the checkpoint still queues for hosts already
+// past it can never be fetched, and each gets its record at the resume.
+TEST_F(NoLossTest, AResumeWithALowerPerHostPageLimitRecordsWhatItCannotQueue) {
+  use_slow_web();
+  CrawlConfig c = config();
+  c.politeness.concurrency_per_host = 1;
+  const CrawlerSettings s = checkpointed(c);
+  ASSERT_EQ(run_and_stop_after(s, 12)["crawl"]["stopped_by"], "signal");
+  c.scope.max_pages_per_host = 2;
+  CrawlerSettings lowered = checkpointed(c);
+  nlohmann::json second =
+      Crawler(lowered, std::make_unique<CrawlCheckpoint>(load_crawl_checkpoint(s.checkpoint.directory))).run();
+  EXPECT_EQ(second["crawl"]["stopped_by"], "done");
+  const std::vector<nlohmann::json> all = records();
+  expect_one_record_per_admitted_url(second, all);
+  EXPECT_GT(second["outcomes"]["by_outcome"].value("host_page_limit", uint64_t{0}), 0u)
+      << "no host was past the lowered limit: the test proves nothing";
 }
 
 struct DiskFull {
@@ -186,6 +216,7 @@ struct DiskFull {
                           // processed after the failure may be fetched and recorded again
   bool edges = false;
   bool warc = false;
+  uint64_t max_queued_per_host = 0;  // with 1, most links are refused: the disk fills at a refusal's record
 };
 
 void PrintTo(const DiskFull& d, std::ostream* os) { *os << d.output; }
@@ -197,6 +228,7 @@ TEST_P(DiskFullTest, StopsSayingWhyAndAResumeRecordsEveryPage) {
   CrawlConfig c = config();
   c.output.edges = p.edges;
   c.output.warc.enabled = p.warc;
+  c.scope.max_queued_per_host = p.max_queued_per_host;
   const CrawlerSettings s = checkpointed(c);
   testing::FullDiskFileSystem disk;
   disk.fill(p.path_part, p.after_writes);
@@ -214,14 +246,18 @@ TEST_P(DiskFullTest, StopsSayingWhyAndAResumeRecordsEveryPage) {
   EXPECT_FALSE(second["crawl"].contains("error"));
   const std::vector<nlohmann::json> all = records();
   const std::map<std::string, uint64_t> per_url = records_per_url(all);
-  for (const std::string& url : web_->ground_truth(web_->site_depth())) {
-    EXPECT_TRUE(per_url.contains(url)) << url << " has no record";
+  // A queue limit refuses links whose pages would have led to the rest of the site.
+  if (p.max_queued_per_host == 0) {
+    for (const std::string& url : web_->ground_truth(web_->site_depth())) {
+      EXPECT_TRUE(per_url.contains(url)) << url << " has no record";
+    }
   }
   if (p.exact) expect_one_record_per_admitted_url(second, all);
 }
 
 INSTANTIATE_TEST_SUITE_P(EachOutput, DiskFullTest,
                          ::testing::Values(DiskFull{"pages", "pages.jsonl", 40, true},
+                                           DiskFull{"pages_at_a_refusal", "pages.jsonl", 40, true, false, false, 1},
                                            DiskFull{"warc", "out/warc/", 30, true, false, true},
                                            DiskFull{"edges", "edges.jsonl", 1, true, true},
                                            DiskFull{"journal", "journal-", 60, false},

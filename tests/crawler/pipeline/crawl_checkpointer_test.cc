@@ -36,10 +36,14 @@ class CheckpointerOnAFailingDisk : public ::testing::Test {
   Frontier frontier_;
   CrawlStats stats_;
   CrawlCheckpointer checkpointer_{settings_, filter_, frontier_, stats_, nullptr, nullptr};
+  // A fresh crawl re-queues nothing, so it has nothing to refuse.
+  static void no_refusal(std::string_view, std::string_view entry, uint32_t, AdmitResult) {
+    ADD_FAILURE() << "unexpected refusal of " << entry;
+  }
 };
 
 TEST_F(CheckpointerOnAFailingDisk, AGenerationWhoseJournalCannotSyncIsNotCommitted) {
-  checkpointer_.start();  // generation 1, journal 1 open
+  checkpointer_.start(no_refusal);  // generation 1, journal 1 open
   ASSERT_EQ(read_crawl_manifest(dir_.path()).generation, 1u);
   EXPECT_EQ(checkpointer_.last_failure(), "");
   testing::FaultyFileSystem faulty;
@@ -56,7 +60,7 @@ TEST_F(CheckpointerOnAFailingDisk, AGenerationWhoseJournalCannotSyncIsNotCommitt
 }
 
 TEST_F(CheckpointerOnAFailingDisk, ADisabledJournalOfThePreviousGenerationDoesNotStopTheNext) {
-  checkpointer_.start();
+  checkpointer_.start(no_refusal);
   testing::FaultyFileSystem faulty;
   faulty.fail_write(1, ENOSPC);
   JournalBatch batch;
