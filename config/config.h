@@ -109,6 +109,7 @@ struct FetchConfig {
   bool compression = true;
   std::vector<std::string> allowed_ranges;  // CIDRs exempt from the SSRF guard
   bool ssrf_guard = true;                   // refuse private, loopback and link-local addresses
+  std::vector<std::string> resolve;         // "HOST:PORT:ADDRESS" resolved without DNS ("*": any host)
   bool operator==(const FetchConfig&) const = default;
 };
 

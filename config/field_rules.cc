@@ -158,6 +158,27 @@ std::optional<std::string> check_cidr(const std::string& cidr) {
   return "invalid CIDR " + quoted(cidr) + ": " + error;
 }
 
+std::optional<std::string> check_resolve_entry(const std::string& entry) {
+  const std::string expected = "expected HOST:PORT:ADDRESS such as *:8080:127.0.0.1 or example.test:80:[::1], got ";
+  const size_t first = entry.find(':');
+  const size_t second = first == std::string::npos ? first : entry.find(':', first + 1);
+  if (second == std::string::npos || first == 0 || has_space_or_control(entry)) return expected + quoted(entry);
+  const std::string host = entry.substr(0, first);
+  if (host != "*" && check_host_name(host)) return expected + quoted(entry);
+  const std::string port = entry.substr(first + 1, second - first - 1);
+  const bool port_ok =
+      !port.empty() && port.size() <= 5 &&
+      std::all_of(port.begin(), port.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }) &&
+      std::stoi(port) >= 1 && std::stoi(port) <= 65535;
+  std::string address = entry.substr(second + 1);
+  if (address.size() > 2 && address.front() == '[' && address.back() == ']')
+    address = address.substr(1, address.size() - 2);
+  std::string error;
+  if (!port_ok || address.find('/') != std::string::npos || !parse_cidr(address, &error))
+    return expected + quoted(entry);
+  return std::nullopt;
+}
+
 std::optional<std::string> check_seed_url(const std::string& url) {
   if (url.empty()) return "empty URL";
   if (has_space_or_control(url)) return "URL " + quoted(url) + " contains whitespace or a control character";

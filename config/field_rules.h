@@ -80,6 +80,8 @@ std::optional<Problem> check_member(const T& value, Rule rule) {
 // Text checks for the config's string fields.
 std::optional<std::string> check_regex(const std::string& pattern);
 std::optional<std::string> check_cidr(const std::string& cidr);
+// fetch.resolve: "HOST:PORT:ADDRESS", HOST a host name or "*", ADDRESS one IP (IPv6 may be bracketed).
+std::optional<std::string> check_resolve_entry(const std::string& entry);
 std::optional<std::string> check_seed_url(const std::string& url);
 std::optional<std::string> check_host_name(const std::string& host);
 std::optional<std::string> check_content_type(const std::string& type);

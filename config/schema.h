@@ -97,6 +97,7 @@ void describe(V& v, S& c) {
   v.field("compression", c.compression, NoRule{});
   v.field("allowed_ranges", c.allowed_ranges, Text{check_cidr});
   v.field("ssrf_guard", c.ssrf_guard, NoRule{});
+  v.field("resolve", c.resolve, Text{check_resolve_entry});
 }
 
 template <class V, SectionOf<SeenFilterConfig> S>

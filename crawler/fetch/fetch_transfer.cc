@@ -72,6 +72,7 @@ FetchTransfer::FetchTransfer(const FetchOptions& options, const std::vector<std:
   curl_easy_setopt(easy_, CURLOPT_PROTOCOLS_STR, "http,https");
   // An environment proxy would make every connect go to the proxy's address, defeating the guard.
   curl_easy_setopt(easy_, CURLOPT_PROXY, "");
+  resolve_.apply(easy_, options.resolve);
   curl_easy_setopt(easy_, CURLOPT_HTTP_VERSION, options.http2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1);
   if (options.compression) curl_easy_setopt(easy_, CURLOPT_ACCEPT_ENCODING, "");
   if (!options.user_agent.empty()) {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "crawler/fetch/address_guard.h"
+#include "crawler/fetch/fetch_resolve.h"
 #include "crawler/fetch/fetcher.h"
 
 namespace bloomcrawl {
@@ -56,6 +57,7 @@ class FetchTransfer {
   CURL* easy_ = nullptr;
   char error_buffer_[CURL_ERROR_SIZE] = {};
   curl_slist* accept_header_ = nullptr;
+  ResolveOverrides resolve_;
 
   // Per request; reset by start().
   FetchResult result_;

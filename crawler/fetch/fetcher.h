@@ -50,6 +50,8 @@ struct FetchOptions {
   bool ssrf_guard = true;
   std::vector<std::string> allowed_ranges;  // CIDRs exempt from the guard, e.g. "127.0.0.0/8"
   bool capture_headers = false;             // keep raw request and response headers (WARC)
+  // "HOST:PORT:ADDRESS" entries resolved without DNS, HOST "*" for any name (fetch_resolve.h).
+  std::vector<std::string> resolve;
 };
 
 enum class FetchOutcome {

@@ -73,9 +73,11 @@ void CrawlStats::add_saved(const nlohmann::json& saved) {
   add_saved_map(saved, "/links/refused_by_reason", refusals_by_reason_);
   add_saved_map(saved, "/links/dropped_by_reason", drops_by_reason_);
   add_saved_map(saved, "/outcomes/by_outcome", outcomes_);
-  add_saved_map(saved, "/duplicates_avoided/by_kind", duplicates_by_kind_);
+  for_each_saved_count(saved, "/duplicates_avoided/by_kind",
+                       [&](const std::string& kind, uint64_t n) { duplicates_.add_kind(kind, n); });
   for_each_saved_count(saved, "/duplicates_avoided/top_hosts",
-                       [&](const std::string& host, uint64_t n) { duplicates_by_host_.add(host, n); });
+                       [&](const std::string& host, uint64_t n) { duplicates_.add_host(host, n); });
+  duplicates_.add_others(saved_count(saved, "/duplicates_avoided/other_hosts"));
 }
 
 }  // namespace bloomcrawl

@@ -80,6 +80,7 @@ CrawlerSettings settings_from_config(const CrawlConfig& c) {
   s.fetch.accepted_content_types = c.fetch.accepted_content_types;
   s.fetch.ssrf_guard = c.fetch.ssrf_guard;
   s.fetch.allowed_ranges = c.fetch.allowed_ranges;
+  s.fetch.resolve = c.fetch.resolve;
 
   s.filter.initial_capacity = c.seen_filter.initial_capacity;
   s.filter.target_fpr = c.seen_filter.target_fpr;

@@ -18,6 +18,7 @@
 #include "crawler/persist/journal.h"
 #include "crawler/pipeline/host_outcome.h"
 #include "crawler/pipeline/scope.h"
+#include "crawler/pipeline/worker_fault.h"
 #include "crawler/robots/robots_cache.h"
 #include "crawler/url/canonical.h"
 #include "frontier/frontier.h"
@@ -66,6 +67,7 @@ struct CrawlerSettings {
   CrawlCheckpointSettings checkpoint;
   bool audit = false;       // exact URL-hash set beside the filter, to count its real false positives
   ClusterSettings cluster;  // cluster mode (docs/cluster.md) when enabled()
+  FaultHook inject_fault;   // tests only: internal errors on the worker paths (worker_fault.h)
 };
 
 // Throws std::invalid_argument for a value that validation cannot see (an unknown link kind).

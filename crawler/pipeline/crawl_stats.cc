@@ -6,15 +6,17 @@
 namespace bloomcrawl {
 namespace {
 
+constexpr size_t kReportedHosts = 50;
+
 void bump(std::mutex& mu, std::map<std::string, uint64_t>& m, const std::string& key) {
   std::lock_guard<std::mutex> lock(mu);
   ++m[key];
 }
 
 // The hosts with the most duplicates first; a crawl of a million hosts keeps the report small.
-nlohmann::json top_hosts(const HeavyHitters& by_host, size_t limit) {
+nlohmann::json top_hosts(const std::vector<std::pair<std::string, uint64_t>>& top) {
   nlohmann::json out = nlohmann::json::object();
-  for (const auto& [host, n] : by_host.top(limit)) out[host] = n;
+  for (const auto& [host, n] : top) out[host] = n;
   return out;
 }
 
@@ -22,9 +24,7 @@ nlohmann::json top_hosts(const HeavyHitters& by_host, size_t limit) {
 
 void CrawlStats::add_duplicate(const std::string& host, const char* link_kind) {
   links_duplicate.fetch_add(1, std::memory_order_relaxed);
-  std::lock_guard<std::mutex> lock(mu_);
-  duplicates_by_host_.add(host);
-  ++duplicates_by_kind_[link_kind];
+  duplicates_.add(host, link_kind);
 }
 
 void CrawlStats::add_failure(const char* outcome) {
@@ -43,6 +43,7 @@ void CrawlStats::add_outcome(const std::string& outcome) { bump(mu_, outcomes_, 
 
 nlohmann::json CrawlStats::to_json() const {
   auto v = [](const Counter& c) { return c.load(std::memory_order_relaxed); };
+  const auto top = duplicates_.top(kReportedHosts);
   std::lock_guard<std::mutex> lock(mu_);
   const uint64_t pages = v(pages_fetched);
   const double mean_bytes = pages ? double(v(bytes_received)) / double(pages) : 0.0;
@@ -89,8 +90,9 @@ nlohmann::json CrawlStats::to_json() const {
        {{"total", avoided},
         {"links", v(links_duplicate)},
         {"redirects", v(redirects_deduplicated)},
-        {"by_kind", duplicates_by_kind_},
-        {"top_hosts", top_hosts(duplicates_by_host_, 50)},
+        {"by_kind", duplicates_.by_kind()},
+        {"top_hosts", top_hosts(top)},
+        {"other_hosts", duplicates_.others(top)},
         {"estimated_bytes_saved", uint64_t(mean_bytes * double(avoided))},
         {"estimated_fetch_seconds_saved", mean_ms * double(avoided) / 1000.0}}},
   };

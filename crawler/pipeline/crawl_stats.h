@@ -14,16 +14,16 @@
 
 #include <nlohmann/json.hpp>
 
-#include "crawler/pipeline/heavy_hitters.h"
+#include "crawler/pipeline/duplicate_counts.h"
 
 namespace bloomcrawl {
 
 using Counter = std::atomic<uint64_t>;
 
 struct CrawlStats {
-  // Hosts whose duplicate links are counted (the top 50 are reported): exact up to this many
-  // hosts, Space-Saving estimates beyond (heavy_hitters.h).
-  static constexpr size_t kDuplicateHostCounters = 1024;
+  // Hosts whose duplicate links are counted, per shard of DuplicateCounts (the top 50 are reported,
+  // the rest summed): exact up to this many hosts a shard, Space-Saving estimates beyond.
+  static constexpr size_t kDuplicateHostCounters = 256;
 
   // Fetches.
   Counter pages_fetched{0};   // responses received (any status)
@@ -74,8 +74,8 @@ struct CrawlStats {
  private:
   mutable std::mutex mu_;
   // Bounded: one counter per host ever seen would grow with the crawl (report.json shows 50).
-  HeavyHitters duplicates_by_host_{kDuplicateHostCounters};
-  std::map<std::string, uint64_t> duplicates_by_kind_;
+  // Outside mu_: every duplicate link is counted there, from every parse worker.
+  DuplicateCounts duplicates_{kDuplicateHostCounters};
   std::map<std::string, uint64_t> failures_by_outcome_;
   std::map<std::string, uint64_t> refusals_by_reason_;
   std::map<std::string, uint64_t> drops_by_reason_;

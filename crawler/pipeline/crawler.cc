@@ -56,6 +56,11 @@ std::string last_response_head(const std::string& heads) {
   return start == std::string::npos || start + 4 > end ? heads : heads.substr(start + 4);
 }
 
+// Transfers the fetcher may have out at once, robots.txt fetches included.
+size_t in_flight_budget(const FetchOptions& fetch) { return size_t(fetch.threads) * fetch.transfers_per_thread; }
+
+size_t minus_or_zero(size_t a, size_t b) { return a > b ? a - b : 0; }
+
 // The outcome a frontier refusal is recorded with: the config field that caused it.
 std::string refusal_outcome(AdmitResult refusal) {
   return refusal == AdmitResult::kHostQueueFull ? "max_queued_per_host" : admit_result_name(refusal);
@@ -183,7 +188,7 @@ nlohmann::json Crawler::run() {
 }
 
 void Crawler::schedule() {
-  const size_t max_in_flight = size_t(settings_.fetch.threads) * settings_.fetch.transfers_per_thread;
+  const size_t max_in_flight = in_flight_budget(settings_.fetch);
   while (!stop_requested_.load()) {
     Clock::time_point now = Clock::now();
     start_due_robots_fetches(now);
@@ -210,13 +215,16 @@ void Crawler::schedule() {
 void Crawler::drain() {
   // Cancelled transfers come back through on_fetch_complete and are put back in the frontier.
   fetcher_->stop();
-  // robots.txt requests waiting for their time (retries, redirect hops) will not be submitted
-  // now: they are no longer pending.
-  for (size_t i = requests_.drop_waiting(); i > 0; --i) work_done();
-  {
+  // robots.txt requests waiting for their time (retries, redirect hops) or for a slot will not be
+  // submitted now: they are no longer pending. A parse worker still busy with a robots.txt answer
+  // may add one more, so they are dropped again until nothing is pending.
+  for (;;) {
+    for (size_t i = requests_.drop_waiting(); i > 0; --i) robots_work_done();
     std::unique_lock<std::mutex> lock(work_mu_);
-    work_cv_.wait(lock, [&] { return pending_.load() == 0; });
-    workers_exit_ = true;
+    if (work_cv_.wait_for(lock, std::chrono::milliseconds(100), [&] { return pending_.load() == 0; })) {
+      workers_exit_ = true;
+      break;
+    }
   }
   work_cv_.notify_all();
   for (std::thread& t : workers_) t.join();
@@ -341,6 +349,18 @@ Crawler::RobotsVerdict Crawler::robots_verdict(const std::string& host, std::str
 }
 
 void Crawler::start_robots_fetch(RobotsRequest request) {
+  pending_.fetch_add(1);
+  robots_share_.add_pending();
+  // A slot of the share, and room in the whole budget: pages in flight may use what robots.txt
+  // does not hold, and the scheduler starts a queued request as soon as a transfer ends.
+  if (fetcher_->in_flight() < in_flight_budget(settings_.fetch) && robots_share_.try_start()) {
+    submit_robots(std::move(request));
+  } else {
+    requests_.queue(std::move(request));
+  }
+}
+
+void Crawler::submit_robots(RobotsRequest request) {
   FetchRequest fr;
   fr.url = request.url;
   fr.host = request.host;
@@ -349,16 +369,27 @@ void Crawler::start_robots_fetch(RobotsRequest request) {
   fr.keep_first_bytes = settings_.robots.max_body_bytes;
   fr.id = next_request_id_.fetch_add(1);
   requests_.add(fr.id, std::move(request));
-  pending_.fetch_add(1);
   stats_.robots_fetches.fetch_add(1, std::memory_order_relaxed);
   fetcher_->submit(std::move(fr));
 }
 
+// Due retries and redirect hops join the queue (they were pending while they waited); then the
+// queue, oldest first, takes the free slots of the share.
 void Crawler::start_due_robots_fetches(Clock::time_point now) {
-  for (RobotsRequest& r : requests_.take_due(now)) {
-    start_robots_fetch(std::move(r));
-    work_done();  // it was pending work while it waited
+  for (RobotsRequest& r : requests_.take_due(now)) requests_.queue(std::move(r));
+  while (fetcher_->in_flight() < in_flight_budget(settings_.fetch) && robots_share_.try_start()) {
+    std::optional<RobotsRequest> next = requests_.take_queued();
+    if (!next) {
+      robots_share_.finished();
+      return;
+    }
+    submit_robots(std::move(*next));
   }
+}
+
+void Crawler::robots_work_done() {
+  robots_share_.pending_done();
+  work_done();
 }
 
 void Crawler::schedule_robots_fetch(RobotsRequest request, Clock::time_point due, Clock::time_point now) {
@@ -367,14 +398,22 @@ void Crawler::schedule_robots_fetch(RobotsRequest request, Clock::time_point due
     return;
   }
   pending_.fetch_add(1);  // until start_due_robots_fetches() submits it
+  robots_share_.add_pending();
   requests_.wait(std::move(request), due);
 }
 
 void Crawler::dispatch(Clock::time_point now, size_t max_in_flight) {
   // pending_ also counts pages fetched but not yet parsed: bounding it keeps fetching in step
-  // with parsing, so a fast network cannot pile bodies up in memory.
+  // with parsing, so a fast network cannot pile bodies up in memory. robots.txt work has its own
+  // bounded share (robots_share.h) and is left out of both page bounds, so the robots.txt files
+  // of many new hosts never stall pages; pages leave room for the share's slots in use or wanted.
   const uint64_t max_pending = max_in_flight + 16 * uint64_t(std::max(1u, settings_.parse_threads));
-  while (!stop_requested_.load() && fetcher_->in_flight() < max_in_flight && pending_.load() < max_pending) {
+  const auto page_room = [&] {
+    const size_t pages_in_flight = minus_or_zero(fetcher_->in_flight(), robots_share_.in_flight());
+    const uint64_t pages_pending = minus_or_zero(pending_.load(), robots_share_.pending());
+    return pages_in_flight + robots_share_.reserve(requests_.queued()) < max_in_flight && pages_pending < max_pending;
+  };
+  while (!stop_requested_.load() && page_room()) {
     std::optional<Lease> lease = frontier_.pop_ready(now);
     if (!lease) return;
     const QueuedUrl q = decode_queued_url(lease->entry.url);
@@ -444,7 +483,18 @@ void Crawler::submit_page(PageRequest page) {
 void Crawler::on_fetch_complete(FetchResult&& result) {
   std::optional<CrawlRequest> taken = requests_.take(result.id);
   if (!taken) return;
-  CrawlRequest& request = *taken;
+  if (std::holds_alternative<RobotsRequest>(*taken)) robots_share_.finished();
+  // Past take() the request exists nowhere else: whatever throws, it must end here, or the
+  // pending count never returns to zero and the crawl never finishes.
+  try {
+    complete_fetch(*taken, result);
+  } catch (const std::exception& e) {
+    abandon_fetch(*taken, result, e.what());
+  }
+}
+
+void Crawler::complete_fetch(CrawlRequest& request, FetchResult& result) {
+  inject_fault(WorkerPath::kFetchComplete, result.url);
   PageRequest* page = std::get_if<PageRequest>(&request);
   if (result.outcome == FetchOutcome::kCancelled) {
     // A stop: the URL goes back to the head of its host's queue, unfetched.
@@ -454,7 +504,11 @@ void Crawler::on_fetch_complete(FetchResult&& result) {
       stats_.pages_requeued.fetch_add(1, std::memory_order_relaxed);
       checkpointer_->on_page_requeued(result.id);
     }
-    work_done();
+    if (page) {
+      work_done();
+    } else {
+      robots_work_done();
+    }
     return;
   }
   if (page && !settle_page(*page, result)) {
@@ -467,6 +521,33 @@ void Crawler::on_fetch_complete(FetchResult&& result) {
     scheduler_wake_ = true;
   }
   work_cv_.notify_all();
+}
+
+void Crawler::abandon_fetch(CrawlRequest& request, const FetchResult& result, const std::string& why) {
+  spdlog::error("{}: internal error on fetch completion: {}", result.url, why);
+  PageRequest* page = std::get_if<PageRequest>(&request);
+  if (!page) {
+    // The robots.txt answer is lost as if the fetch had failed: the host waits for a retry.
+    try {
+      const Clock::time_point now = Clock::now();
+      const RobotsNext next = robots_.on_failed(std::get<RobotsRequest>(request).origin, RobotsFailure::kOutage, now);
+      settle_robots(std::get<RobotsRequest>(request), next, now);
+    } catch (const std::exception& e) {
+      spdlog::error("{}: robots.txt not settled: {}", result.url, e.what());
+    }
+    robots_work_done();
+    return;
+  }
+  {
+    CheckpointGate::Pass pass(checkpointer_->gate());
+    try {
+      frontier_.drop(page->lease);
+    } catch (const std::exception&) {
+      // The lease was settled before the throw.
+    }
+    record_crawler_error(*page, result, why);
+  }
+  work_done();
 }
 
 // Politeness is measured from the end of the transfer, so the host is settled now rather than
@@ -509,6 +590,7 @@ void Crawler::parse_worker() {
       item = std::move(completed_.front());
       completed_.pop_front();
     }
+    const bool page_request = std::holds_alternative<PageRequest>(item.request);
     {
       CheckpointGate::Pass pass(checkpointer_->gate());
       PageRequest* page = std::get_if<PageRequest>(&item.request);
@@ -532,31 +614,76 @@ void Crawler::parse_worker() {
         fail(e.what());
       } catch (const std::exception& e) {
         spdlog::error("{}: {}", item.result.url, e.what());
-        // A page whose processing threw (a bug, or memory exhausted) still gets its record; if even
-        // that cannot be written, it stays outstanding for the final checkpoint.
-        processed = !page || record_or_fail({.url = page->url,
-                                             .parent = page->parent,
-                                             .depth = page->lease.entry.depth,
-                                             .outcome = "crawler_error",
-                                             .error = e.what()});
+        if (page) record_crawler_error(*page, item.result, e.what());
       }
-      if (page && processed) checkpointer_->on_page_processed(item.result.id, item.result);
+      if (page && processed) mark_processed(item.result);
     }
-    work_done();
+    if (page_request) {
+      work_done();
+    } else {
+      robots_work_done();
+    }
   }
+}
+
+// A page whose processing threw (a bug, or memory exhausted) still gets its record; if even that
+// cannot be written, it stays outstanding for the final checkpoint.
+bool Crawler::record_crawler_error(const PageRequest& page, const FetchResult& result, const std::string& why) {
+  if (!record_or_fail({.url = page.url,
+                       .parent = page.parent,
+                       .depth = page.lease.entry.depth,
+                       .outcome = "crawler_error",
+                       .error = why})) {
+    return false;
+  }
+  mark_processed(result);
+  return true;
+}
+
+// The checkpointer's journal marks the page done. Its record is written already, so a throw here
+// leaves the page outstanding: a resume fetches it again (as after a crash), and the crawl goes on.
+void Crawler::mark_processed(const FetchResult& result) {
+  try {
+    inject_fault(WorkerPath::kPageProcessed, result.url);
+    checkpointer_->on_page_processed(result.id, result);
+  } catch (const CheckpointError& e) {
+    fail(e.what());  // the journal cannot take it: the crawl stops, the page stays outstanding
+  } catch (const std::exception& e) {
+    spdlog::error("{}: recorded, but not marked done for a resume: {}", result.url, e.what());
+  }
+}
+
+void Crawler::inject_fault(WorkerPath path, std::string_view url) const {
+  if (settings_.inject_fault) settings_.inject_fault(path, url);
 }
 
 void Crawler::process_robots(const RobotsRequest& request, const FetchResult& result) {
   const Clock::time_point now = Clock::now();
-  if (follow_robots_redirect(request, result, now)) return;
-  if (result.outcome == FetchOutcome::kBlockedAddress) {
-    // The SSRF guard refused the host's address: its pages will be refused the same way and
-    // recorded as blocked_address, which says more than "disallowed by robots.txt" would.
-    robots_.on_fetched(request.origin, 404, "", now);
-    frontier_.release_host(request.host);
-    return;
+  RobotsNext next;
+  try {
+    inject_fault(WorkerPath::kRobots, request.url);
+    if (follow_robots_redirect(request, result, now)) return;
+    if (result.outcome == FetchOutcome::kBlockedAddress) {
+      // The SSRF guard refused the host's address: its pages will be refused the same way and
+      // recorded as blocked_address, which says more than "disallowed by robots.txt" would.
+      robots_.on_fetched(request.origin, 404, "", now);
+      frontier_.release_host(request.host);
+      return;
+    }
+    next = apply_robots(request, result, now);
+  } catch (const CheckpointError&) {
+    throw;  // an output failure stops the crawl (parse_worker)
+  } catch (const std::exception& e) {
+    // A bug or exhausted memory while reading the answer: as a failed fetch, it is tried again.
+    spdlog::error("{}: robots.txt not applied: {}", request.url, e.what());
+    next = robots_.on_failed(request.origin, RobotsFailure::kOutage, now);
   }
-  const RobotsNext next = apply_robots(request, result, now);
+  if (next.kind != RobotsNext::Kind::kSettled) log_robots_failure(request, result, next, now);
+  settle_robots(request, next, now);
+}
+
+// What follows for the host from its robots.txt's fate: a retry it waits for, or its release.
+void Crawler::settle_robots(const RobotsRequest& request, const RobotsNext& next, Clock::time_point now) {
   if (next.kind == RobotsNext::Kind::kRetry) {
     // An outage should not cost a whole host: it waits, its queue kept, for the next try.
     RobotsRequest retry = request;
@@ -565,7 +692,6 @@ void Crawler::process_robots(const RobotsRequest& request, const FetchResult& re
     retry.hops = 0;
     schedule_robots_fetch(std::move(retry), next.at, now);
   }
-  if (next.kind != RobotsNext::Kind::kSettled) log_robots_failure(request, result, next, now);
   // The robots.txt request counts toward the host's politeness like any other; a host given up
   // has its URLs recorded at once, with no request to wait for.
   if (next.kind == RobotsNext::Kind::kGivenUp) frontier_.release_host(request.host);
@@ -691,6 +817,7 @@ void Crawler::process_page(const PageRequest& page, FetchResult& result) {
 // An HTML page's links, those followed admitted one level deeper.
 void Crawler::process_html(const FetchResult& result, PageRecord& rec) {
   stats_.html_pages.fetch_add(1, std::memory_order_relaxed);
+  inject_fault(WorkerPath::kLinkExtraction, rec.url);
   ExtractedLinks extracted = extract_page_links(result.body, result.content_type, settings_.links);
   if (!extracted.parse_error.empty()) {
     stats_.html_parse_failures.fetch_add(1, std::memory_order_relaxed);
@@ -943,6 +1070,8 @@ nlohmann::json Crawler::report(double seconds) const {
                      {"dispatched", f.dispatched},
                      {"memory_bytes", f.bytes_used},
                      {"memory_limit_bytes", settings_.frontier.memory_limit_bytes}};
+  out["fetches"]["robots_share"] = {{"slots", robots_share_.slots()},
+                                    {"peak_in_flight", robots_share_.peak_in_flight()}};
   out["duplicates_avoided"]["pages_refetched_after_crash"] = checkpointer_->refetched_after_crash();
   if (const AuditSet* audit = checkpointer_->audit()) out["audit"] = audit_report(*audit, fs.estimated_false_positives);
   if (checkpointer_->enabled()) out["checkpoint"] = checkpointer_->report();

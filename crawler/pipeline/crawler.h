@@ -42,6 +42,7 @@
 #include "crawler/pipeline/grouped_hosts.h"
 #include "crawler/pipeline/host_outcome.h"
 #include "crawler/pipeline/request_table.h"
+#include "crawler/pipeline/robots_share.h"
 #include "crawler/pipeline/scope.h"
 #include "crawler/robots/robots_cache.h"
 #include "frontier/frontier.h"
@@ -109,14 +110,27 @@ class Crawler {
   // failed write, the lease then released.
   bool drop_unfetched(const PageRequest& page, const char* outcome, const std::string& error);
   void submit_page(PageRequest page);
+  // Starts a robots.txt fetch now if its share of the in-flight budget has a slot (robots_share.h),
+  // else queues it for start_due_robots_fetches().
   void start_robots_fetch(RobotsRequest request);
+  void submit_robots(RobotsRequest request);
   void start_due_robots_fetches(Clock::time_point now);
+  // A robots.txt request settled (processed, cancelled or dropped): its pending work is done.
+  void robots_work_done();
   // A robots.txt request (a retry or a redirect hop) to start at `due`: now if due, else kept
   // waiting in requests_ for start_due_robots_fetches().
   void schedule_robots_fetch(RobotsRequest request, Clock::time_point due, Clock::time_point now);
 
   // Fetcher threads.
   void on_fetch_complete(FetchResult&& result);
+  void complete_fetch(CrawlRequest& request, FetchResult& result);
+  // complete_fetch() threw: the request ends here, a page with its crawler_error record.
+  void abandon_fetch(CrawlRequest& request, const FetchResult& result, const std::string& why);
+  // A page whose processing threw: its crawler_error record, and the page done for the
+  // checkpointer (inside a gate pass). False when not even the record could be written.
+  bool record_crawler_error(const PageRequest& page, const FetchResult& result, const std::string& why);
+  void mark_processed(const FetchResult& result);
+  void inject_fault(WorkerPath path, std::string_view url) const;
   // Settles the page's host; false when the page is not to be processed (requeued for a retry).
   bool settle_page(const PageRequest& page, const FetchResult& result);
   void group_by_address(const std::string& host, const std::string& ip);
@@ -127,6 +141,7 @@ class Crawler {
   // A redirect hop of a robots.txt fetch; true if one was scheduled.
   bool follow_robots_redirect(const RobotsRequest& request, const FetchResult& result, Clock::time_point now);
   RobotsNext apply_robots(const RobotsRequest& request, const FetchResult& result, Clock::time_point now);
+  void settle_robots(const RobotsRequest& request, const RobotsNext& next, Clock::time_point now);
   void log_robots_failure(const RobotsRequest& request, const FetchResult& result, const RobotsNext& next,
                           Clock::time_point now);
   void process_page(const PageRequest& page, FetchResult& result);
@@ -208,6 +223,8 @@ class Crawler {
   // admitted), so "frontier empty and nothing pending" means done.
   RequestTable requests_;
   std::atomic<uint64_t> pending_{0};
+  RobotsShare robots_share_{
+      RobotsShare::slots_for(size_t(settings_.fetch.threads) * settings_.fetch.transfers_per_thread)};
 
   std::mutex work_mu_;
   std::condition_variable work_cv_;  // scheduler: something changed; workers: new completions

@@ -27,10 +27,11 @@ void HeavyHitters::add(const std::string& key, uint64_t n) {
 
 std::vector<std::pair<std::string, uint64_t>> HeavyHitters::top(size_t limit) const {
   std::vector<std::pair<std::string, uint64_t>> out(counts_.begin(), counts_.end());
-  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+  const size_t kept = std::min(limit, out.size());
+  std::partial_sort(out.begin(), out.begin() + std::ptrdiff_t(kept), out.end(), [](const auto& a, const auto& b) {
     return a.second != b.second ? a.second > b.second : a.first < b.first;
   });
-  if (out.size() > limit) out.resize(limit);
+  out.resize(kept);
   return out;
 }
 

@@ -32,10 +32,29 @@ std::vector<RobotsRequest> RequestTable::take_due(Clock::time_point now) {
   return due;
 }
 
+void RequestTable::queue(RobotsRequest request) {
+  std::lock_guard<std::mutex> lock(mu_);
+  queued_.push_back(std::move(request));
+}
+
+std::optional<RobotsRequest> RequestTable::take_queued() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (queued_.empty()) return std::nullopt;
+  RobotsRequest request = std::move(queued_.front());
+  queued_.pop_front();
+  return request;
+}
+
+size_t RequestTable::queued() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return queued_.size();
+}
+
 size_t RequestTable::drop_waiting() {
   std::lock_guard<std::mutex> lock(mu_);
-  const size_t dropped = waiting_.size();
+  const size_t dropped = waiting_.size() + queued_.size();
   waiting_.clear();
+  queued_.clear();
   return dropped;
 }
 

@@ -1,10 +1,13 @@
 // RequestTable: the crawl's requests between the scheduler and the parse workers. Each request
 // submitted to the fetcher is kept by id until its result comes back (take()); a robots.txt
 // request that must wait (a retry after a pause, a redirect hop after the politeness delay) is
-// kept with its due time until the scheduler starts it (take_due()). Thread-safe.
+// kept with its due time until the scheduler starts it (take_due()); a robots.txt request due now
+// but beyond its share of the in-flight budget (robots_share.h) is queued, first come first
+// served, until a slot frees (take_queued()). Thread-safe.
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <mutex>
 #include <optional>
 #include <unordered_map>
@@ -30,7 +33,11 @@ class RequestTable {
   void wait(RobotsRequest request, Clock::time_point due);
   // The waiting requests due by `now`, removed.
   std::vector<RobotsRequest> take_due(Clock::time_point now);
-  // Every waiting request, removed (the crawl is stopping); returns how many there were.
+  void queue(RobotsRequest request);
+  // The oldest queued request, removed; nullopt if none.
+  std::optional<RobotsRequest> take_queued();
+  size_t queued();
+  // Every waiting and queued request, removed (the crawl is stopping); returns how many there were.
   size_t drop_waiting();
   // When the earliest waiting request is due.
   std::optional<Clock::time_point> next_due();
@@ -40,6 +47,7 @@ class RequestTable {
   std::mutex mu_;
   std::unordered_map<uint64_t, CrawlRequest> submitted_;
   std::vector<std::pair<Clock::time_point, RobotsRequest>> waiting_;
+  std::deque<RobotsRequest> queued_;
 };
 
 }  // namespace bloomcrawl

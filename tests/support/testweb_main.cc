@@ -1,12 +1,18 @@
 // `bloomcrawl-testweb`: runs the local test web (test_web.h) until SIGINT/SIGTERM, for
 // scripts/demo.sh, benchmarks and external runs; or, with `generate`, writes a static copy of a
-// site for nginx (site_generator.h). Files it writes and control endpoints: docs/testweb.md.
+// site for nginx (site_generator.h); or, with `open`, serves the many-host open web (open_web.h)
+// for bench/openscope_bench.sh. Files it writes and control endpoints: docs/testweb.md.
+#include <atomic>
+#include <chrono>
 #include <csignal>
+#include <fstream>
 #include <iostream>
 #include <sstream>
+#include <thread>
 
 #include <CLI/CLI.hpp>
 
+#include "tests/support/open_web.h"
 #include "tests/support/site_generator.h"
 #include "tests/support/test_web.h"
 #include "tests/support/test_web_files.h"
@@ -24,14 +30,19 @@ struct ServeFiles {
   std::string ready;
 };
 
-int serve(TestWebOptions options, const ServeFiles& files) {
-  // Block the stop signals before any thread exists so every server thread inherits the mask and
-  // the main thread alone receives them through sigwait (no async-signal-unsafe handler).
+// Blocks the stop signals before any thread exists so every server thread inherits the mask and
+// the main thread alone receives them through sigwait (no async-signal-unsafe handler).
+sigset_t block_stop_signals() {
   sigset_t stop_signals;
   sigemptyset(&stop_signals);
   sigaddset(&stop_signals, SIGINT);
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  return stop_signals;
+}
+
+int serve(TestWebOptions options, const ServeFiles& files) {
+  sigset_t stop_signals = block_stop_signals();
 
   TestWeb web(std::move(options));
   web.start();
@@ -55,6 +66,64 @@ int serve(TestWebOptions options, const ServeFiles& files) {
   std::cerr << "bloomcrawl-testweb: stopped by signal " << signal_number << ": " << summary.requests << " requests, "
             << summary.duplicate_fetches << " duplicate fetches, " << summary.robots_violations
             << " robots violations, max " << summary.max_in_flight_per_host << " in flight per host\n";
+  return 0;
+}
+
+struct OpenFiles {
+  std::string log;      // summary JSON at exit: requests, duplicates, missing pages, robots.txt peak
+  std::string samples;  // "ms robots_txt_in_progress" every sample_ms, while serving
+  std::string ready;
+  unsigned sample_ms = 100;
+};
+
+// Samples the robots.txt requests being answered until `done`, one "ms count" line each.
+void sample_robots(const bloomcrawl::testweb::OpenWeb& web, const OpenFiles& files, const std::atomic<bool>& done) {
+  std::ofstream out(files.samples);
+  const auto start = std::chrono::steady_clock::now();
+  while (!done.load()) {
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+    out << ms.count() << ' ' << web.robots_in_progress() << '\n';
+    std::this_thread::sleep_for(std::chrono::milliseconds(files.sample_ms));  // a sampling period
+  }
+}
+
+int serve_open(const bloomcrawl::testweb::OpenWebOptions& options, const OpenFiles& files) {
+  sigset_t stop_signals = block_stop_signals();
+  bloomcrawl::testweb::OpenWeb web(options);
+  web.start();
+  std::atomic<bool> done{false};
+  std::thread sampler;
+  if (!files.samples.empty()) sampler = std::thread([&] { sample_robots(web, files, done); });
+  if (!files.ready.empty()) write_file_atomically(files.ready, std::to_string(web.port()) + "\n");
+  std::cerr << "bloomcrawl-testweb: serving " << options.hosts << " open-web hosts on port " << web.port()
+            << ", seed URL " << web.seed_url() << ", resolve " << web.resolve_entry() << std::endl;
+  int signal_number = 0;
+  sigwait(&stop_signals, &signal_number);
+  web.stop();
+  done.store(true);
+  if (sampler.joinable()) sampler.join();
+  const bloomcrawl::testweb::OpenWebLog log = web.log();
+  uint64_t duplicates = 0;
+  uint64_t missing = 0;
+  for (const std::string& url : web.ground_truth()) {
+    auto it = log.fetches.find(url);
+    if (it == log.fetches.end()) {
+      ++missing;
+    } else {
+      duplicates += it->second - 1;
+    }
+  }
+  const nlohmann::json summary = {{"hosts", options.hosts},
+                                  {"ground_truth_pages", options.hosts * options.pages_per_host},
+                                  {"page_requests", log.page_requests},
+                                  {"robots_requests", log.robots_requests},
+                                  {"private_requests", log.private_requests},
+                                  {"duplicate_fetches", duplicates},
+                                  {"missing_pages", missing},
+                                  {"robots_peak", log.robots_peak},
+                                  {"pages_during_robots", log.pages_during_robots}};
+  if (!files.log.empty()) write_file_atomically(files.log, summary.dump(2) + "\n");
+  std::cerr << "bloomcrawl-testweb: stopped by signal " << signal_number << ": " << summary.dump() << "\n";
   return 0;
 }
 
@@ -111,7 +180,33 @@ int run(int argc, char** argv) {
       ->check(CLI::Range(2u, 10000000u));
   generate->add_option("--seed", static_options.seed, "site generator seed")->capture_default_str();
   generate->add_option("--ground-truth", static_options.ground_truth, "ground truth file (one URL a line)")->required();
+
+  bloomcrawl::testweb::OpenWebOptions open_options;
+  OpenFiles open_files;
+  uint64_t robots_delay_ms = 0;
+  CLI::App* open = app.add_subcommand("open", "serve many host names h<i>.test on 127.0.0.1 (open_web.h)");
+  open->add_option("--hosts", open_options.hosts, "host names")->capture_default_str()->check(CLI::Range(1, 10000000));
+  open->add_option("--pages", open_options.pages_per_host, "pages per host")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 10000000));
+  open->add_option("--cross-links", open_options.cross_links, "links per page to pages of other hosts")
+      ->capture_default_str();
+  open->add_option("--seed", open_options.seed, "link generator seed")->capture_default_str();
+  open->add_option("--port", open_options.port, "port (0: pick a free one)")->capture_default_str();
+  open->add_option("--threads", open_options.threads, "server threads")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 4096));
+  open->add_option("--robots-delay-ms", robots_delay_ms, "latency of every robots.txt answer")->capture_default_str();
+  open->add_option("--log", open_files.log, "write the summary JSON here at exit");
+  open->add_option("--samples", open_files.samples, "write robots.txt requests in progress over time here");
+  open->add_option("--sample-ms", open_files.sample_ms, "sampling period")->capture_default_str();
+  open->add_option("--ready-file", open_files.ready, "write the port here once listening");
   CLI11_PARSE(app, argc, argv);
+
+  if (open->parsed()) {
+    open_options.robots_delay = std::chrono::milliseconds(robots_delay_ms);
+    return serve_open(open_options, open_files);
+  }
 
   if (generate->parsed()) {
     static_options.hosts = split_hosts(hosts);
