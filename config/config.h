@@ -78,6 +78,10 @@ struct BackoffConfig {
   bool operator==(const BackoffConfig&) const = default;
 };
 
+// What shares one politeness clock (delay, concurrency, back-off): each host name, each
+// registrable domain (Public Suffix List), or each IP address the hosts resolve to.
+inline const std::vector<std::string> kPolitenessGroupings = {"host", "domain", "ip"};
+
 struct PolitenessConfig {
   std::string user_agent = "bloomcrawl/0.1 (+https://example.invalid/bloomcrawl)";
   std::string robots_agent = "bloomcrawl";  // product token matched against robots.txt groups
@@ -89,7 +93,8 @@ struct PolitenessConfig {
   int max_crawl_delay_s = 30;               // larger robots.txt Crawl-delay values are capped to this
   bool use_sitemaps_as_seeds = false;
   BackoffConfig backoff;
-  bool group_by_ip = false;  // politeness per IP address rather than per host name
+  bool group_by_ip = false;       // deprecated alias of group_by "ip" (a config file setting only it gets "ip")
+  std::string group_by = "host";  // one of kPolitenessGroupings
   bool operator==(const PolitenessConfig&) const = default;
 };
 

@@ -51,6 +51,11 @@ void check_across_fields(const CrawlConfig& config, const std::string& source_na
                       "must not exceed /fetch/total_timeout_ms (" + std::to_string(config.fetch.total_timeout_ms) +
                           "), got " + std::to_string(config.fetch.connect_timeout_ms));
   }
+  if (config.politeness.group_by_ip && config.politeness.group_by != "ip") {
+    throw ConfigError(source_name, "/politeness/group_by_ip",
+                      "is a deprecated alias of /politeness/group_by \"ip\" and contradicts /politeness/group_by \"" +
+                          config.politeness.group_by + "\": set only /politeness/group_by");
+  }
   const ClusterConfig& cluster = config.cluster;
   if (cluster.node >= cluster.nodes) {
     throw ConfigError(source_name, "/cluster/node",
@@ -70,6 +75,10 @@ CrawlConfig parse_config(std::string_view json_text, std::string_view source_nam
   nlohmann::json document = config_detail::parse_json_text(json_text, source);
   CrawlConfig config;
   config_detail::JsonReader(document, source).read(config);
+  // The deprecated group_by_ip alone still means group_by "ip"; with both, they must agree.
+  if (config.politeness.group_by_ip && !document.contains(nlohmann::json::json_pointer("/politeness/group_by"))) {
+    config.politeness.group_by = "ip";
+  }
   if (!config.seeds.file.empty()) {
     // Absolute, so the effective config (to_json) names the same file from any directory.
     std::filesystem::path seeds_file = std::filesystem::path(source).parent_path() / config.seeds.file;

@@ -78,6 +78,7 @@ void describe(V& v, S& c) {
   v.field("use_sitemaps_as_seeds", c.use_sitemaps_as_seeds, NoRule{});
   v.section("backoff", c.backoff);
   v.field("group_by_ip", c.group_by_ip, NoRule{});
+  v.field("group_by", c.group_by, OneOf{&kPolitenessGroupings});
 }
 
 template <class V, SectionOf<FetchConfig> S>

@@ -86,7 +86,9 @@ class Frontier {
   bool wait_ready(Clock::time_point deadline);
 
   // Per-host politeness. A host named here for the first time is created (with an empty queue).
-  // A new delay applies from the next completion (e.g. robots.txt Crawl-delay).
+  // set_host_delay gives the host its own delay (robots.txt Crawl-delay), which applies from the
+  // next completion; from now on the host's politeness key runs one request at a time whatever
+  // the concurrency, so starts there are at least the delay apart (docs/frontier.md).
   void set_host_delay(std::string_view host, std::chrono::milliseconds delay);
   void set_host_concurrency(std::string_view host, uint32_t concurrency);
   // A held host keeps receiving URLs but is not dispatched (e.g. while its robots.txt is fetched).

@@ -67,10 +67,11 @@ uint32_t FrontierState::restore_host(SnapshotReader& in, const std::vector<std::
   const uint64_t dispatched = in.varint("host pages dispatched");
 
   const uint32_t id = find_or_create_host(key, nullptr);
-  if (group != 0) set_politeness_group(key, group_names[group - 1]);
+  // group_of, when set, has placed the host already: the configuration of this run decides.
+  if (group != 0 && !options_.group_of) join_group(id, group_names[group - 1]);
   // A crawler that holds new hosts until robots.txt is known must re-learn it after a restart.
   if ((flags & kFrontierSnapshotHostHeld) != 0 || options_.hold_new_hosts) hold_host(key);
-  if (delay != 0) hosts_[id].delay_ms = delay - 1;
+  if (delay != 0) set_own_delay(id, delay - 1);
   hosts_[id].concurrency = concurrency;
   hosts_[id].dispatched = dispatched;
   dispatched_ += dispatched;

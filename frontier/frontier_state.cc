@@ -89,6 +89,9 @@ uint32_t FrontierState::find_or_create_host(std::string_view host, bool* created
   host_ids_.insert(fresh.key, id);
   if (disk_) disk_->add_host();
   if (created != nullptr) *created = true;
+  if (options_.group_of) {
+    if (const std::string group = options_.group_of(host); !group.empty()) join_group(id, group);
+  }
   return id;
 }
 
@@ -98,6 +101,19 @@ std::chrono::milliseconds FrontierState::delay_of(const Host& host) const {
 
 uint32_t FrontierState::concurrency_of(const Host& host) const {
   return host.concurrency == 0 ? options_.default_concurrency : host.concurrency;
+}
+
+uint32_t FrontierState::slots_of(const Group& group, const Host& next) const {
+  // A Crawl-delay asks for one request per delay: running several at once would multiply the
+  // rate the site asked for, so a group with such a member is served one request at a time.
+  return group.crawl_delay_members > 0 ? 1 : concurrency_of(next);
+}
+
+void FrontierState::set_own_delay(uint32_t host_id, uint32_t delay_ms) {
+  Host& host = hosts_[host_id];
+  if (host.delay_ms == kDefaultDelay) ++groups_[host.group].crawl_delay_members;
+  host.delay_ms = delay_ms;
+  reschedule(host.group);
 }
 
 AdmitResult FrontierState::refuse(AdmitResult reason) {
@@ -196,7 +212,7 @@ void FrontierState::refresh(uint32_t host_id) {
 
 void FrontierState::reschedule(uint32_t group_id) {
   const Group& group = groups_[group_id];
-  const bool has_slot = group.ring_head != kNone && group.clock.in_flight < concurrency_of(hosts_[group.ring_head]);
+  const bool has_slot = group.ring_head != kNone && group.clock.in_flight < slots_of(group, hosts_[group.ring_head]);
   if (!has_slot) {
     ready_.remove(group_id);
     return;
@@ -330,9 +346,8 @@ std::optional<Clock::time_point> FrontierState::next_ready_time() const {
 }
 
 void FrontierState::set_host_delay(std::string_view host, std::chrono::milliseconds delay) {
-  Host& state = hosts_[find_or_create_host(host, nullptr)];
   const auto clamped = std::clamp<std::chrono::milliseconds::rep>(delay.count(), 0, kDefaultDelay - 1);
-  state.delay_ms = static_cast<uint32_t>(clamped);
+  set_own_delay(find_or_create_host(host, nullptr), static_cast<uint32_t>(clamped));
 }
 
 void FrontierState::set_host_concurrency(std::string_view host, uint32_t concurrency) {
@@ -365,7 +380,10 @@ void FrontierState::release_host(std::string_view host, std::optional<Clock::tim
 void FrontierState::set_politeness_group(std::string_view host, std::string_view group) {
   if (group.empty())
     throw std::invalid_argument("Frontier::set_politeness_group: empty group name for host " + std::string(host));
-  const uint32_t host_id = find_or_create_host(host, nullptr);
+  join_group(find_or_create_host(host, nullptr), group);
+}
+
+void FrontierState::join_group(uint32_t host_id, std::string_view group) {
   uint32_t target;
   if (const auto it = group_ids_.find(group); it != group_ids_.end()) {
     target = it->second;
@@ -380,9 +398,12 @@ void FrontierState::set_politeness_group(std::string_view host, std::string_view
   if (linked) unlink(host_id);
   Group& from = groups_[source];
   Group& to = groups_[target];
+  const uint32_t own_delay = moving.delay_ms != kDefaultDelay ? 1 : 0;
   from.members--;
+  from.crawl_delay_members -= own_delay;
   from.clock.in_flight -= moving.in_flight;
   to.members++;
+  to.crawl_delay_members += own_delay;
   to.clock.in_flight += moving.in_flight;
   // The joined server inherits the stricter clock: whatever the host was waiting for still holds.
   to.clock.next_contact = std::max(to.clock.next_contact, from.clock.next_contact);

@@ -94,6 +94,7 @@ class FrontierState {
     PolitenessClock clock;
     uint32_t ring_head = kNone;  // the host to dispatch next
     uint32_t members = 0;
+    uint32_t crawl_delay_members = 0;  // members with their own delay: the group runs serially
     bool named = false;
   };
   struct InFlight {
@@ -117,10 +118,16 @@ class FrontierState {
   uint32_t find_host(std::string_view host) const;
   uint32_t find_or_create_host(std::string_view host, bool* created);
   uint32_t new_group(bool named);
+  // Moves the host, with whatever it has in flight, into the named group (created if new).
+  void join_group(uint32_t host_id, std::string_view group);
   void enqueue(uint32_t host_id, std::string_view url, uint32_t depth);
   AdmitResult refuse(AdmitResult reason);
   std::chrono::milliseconds delay_of(const Host& host) const;
   uint32_t concurrency_of(const Host& host) const;
+  // Requests the group may have in flight when `next` is dispatched next.
+  uint32_t slots_of(const Group& group, const Host& next) const;
+  // Sets the host's own delay, counted in its group: it makes the group serial (docs/frontier.md).
+  void set_own_delay(uint32_t host_id, uint32_t delay_ms);
   // Keeps ring membership and the group's ready-queue entry in line with the host's state.
   void refresh(uint32_t host_id);
   // The refusal push() would give (kQueued: none).

@@ -6,8 +6,10 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace bloomcrawl {
 
@@ -31,6 +33,11 @@ struct FrontierOptions {
   // Disk mode: RAM for queued URLs, the store's memtables and block cache included; beyond it
   // URLs wait on disk. Per-host scheduling state (O(hosts)) is not counted.
   uint64_t memory_limit_bytes = uint64_t{256} << 20;
+  // When set, names the politeness group every host joins when it is created ("" = its own),
+  // e.g. its registrable domain; a restore then asks it too rather than reading the snapshot's
+  // group, so a resumed crawl groups as its configuration says. Unset: hosts join groups only
+  // through set_politeness_group(), and a restore keeps the snapshot's groups.
+  std::function<std::string(std::string_view host)> group_of;
 };
 
 enum class AdmitResult : uint8_t { kQueued, kTooDeep, kHostQueueFull, kHostPageLimit, kPageLimit };

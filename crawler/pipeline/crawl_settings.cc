@@ -1,6 +1,7 @@
 #include "crawler/pipeline/crawl_settings.h"
 
 #include "config/cluster_address.h"
+#include "crawler/url/domain_group.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -18,6 +19,20 @@ LinkKind link_kind_from_name(const std::string& name) {
     if (name == link_kind_name(k)) return k;
   }
   throw std::invalid_argument("scope.link_kinds: unknown link kind '" + name + "'");
+}
+
+// The group the frontier puts a host in when it creates or restores it (FrontierOptions::group_of).
+// "ip" has none: the address is known only once a fetch connected (Crawler::group_by_address), so
+// a restore keeps the checkpoint's address groups meanwhile.
+std::function<std::string(std::string_view)> politeness_group_of(bool by_ip, const std::string& group_by) {
+  if (by_ip) return nullptr;
+  if (group_by == "domain") {
+    if (!public_suffix_list_loaded()) {
+      throw std::invalid_argument("politeness.group_by \"domain\": libpsl found no Public Suffix List");
+    }
+    return [](std::string_view host) { return domain_group(host); };
+  }
+  return [](std::string_view) { return std::string(); };
 }
 
 }  // namespace
@@ -117,7 +132,8 @@ CrawlerSettings settings_from_config(const CrawlConfig& c) {
   s.backoff.on_429_503 = c.politeness.backoff.on_429_503;
   s.backoff.max_retry_after = seconds(c.politeness.backoff.max_retry_after_s);
   s.backoff.max_retries = uint32_t(c.politeness.backoff.max_retries);
-  s.group_by_ip = c.politeness.group_by_ip;
+  s.group_by_ip = c.politeness.group_by == "ip" || c.politeness.group_by_ip;
+  s.frontier.group_of = politeness_group_of(s.group_by_ip, c.politeness.group_by);
   if (!c.cluster.redis.empty()) {
     const ClusterAddress redis = parse_cluster_address(c.cluster.redis, false);
     s.cluster =

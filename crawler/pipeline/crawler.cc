@@ -742,7 +742,8 @@ RobotsNext Crawler::apply_robots(const RobotsRequest& request, const FetchResult
         robots_.on_failed(request.origin, unreachable ? RobotsFailure::kHostUnreachable : RobotsFailure::kOutage, now);
   }
   if (next.rules) {
-    if (std::optional<double> delay = next.rules->crawl_delay_seconds()) {
+    // Crawl-delay: 0 asks for nothing; any other value makes the host serial (set_host_delay).
+    if (std::optional<double> delay = next.rules->crawl_delay_seconds(); delay && *delay > 0) {
       auto ms = std::chrono::milliseconds(int64_t(*delay * 1000));
       auto cap = std::max(settings_.frontier.default_delay, settings_.max_crawl_delay);
       frontier_.set_host_delay(request.host, std::clamp(ms, settings_.frontier.default_delay, cap));

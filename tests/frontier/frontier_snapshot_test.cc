@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -117,6 +118,49 @@ TEST(FrontierSnapshotTest, RoundTripKeepsHostSettingsAndPageCounts) {
   restored.push("g2", "g2", 0);
   EXPECT_TRUE(restored.pop_ready(kT0 + seconds(60)));
   EXPECT_FALSE(restored.pop_ready(kT0 + seconds(60))) << "group membership survived";
+}
+
+TEST(FrontierSnapshotTest, ARestoredCrawlDelayStillMeansOneRequestAtATime) {
+  FrontierOptions options = fast();
+  options.default_concurrency = 4;
+  Frontier original(options);
+  original.set_host_delay("slow", milliseconds(10));
+  for (int i = 0; i < 3; ++i) original.push("slow", std::to_string(i), 0);
+  Frontier restored = Frontier::restore(original.snapshot(), options);
+  EXPECT_TRUE(restored.pop_ready(kT0));
+  EXPECT_FALSE(restored.pop_ready(kT0 + seconds(1)));
+}
+
+// A resume groups as its own configuration says (FrontierOptions::group_of), not as the
+// checkpoint's run did; without group_of the checkpoint's groups (IP addresses) stay.
+TEST(FrontierSnapshotTest, GroupOfDecidesGroupsAtRestore) {
+  Frontier original(fast());
+  original.set_politeness_group("a", "10.0.0.1");
+  original.set_politeness_group("b", "10.0.0.1");
+  original.push("a", "a1", 0);
+  original.push("b", "b1", 0);
+  original.push("c", "c1", 0);
+  const std::string snapshot = original.snapshot();
+  const auto dispatchable = [](Frontier& frontier) {
+    std::set<std::string> hosts;
+    while (auto lease = frontier.pop_ready(kT0)) hosts.insert(lease->entry.host);
+    return hosts;
+  };
+
+  Frontier kept = Frontier::restore(snapshot, fast());
+  EXPECT_EQ(dispatchable(kept).size(), 2u) << "a and b still share their address's slot";
+
+  FrontierOptions by_host = fast();
+  by_host.group_of = [](std::string_view) { return std::string(); };
+  Frontier ungrouped = Frontier::restore(snapshot, by_host);
+  EXPECT_EQ(dispatchable(ungrouped), (std::set<std::string>{"a", "b", "c"}));
+
+  FrontierOptions by_name = fast();
+  by_name.group_of = [](std::string_view host) { return host == "a" ? std::string() : std::string("bc"); };
+  Frontier regrouped = Frontier::restore(snapshot, by_name);
+  const std::set<std::string> first = dispatchable(regrouped);
+  EXPECT_EQ(first.size(), 2u);
+  EXPECT_TRUE(first.contains("a"));
 }
 
 TEST(FrontierSnapshotTest, HoldNewHostsHoldsRestoredHosts) {

@@ -249,6 +249,71 @@ TEST(FrontierTest, JoiningAGroupCarriesInFlightRequests) {
   EXPECT_TRUE(frontier.pop_ready(kT0));
 }
 
+// Issue 16: Crawl-delay 0.5 s with concurrency 4 sent four requests every 0.5 s.
+TEST(FrontierTest, OwnDelayMeansOneRequestInFlightWhateverTheConcurrency) {
+  FrontierOptions options = options_with_delay(milliseconds(0));
+  options.default_concurrency = 4;
+  Frontier frontier(options);
+  frontier.set_host_delay("h", milliseconds(500));
+  for (int i = 0; i < 4; ++i) frontier.push("h", numbered("u", i), 0);
+  auto first = frontier.pop_ready(kT0);
+  ASSERT_TRUE(first);
+  EXPECT_FALSE(frontier.pop_ready(kT0 + seconds(10))) << "a second request while the first is in flight";
+  frontier.complete(*first, kT0 + milliseconds(100), HostOutcome::ok());
+  EXPECT_FALSE(frontier.pop_ready(kT0 + milliseconds(599)));
+  auto second = frontier.pop_ready(kT0 + milliseconds(600));
+  ASSERT_TRUE(second);
+  EXPECT_FALSE(frontier.pop_ready(kT0 + milliseconds(600)));
+}
+
+TEST(FrontierTest, AGroupWithACrawlDelayMemberRunsOneRequestAtATime) {
+  FrontierOptions options = options_with_delay(milliseconds(0));
+  options.default_concurrency = 4;
+  Frontier frontier(options);
+  for (const char* host : {"a", "b"}) {
+    frontier.set_politeness_group(host, "example.com");
+    frontier.push(host, numbered(host, 1), 0);
+    frontier.push(host, numbered(host, 2), 0);
+  }
+  auto a = frontier.pop_ready(kT0);
+  auto b = frontier.pop_ready(kT0);
+  ASSERT_TRUE(a && b) << "no Crawl-delay yet: the concurrency applies to the group";
+  frontier.set_host_delay("a", milliseconds(200));
+  frontier.complete(*a, kT0, HostOutcome::ok());
+  EXPECT_FALSE(frontier.pop_ready(kT0 + seconds(1))) << "one request of the group is still in flight";
+  frontier.complete(*b, kT0 + seconds(1), HostOutcome::ok());
+  ASSERT_TRUE(frontier.pop_ready(kT0 + seconds(1)));
+  EXPECT_FALSE(frontier.pop_ready(kT0 + seconds(1)));
+}
+
+TEST(FrontierTest, LeavingAGroupTakesTheCrawlDelayAlong) {
+  FrontierOptions options = options_with_delay(milliseconds(0));
+  options.default_concurrency = 2;
+  Frontier frontier(options);
+  frontier.set_host_delay("a", milliseconds(100));
+  frontier.set_politeness_group("a", "one");
+  frontier.set_politeness_group("b", "one");
+  frontier.set_politeness_group("a", "two");
+  for (int i = 0; i < 3; ++i) frontier.push("b", numbered("b", i), 0);
+  EXPECT_TRUE(frontier.pop_ready(kT0));
+  EXPECT_TRUE(frontier.pop_ready(kT0)) << "b's group has no Crawl-delay member any more";
+  EXPECT_FALSE(frontier.pop_ready(kT0));
+}
+
+TEST(FrontierTest, GroupOfPlacesEveryNewHostInItsGroup) {
+  FrontierOptions options = options_with_delay(seconds(1));
+  options.group_of = [](std::string_view host) { return host.ends_with(".example") ? "example" : ""; };
+  Frontier frontier(options);
+  frontier.push("a.example", "a1", 0);
+  frontier.set_host_concurrency("b.example", 1);  // created outside push(): grouped all the same
+  frontier.push("b.example", "b1", 0);
+  frontier.push("other", "o1", 0);
+  std::set<std::string> hosts;
+  while (auto lease = frontier.pop_ready(kT0)) hosts.insert(lease->entry.host);
+  EXPECT_EQ(hosts.size(), 2u) << "a.example and b.example share one slot, other has its own";
+  EXPECT_TRUE(hosts.contains("other"));
+}
+
 TEST(FrontierTest, ReleasePutsTheLeaseBackAtTheHead) {
   Frontier frontier(options_with_delay(seconds(1)));
   frontier.push("h", "u1", 0);
