@@ -3,7 +3,8 @@
 # lines (about 1/3 distinct, ~50 bytes), and in ONE run, alternating contenders round by round,
 # times bloomcrawl dedup vs a getline+libbloom+fwrite program (bench/dedup_libbloom_bench.cc) vs
 # awk '!seen[$0]++' vs sort -u, with `wc -l`, `cat > /dev/null` and dedup on empty input (its
-# start-up) as floors, at --fpr 0.01 and 1e-6 on 2M and 10M lines, and `bloomcrawl url` on 2M
+# start-up) as floors, and bench/dedup_floor_bench's in-memory steps (read(), line split, XXH3,
+# the filter's batch insert) as the floor of a dedup at that FPR, at --fpr 0.01 and 1e-6 on 2M and 10M lines, and `bloomcrawl url` on 2M
 # lines. Writes bench/results/dedup.md with the machine, its load, medians, ratios and pass/fail
 # per target.
 #
@@ -23,7 +24,7 @@ started=$(date +%s)
 
 echo "== build (Release) in $BUILD_DIR" >&2
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBLOOMCRAWL_WERROR=ON -DBLOOMCRAWL_BENCH=ON >/dev/null
-cmake --build "$BUILD_DIR" -j2 --target dedup_libbloom_bench bloomcrawl >&2
+cmake --build "$BUILD_DIR" -j2 --target dedup_libbloom_bench dedup_floor_bench bloomcrawl >&2
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/dedup_bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -45,7 +46,13 @@ import os, random, statistics, subprocess, sys, time
 work, build, rounds, out_path, baseline = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
 sizes = [int(x) for x in sys.argv[6:]]
 machine = dict(l.rstrip("\n").split("=", 1) for l in open(f"{work}/machine.txt") if "=" in l)
-bc, lb = f"{build}/bloomcrawl", f"{build}/bench/dedup_libbloom_bench"
+bc, lb, fb = f"{build}/bloomcrawl", f"{build}/bench/dedup_libbloom_bench", f"{build}/bench/dedup_floor_bench"
+floor_steps = {"read": "read()", "split": "line split", "hash": "XXH3 hash", "setup": "filter set-up", "insert": "filter insert"}
+
+# dedup_floor_bench's steps, timed inside one process: {step: (wall, cpu)}.
+def floor_run(path, capacity, fpr):
+    out = subprocess.run([fb, path, str(capacity), f"{fpr:g}"], check=True, capture_output=True, text=True).stdout
+    return {step: (float(w), float(c)) for step, w, c in (l.split() for l in out.splitlines())}
 fprs = [0.01, 1e-6]
 
 # URL lines like the issue's: each line a new URL with chance 1/3, else a repeat of an earlier one.
@@ -112,9 +119,18 @@ for n in sizes:
         if r % 2: names.reverse()  # alternate the order so drift in load hits all alike
         for name in names:
             results.setdefault((n, name), []).append(run(contenders[name], "/dev/null" if name.startswith("start-up") else path))
+        for fpr in fprs:
+            steps = floor_run(path, capacity, fpr)
+            for step, (w, c) in steps.items():
+                label = f"floor: {floor_steps[step]}" + (f" {fpr:g}" if step in ("setup", "insert") else "")
+                results.setdefault((n, label), []).append((w, c, None))
+            total = [sum(steps[k][i] for k in ("read", "split", "insert")) for i in (0, 1)]
+            results.setdefault((n, f"floor: read+split+insert {fpr:g}"), []).append((*total, None))
     loads.append(open("/proc/loadavg").read().split()[:3])
 
-def med(n, name, k): return statistics.median(x[k] for x in results[(n, name)])
+def med(n, name, k):
+    xs = [x[k] for x in results[(n, name)] if x[k] is not None]
+    return statistics.median(xs) if xs else None
 def mega(n): return f"{n / 1e6:g}M"
 
 o = open(out_path, "w")
@@ -139,6 +155,12 @@ p(f"""## How it is measured
 - `bloomcrawl dedup --fpr F --capacity C` and `dedup_libbloom_bench C F` are sized alike: C is the
   distinct count + 20%. getline+libbloom is `bench/dedup_libbloom_bench.cc`: getline(), bloom_add,
   fwrite(), as a user would write it.
+- `floor: ...` rows are `bench/dedup_floor_bench.cc FILE C F`, run once per round and FPR: the
+  file's bytes in memory, then each step timed alone by the thread's CPU time: read() of the file in
+  dedup's 128 KiB chunks, the line split (read_lines' splitter), XXH3-128 of every line, the filter's
+  set-up, and insert_batch of every line in dedup's batches (hashing included). read+split+insert
+  is the floor of a dedup at that FPR and capacity on this machine: all it must do before writing
+  a byte, without process start-up.
 - The machine is shared: compare figures within this file only (ratios are from the same rounds).
 """)
 for n in sizes:
@@ -148,7 +170,7 @@ for n in sizes:
     p("|---|---|---|---|---|---|---|")
     for name in [k[1] for k in results if k[0] == n]:
         w, c, m = med(n, name, 0), med(n, name, 1), med(n, name, 2)
-        p(f"| {name} | {w:.3f} | {c:.3f} | {n / w / 1e6:.1f}M | {n / max(c, 1e-9) / 1e6:.1f}M | {m:.0f} | "
+        p(f"| {name} | {w:.3f} | {c:.3f} | {n / w / 1e6:.1f}M | {n / max(c, 1e-9) / 1e6:.1f}M | {'' if m is None else f'{m:.0f}'} | "
           f"{results[('verdicts', n)].get(name, '')} |")
     p()
 
@@ -164,7 +186,15 @@ for n in sizes:
         start = med(n, f"start-up {fpr:g}", 0)
         net = n / max(med(n, ours, 0) - start, 1e-9)
         p(f"| >= 20M lines/s | {mega(n)} lines, FPR {fpr:g} | {lw / 1e6:.1f}M/s wall ({lc / 1e6:.1f}M/s CPU); floor `wc -l` {wcl / 1e6:.0f}M/s, "
-          f"`cat` {n / med(n, 'cat > /dev/null', 0) / 1e6:.0f}M/s; start-up {start * 1e3:.0f} ms, {net / 1e6:.1f}M/s net of it | {v(lw >= 20e6)} |")
+          f"`cat` {n / med(n, 'cat > /dev/null', 0) / 1e6:.0f}M/s; start-up {start * 1e3:.0f} ms, {net / 1e6:.1f}M/s net of it | "
+          f"wall {v(lw >= 20e6)}, CPU {v(lc >= 20e6)} |")
+        fc = med(n, f"floor: read+split+insert {fpr:g}", 1)
+        sc = med(n, f"start-up {fpr:g}", 1)
+        p(f"| floor of a dedup at this FPR | {mega(n)} lines, FPR {fpr:g} | read+split+insert {n / fc / 1e6:.1f}M/s CPU "
+          f"(read {med(n, 'floor: read()', 1) * 1e3:.0f} ms, split {med(n, 'floor: line split', 1) * 1e3:.0f} ms, "
+          f"insert {med(n, f'floor: filter insert {fpr:g}', 1) * 1e3:.0f} ms of which XXH3 {med(n, 'floor: XXH3 hash', 1) * 1e3:.0f} ms), "
+          f"{n / (fc + sc) / 1e6:.1f}M/s with start-up's {sc * 1e3:.0f} ms CPU; `wc -l` {n / med(n, 'wc -l', 1) / 1e6:.0f}M/s CPU; "
+          f"dedup's CPU time is {med(n, ours, 1) / (fc + sc):.2f}x floor + start-up | 20M/s CPU {'reachable' if n / (fc + sc) >= 20e6 else 'not reachable'} |")
         if baseline:
             before = f"before {fpr:g}"
             p(f"| memory as today | {mega(n)} lines, FPR {fpr:g} | peak RSS {med(n, ours, 2):.0f} MiB vs {med(n, before, 2):.0f} MiB before; "

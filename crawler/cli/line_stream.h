@@ -21,8 +21,17 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace bloomcrawl {
+
+inline constexpr size_t kReadChunkBytes = size_t{1} << 17;  // read_lines' read() size
+
+// Appends to `lines` each complete line of [begin, end), without its '\n', looking for newlines
+// only from `scan_from` on (the bytes before it hold none); returns the start of the unfinished
+// last line (`end` when there is none). read_lines' splitter, for callers with the bytes in memory.
+const char* split_lines(const char* begin, const char* scan_from, const char* end,
+                        std::vector<std::string_view>& lines);
 
 void read_lines(int fd, const std::string& who, const std::function<void(std::span<const std::string_view>)>& on_lines);
 
