@@ -63,33 +63,38 @@ class CrawlCliTest : public ::testing::Test {
     web->start();
     return web;
   }
+  // Responses 200 ms late: a crawl is still fetching when the test acts on it.
+  static std::unique_ptr<testweb::TestWeb> start_slow_web() {
+    testweb::TestWebOptions o;
+    o.response_delay = std::chrono::milliseconds(200);
+    auto web = std::make_unique<testweb::TestWeb>(o);
+    web->start();
+    return web;
+  }
 
   fs::path dir_;
 };
 
 TEST_F(CrawlCliTest, CtrlCStopsCleanlyWithAFinalReport) {
-  testweb::TestWebOptions o;
-  o.response_delay = std::chrono::milliseconds(200);
-  testweb::TestWeb web(o);
-  web.start();
+  std::unique_ptr<testweb::TestWeb> web = start_slow_web();
   fs::path config =
-      write("c.json", nlohmann::json{{"seeds", {{"urls", {web.seed_url()}}}},
-                                     {"scope", {{"allowed_hosts", web.options().hosts}, {"max_depth", 10}}},
+      write("c.json", nlohmann::json{{"seeds", {{"urls", {web->seed_url()}}}},
+                                     {"scope", {{"allowed_hosts", web->options().hosts}, {"max_depth", 10}}},
                                      {"politeness", {{"delay_ms", 0}, {"concurrency_per_host", 2}}},
                                      {"fetch", {{"allowed_ranges", {"127.0.0.0/8"}}}},
                                      {"output", {{"directory", (dir_ / "out").string()}}}}
                           .dump());
   pid_t pid = spawn({"crawl", "--config", config.string()});
   // Interrupt once pages are being fetched (the server sees them), not after a guessed time.
-  ASSERT_TRUE(web.wait_for_in_flight(2, std::chrono::seconds(30)));
+  ASSERT_TRUE(web->wait_for_in_flight(2, std::chrono::seconds(30)));
   kill(pid, SIGINT);
   EXPECT_EQ(wait_exit(pid), 0) << read(dir_ / "stderr");
   nlohmann::json report = nlohmann::json::parse(read(dir_ / "out/report.json"));
   EXPECT_EQ(report["crawl"]["stopped_by"], "signal");
-  EXPECT_LT(report["fetches"]["pages_fetched"].get<uint64_t>(), web.ground_truth(10).size());
+  EXPECT_LT(report["fetches"]["pages_fetched"].get<uint64_t>(), web->ground_truth(10).size());
   EXPECT_NE(read(dir_ / "stdout").find("crawl signal"), std::string::npos) << "the human summary is printed";
-  web.stop();
-  EXPECT_EQ(web.summary().duplicate_fetches, 0u);
+  web->stop();
+  EXPECT_EQ(web->summary().duplicate_fetches, 0u);
 }
 
 // pages.jsonl on a full disk (/dev/full answers every write with ENOSPC): the crawl stops at
@@ -146,15 +151,12 @@ TEST_F(CrawlCliTest, AReportThatCannotBeWrittenIsANonZeroExit) {
 }
 
 TEST_F(CrawlCliTest, ASecondProcessOnTheSameDirectoriesIsRefusedNamingTheHolder) {
-  testweb::TestWebOptions o;
-  o.response_delay = std::chrono::milliseconds(200);
-  testweb::TestWeb web(o);
-  web.start();
+  std::unique_ptr<testweb::TestWeb> web = start_slow_web();
   const fs::path checkpoint = dir_ / "checkpoint";
   const fs::path out = dir_ / "out";
   fs::path config =
-      write("c.json", nlohmann::json{{"seeds", {{"urls", {web.seed_url()}}}},
-                                     {"scope", {{"allowed_hosts", web.options().hosts}, {"max_depth", 10}}},
+      write("c.json", nlohmann::json{{"seeds", {{"urls", {web->seed_url()}}}},
+                                     {"scope", {{"allowed_hosts", web->options().hosts}, {"max_depth", 10}}},
                                      {"politeness", {{"delay_ms", 0}, {"concurrency_per_host", 2}}},
                                      {"fetch", {{"allowed_ranges", {"127.0.0.0/8"}}}},
                                      {"checkpoint", {{"directory", checkpoint.string()}}},
@@ -162,7 +164,7 @@ TEST_F(CrawlCliTest, ASecondProcessOnTheSameDirectoriesIsRefusedNamingTheHolder)
                           .dump());
   const pid_t first = spawn({"crawl", "--config", config.string()}, "first");
   // Fetching pages: its directories are locked (before it read or wrote either).
-  ASSERT_TRUE(web.wait_for_in_flight(2, std::chrono::seconds(30)));
+  ASSERT_TRUE(web->wait_for_in_flight(2, std::chrono::seconds(30)));
   const std::string holder = "in use by process " + std::to_string(first);
 
   EXPECT_EQ(run({"crawl", "--resume", checkpoint.string(), "--progress", "never"}, "resume"), 1);
@@ -170,7 +172,7 @@ TEST_F(CrawlCliTest, ASecondProcessOnTheSameDirectoriesIsRefusedNamingTheHolder)
   EXPECT_NE(resume_err.find(checkpoint.string() + ": " + holder), std::string::npos) << resume_err;
 
   // A new crawl elsewhere, but writing the first one's output directory.
-  EXPECT_EQ(run({"crawl", "--seed", web.seed_url(), "--output", out.string(), "--checkpoint-dir",
+  EXPECT_EQ(run({"crawl", "--seed", web->seed_url(), "--output", out.string(), "--checkpoint-dir",
                  (dir_ / "other").string(), "--allow-range", "127.0.0.0/8", "--progress", "never"},
                 "fresh"),
             1);
@@ -188,8 +190,8 @@ TEST_F(CrawlCliTest, ASecondProcessOnTheSameDirectoriesIsRefusedNamingTheHolder)
   // stops at once, its page limit already reached.
   EXPECT_EQ(run({"crawl", "--resume", checkpoint.string(), "--max-pages", "1", "--progress", "never"}, "again"), 0)
       << read(dir_ / "again.stderr");
-  web.stop();
-  EXPECT_EQ(web.summary().duplicate_fetches, 0u) << "only the first process crawled";
+  web->stop();
+  EXPECT_EQ(web->summary().duplicate_fetches, 0u) << "only the first process crawled";
 }
 
 TEST_F(CrawlCliTest, CheckpointAndOutputInOneDirectoryTakeOneLock) {
@@ -212,15 +214,12 @@ TEST_F(CrawlCliTest, CheckpointAndOutputInOneDirectoryTakeOneLock) {
 // `bloomcrawl status DIR` of a running crawl, from its output or its checkpoint directory, then
 // of the same crawl stopped by a signal; report.json is rewritten while the crawl runs.
 TEST_F(CrawlCliTest, StatusOfARunningCrawlThenOfItsStop) {
-  testweb::TestWebOptions o;
-  o.response_delay = std::chrono::milliseconds(200);
-  testweb::TestWeb web(o);
-  web.start();
+  std::unique_ptr<testweb::TestWeb> web = start_slow_web();
   const fs::path out = dir_ / "out";
   const fs::path checkpoint = dir_ / "ckpt";
   const fs::path config =
-      write("c.json", nlohmann::json{{"seeds", {{"urls", {web.seed_url()}}}},
-                                     {"scope", {{"allowed_hosts", web.options().hosts}, {"max_depth", 10}}},
+      write("c.json", nlohmann::json{{"seeds", {{"urls", {web->seed_url()}}}},
+                                     {"scope", {{"allowed_hosts", web->options().hosts}, {"max_depth", 10}}},
                                      {"politeness", {{"delay_ms", 0}, {"concurrency_per_host", 2}}},
                                      {"fetch", {{"allowed_ranges", {"127.0.0.0/8"}}}},
                                      {"output", {{"directory", out.string()}, {"report_interval_s", 1}}},
@@ -228,7 +227,7 @@ TEST_F(CrawlCliTest, StatusOfARunningCrawlThenOfItsStop) {
                                      {"logging", {{"progress", "never"}}}}
                           .dump());
   const pid_t crawl = spawn({"crawl", "--config", config.string()}, "crawl");
-  ASSERT_TRUE(web.wait_for_in_flight(2, std::chrono::seconds(30)));
+  ASSERT_TRUE(web->wait_for_in_flight(2, std::chrono::seconds(30)));
 
   ASSERT_EQ(run({"status", out.string(), "--json"}, "running"), 0) << read(dir_ / "running.stderr");
   const nlohmann::json running = nlohmann::json::parse(read(dir_ / "running.stdout"));
@@ -276,7 +275,7 @@ TEST_F(CrawlCliTest, StatusOfARunningCrawlThenOfItsStop) {
   EXPECT_NE(read(dir_ / "missing.stderr").find("no status file"), std::string::npos);
   EXPECT_EQ(run({"status", "--cluster", "redis://127.0.0.1:1/c"}, "cluster"), 1);
   EXPECT_NE(read(dir_ / "cluster.stderr").find("--cluster"), std::string::npos);
-  web.stop();
+  web->stop();
 }
 
 // logging.progress "always" off a terminal: a progress line in the log each interval, the last
