@@ -31,6 +31,8 @@ pid_t recorded_holder(const std::filesystem::path& lock_path) {
 
 }  // namespace
 
+pid_t recorded_lock_holder(const std::filesystem::path& dir) { return recorded_holder(dir / kLockFileName); }
+
 DirLockedError::DirLockedError(const std::filesystem::path& dir, pid_t holder)
     : std::runtime_error(locked_message(dir, holder)), holder_(holder) {}
 

@@ -29,6 +29,10 @@ class DirLockedError : public std::runtime_error {
   pid_t holder_;
 };
 
+// The PID that `dir`/LOCK records (its holder, or its last holder once released), 0 if none. Reads
+// the file only: never takes the lock.
+pid_t recorded_lock_holder(const std::filesystem::path& dir);
+
 class DirLock {
  public:
   // Creates `dir` if missing and locks it. Throws DirLockedError when it is held, and

@@ -144,6 +144,7 @@ struct OutputConfig {
   bool edges = false;
   bool report_json = true;
   WarcConfig warc;
+  int report_interval_s = 60;  // report.json rewritten this often during the crawl; 0 = only at exit
   bool operator==(const OutputConfig&) const = default;
 };
 
@@ -174,6 +175,9 @@ struct LoggingConfig {
   std::string level = "info";
   std::string file;               // empty = stderr only
   std::string progress = "auto";  // auto = when stderr is a terminal
+  int max_file_mb = 100;          // `file` is rotated past this size
+  int max_files = 5;              // rotated files kept beside it
+  int progress_interval_s = 10;   // off a terminal: a progress line in the log this often
   bool operator==(const LoggingConfig&) const = default;
 };
 

@@ -129,6 +129,7 @@ void describe(V& v, S& c) {
   v.field("edges", c.edges, NoRule{});
   v.field("report_json", c.report_json, NoRule{});
   v.section("warc", c.warc);
+  v.field("report_interval_s", c.report_interval_s, kNonNegative);
 }
 
 template <class V, SectionOf<CheckpointConfig> S>
@@ -146,6 +147,9 @@ void describe(V& v, S& c) {
   v.field("level", c.level, OneOf{&kLogLevels});
   v.field("file", c.file, NoRule{});
   v.field("progress", c.progress, OneOf{&kProgressModes});
+  v.field("max_file_mb", c.max_file_mb, IntRange{1, 1 << 20});
+  v.field("max_files", c.max_files, IntRange{1, 1000});
+  v.field("progress_interval_s", c.progress_interval_s, IntRange{1, 86400});
 }
 
 template <class V, SectionOf<ClusterConfig> S>

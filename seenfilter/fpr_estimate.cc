@@ -31,17 +31,18 @@ double layer_fpr(const LayerGeometry& geometry, uint64_t keys) {
 }
 
 // Products of (1 - f) are kept as sums of log1p(-f): FPRs near 1e-16 would vanish in 1 - prod.
+// 0.0 - expm1(x) rather than -expm1(x): an empty filter's FPR is +0, not -0 (printed "-0").
 double compounded_fpr(std::span<const LayerLoad> layers) {
   double log_pass = 0.0;  // log of the chance that no layer reports a new key as present
   for (const LayerLoad& l : layers) log_pass += std::log1p(-layer_fpr(l.geometry, l.keys));
-  return -std::expm1(log_pass);
+  return 0.0 - std::expm1(log_pass);
 }
 
 double expected_false_positives(std::span<const LayerLoad> layers) {
   double total = 0.0;
   double earlier_log_pass = 0.0;
   for (const LayerLoad& l : layers) {
-    const double earlier_fpr = -std::expm1(earlier_log_pass);
+    const double earlier_fpr = 0.0 - std::expm1(earlier_log_pass);
     total +=
         static_cast<double>(l.keys) * earlier_fpr + std::exp(earlier_log_pass) * summed_layer_fpr(l.geometry, l.keys);
     earlier_log_pass += std::log1p(-layer_fpr(l.geometry, l.keys));

@@ -14,8 +14,6 @@
 #include <mutex>
 #include <thread>
 
-#include <spdlog/sinks/basic_file_sink.h>
-#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include "base/data_error.h"
@@ -25,6 +23,7 @@
 #include "config/config.h"
 #include "config/key_hash.h"
 #include "crawler/cli/command.h"
+#include "crawler/cli/crawl_logging.h"
 #include "crawler/cluster/cluster_registry.h"
 #include "crawler/cluster/redis_client.h"
 #include "crawler/output/crawl_summary.h"
@@ -149,8 +148,7 @@ bool holds_no_generation(const std::filesystem::path& dir) {
 }
 
 void setup_logging(const LoggingConfig& l) {
-  std::vector<spdlog::sink_ptr> sinks{std::make_shared<spdlog::sinks::stderr_color_sink_mt>()};
-  if (!l.file.empty()) sinks.push_back(std::make_shared<spdlog::sinks::basic_file_sink_mt>(l.file));
+  const std::vector<spdlog::sink_ptr> sinks = crawl_log_sinks(l);
   auto logger = std::make_shared<spdlog::logger>("bloomcrawl", sinks.begin(), sinks.end());
   logger->set_level(spdlog::level::from_str(l.level));
   spdlog::set_default_logger(logger);

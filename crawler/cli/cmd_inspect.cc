@@ -16,6 +16,7 @@
 #include "crawler/cli/command.h"
 #include "crawler/persist/crawl_checkpoint.h"
 #include "crawler/persist/journal_replay.h"
+#include "crawler/persist/resume_point.h"
 #include "seenfilter/checkpoint.h"
 
 namespace bloomcrawl::cli {
@@ -42,6 +43,20 @@ struct CheckpointView {
   std::function<Description(const InspectArgs&)> describe;
 };
 
+// 0 for no keys: an empty filter has no bits per key, rather than infinitely many.
+double bits_per_key(uint64_t bytes, uint64_t keys) {
+  return keys == 0 ? 0.0 : static_cast<double>(bytes) * 8.0 / static_cast<double>(keys);
+}
+
+// Both, labelled: a young crawl's filter is sized for far more keys than it holds, so bits per
+// inserted key alone (thousands) reads as waste, and bits per key of capacity alone hides it.
+std::string bits_per_key_text(uint64_t bytes, uint64_t capacity, uint64_t keys) {
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "%.1f bits per key of capacity, %.1f bits per inserted key",
+                bits_per_key(bytes, capacity), bits_per_key(bytes, keys));
+  return buf;
+}
+
 std::string hex64(uint64_t v) {
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
@@ -51,7 +66,9 @@ std::string hex64(uint64_t v) {
 Description describe_seen_filter(const InspectArgs& args) {
   const CheckpointInfo info = inspect_checkpoint(args.dir, args.manifest);
   nlohmann::json layers = nlohmann::json::array();
+  uint64_t capacity = 0;
   for (const CheckpointLayerInfo& l : info.layers) {
+    capacity += l.entry.capacity;
     layers.push_back({
         {"index", l.entry.index},
         {"file", l.file},
@@ -82,8 +99,10 @@ Description describe_seen_filter(const InspectArgs& args) {
         {"tightening_ratio", info.options.tightening_ratio},
         {"memory_limit_bytes", info.options.memory_limit_bytes}}},
       {"keys", info.keys},
+      {"capacity", capacity},
       {"bytes", info.bytes},
-      {"bits_per_key", info.keys == 0 ? 0.0 : static_cast<double>(info.bytes) * 8.0 / static_cast<double>(info.keys)},
+      {"bits_per_key", bits_per_key(info.bytes, info.keys)},
+      {"bits_per_capacity_key", bits_per_key(info.bytes, capacity)},
       {"estimated_fpr", info.estimated_fpr},
       {"estimated_false_positives", info.estimated_false_positives},
       {"checksums_verified", true},
@@ -91,8 +110,9 @@ Description describe_seen_filter(const InspectArgs& args) {
   };
   std::ostringstream summary;
   summary << "seen-filter checkpoint " << info.manifest << ": " << info.keys << " keys in " << info.layers.size()
-          << " layers, " << info.bytes << " bytes, estimated FPR " << info.estimated_fpr << " (target "
-          << info.options.target_fpr << "); all " << info.layers.size() << " layer checksums verified";
+          << " layers sized for " << capacity << ", " << info.bytes << " bytes ("
+          << bits_per_key_text(info.bytes, capacity, info.keys) << "), estimated FPR " << info.estimated_fpr
+          << " (target " << info.options.target_fpr << "); all " << info.layers.size() << " layer checksums verified";
   d.summary = summary.str();
   return d;
 }
@@ -138,11 +158,23 @@ Description describe_crawl(const InspectArgs& args) {
                                 {"pages_completed", replay.completed.size()},
                                 {"in_flight_at_stop", replay.outstanding.size()},
                                 {"journal_problems", replay.problems}};
+  // After a kill the generation alone can be far behind: say first what a resume continues from.
+  const ResumePoint resume = resume_point(m, replay);
+  d.json["resume"] = {{"pages_done", resume.pages_done},
+                      {"queued", resume.queued},
+                      {"completed_since_generation", resume.completed_since},
+                      {"admitted_since_generation", resume.admitted_since},
+                      {"in_flight_at_stop", resume.in_flight_at_stop}};
   std::ostringstream summary;
-  summary << "crawl checkpoint generation " << m.generation << ": " << m.pages_done << " pages done, " << m.queued
-          << " queued, " << m.outstanding.size() << " in flight at the cut; since: " << replay.completed.size()
-          << " pages completed, " << replay.outstanding.size()
-          << " in flight at the stop (a resume fetches them again); " << filter.summary;
+  summary << "crawl checkpoint generation " << m.generation << " and " << journals.size() << " journal(s) ("
+          << replay.records << " records): a resume continues from " << resume.pages_done << " pages done, "
+          << resume.queued << " queued (" << resume.completed_since
+          << " of them completed before the stop: skipped, not fetched again), " << resume.admitted_since
+          << " URLs admitted since the generation, " << resume.in_flight_at_stop
+          << " in flight at the stop (fetched again)";
+  for (const std::string& problem : replay.problems) summary << "; journal " << problem << " (ignored from there on)";
+  summary << ".\nThe generation alone: " << m.pages_done << " pages done, " << m.queued << " queued, "
+          << m.outstanding.size() << " in flight at the cut; " << filter.summary;
   d.summary = summary.str();
   return d;
 }

@@ -297,7 +297,7 @@ DiskCheckpointCut CrawlCheckpointer::cut_checkpoint(CrawlCheckpoint& cp, std::un
     journal_.swap(journal);
     pause_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   });
-  m.generation = generation_;
+  m.generation = generation_.load();
   m.key_hash = settings_.checkpoint.key_hash;
   m.config = settings_.checkpoint.config;
   m.queued = frontier.queued;
@@ -333,10 +333,10 @@ void CrawlCheckpointer::take_checkpoint(bool wait) {
   if (writer_.joinable()) writer_.join();
   const CrawlCheckpointSettings& c = settings_.checkpoint;
   std::filesystem::create_directories(c.directory);
-  generation_ = std::max(generation_ + 1, next_generation(c.directory));
+  generation_ = std::max(generation_.load() + 1, next_generation(c.directory));
   // Created before the pause (it fsyncs). Pages completed before the crash and not yet offered
   // again by the frontier are carried into it, so a later resume still skips them.
-  auto next = std::make_unique<JournalWriter>(journal_path(c.directory, generation_), c.journal);
+  auto next = std::make_unique<JournalWriter>(journal_path(c.directory, generation_.load()), c.journal);
   if (!replayed_done_.empty()) {
     JournalBatch carried;
     for (const std::string& url : replayed_done_) add_record(carried, CompletedRecord{url, 0, 0, 0});
@@ -391,7 +391,7 @@ std::string CrawlCheckpointer::failure() const {
 nlohmann::json CrawlCheckpointer::report() const {
   std::lock_guard<std::mutex> lock(written_mu_);
   return {{"directory", settings_.checkpoint.directory.string()},
-          {"generation", generation_},
+          {"generation", generation_.load()},
           {"manifest", written_.last_manifest},
           {"taken", written_.taken},
           {"failed", written_.failed},

@@ -127,7 +127,8 @@ class CrawlCheckpointer {
 
   CheckpointGate gate_;
   std::unique_ptr<JournalWriter> journal_;
-  uint64_t generation_ = 0;  // the last generation cut
+  // The last generation cut: written by the scheduler, read by report() from the monitor's thread too.
+  std::atomic<uint64_t> generation_{0};
   std::mutex outstanding_mu_;
   std::unordered_map<uint64_t, Outstanding> outstanding_;  // page requests by id, until processed
   // Scheduler thread only: from the journal replay.

@@ -129,6 +129,10 @@ CrawlerSettings settings_from_config(const CrawlConfig& c) {
   s.write_edges = c.output.edges;
   s.write_warc = c.output.warc.enabled;
   s.warc_max_file_bytes = c.output.warc.max_file_mb << 20;
+  s.write_report = c.output.report_json;
+  s.report_interval = std::chrono::seconds(c.output.report_interval_s);
+  s.progress_log_interval = std::chrono::seconds(c.logging.progress_interval_s);
+  s.config = to_json(c);
   s.backoff.on_429_503 = c.politeness.backoff.on_429_503;
   s.backoff.max_retry_after = seconds(c.politeness.backoff.max_retry_after_s);
   s.backoff.max_retries = uint32_t(c.politeness.backoff.max_retries);

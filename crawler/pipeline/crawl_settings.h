@@ -61,9 +61,15 @@ struct CrawlerSettings {
   bool write_edges = false;
   bool write_warc = false;  // OUTPUT/warc/*.warc.gz (docs/warc.md)
   uint64_t warc_max_file_bytes = 1000ull << 20;
-  BackoffSettings backoff;   // 429/503: host back-off and URL retries
-  bool group_by_ip = false;  // hosts on one IP address share one politeness clock
-  bool progress = false;     // a live progress line on stderr
+  BackoffSettings backoff;                         // 429/503: host back-off and URL retries
+  bool group_by_ip = false;                        // hosts on one IP address share one politeness clock
+  bool progress = false;                           // a live progress line on stderr (off a terminal: a line in the log)
+  std::chrono::seconds progress_log_interval{10};  // off a terminal
+  // report.json (output_dir) rewritten this often during the crawl (crawl_monitor.h); 0: only the
+  // final one, which the caller writes. `config` (to_json(CrawlConfig)) goes into it as at exit.
+  bool write_report = true;
+  std::chrono::seconds report_interval{60};
+  nlohmann::json config;
   CrawlCheckpointSettings checkpoint;
   bool audit = false;       // exact URL-hash set beside the filter, to count its real false positives
   ClusterSettings cluster;  // cluster mode (docs/cluster.md) when enabled()

@@ -16,6 +16,7 @@
 #include "crawler/persist/journal_records.h"
 #include "crawler/pipeline/audit_report.h"
 #include "crawler/pipeline/crawl_checkpointer.h"
+#include "crawler/pipeline/crawl_monitor.h"
 #include "crawler/pipeline/host_outcome.h"
 #include "crawler/pipeline/queued_url.h"
 #include "crawler/url/canonical.h"
@@ -60,6 +61,16 @@ std::string last_response_head(const std::string& heads) {
 size_t in_flight_budget(const FetchOptions& fetch) { return size_t(fetch.threads) * fetch.transfers_per_thread; }
 
 size_t minus_or_zero(size_t a, size_t b) { return a > b ? a - b : 0; }
+
+// Status files in the output and checkpoint directories; report.json mid-crawl when it is written.
+CrawlMonitor::Options monitor_options(const CrawlerSettings& s) {
+  CrawlMonitor::Options o;
+  o.status_directories.push_back(s.output_dir);
+  if (!s.checkpoint.directory.empty()) o.status_directories.push_back(s.checkpoint.directory);
+  if (s.write_report) o.report_path = s.output_dir / "report.json";
+  o.report_interval = s.report_interval;
+  return o;
+}
 
 // The outcome a frontier refusal is recorded with: the config field that caused it.
 std::string refusal_outcome(AdmitResult refusal) {
@@ -159,6 +170,9 @@ nlohmann::json Crawler::run() {
     }
   });
   pages_before_run_ = stats_.pages_fetched.load();
+  monitor_ = std::make_unique<CrawlMonitor>(
+      monitor_options(settings_), [this] { return sample_status(); }, [this] { return interim_report(); });
+  monitor_->start();
   if (!checkpointer_->resuming()) {
     CheckpointGate::Pass pass(checkpointer_->gate());
     seed();
@@ -177,6 +191,7 @@ nlohmann::json Crawler::run() {
   const bool page_limit = frontier_.stats(false).refused(AdmitResult::kPageLimit) > 0;
   out["crawl"]["stopped_by"] = failed_.load() ? "error" : stopped ? "signal" : page_limit ? "page_limit" : "done";
   if (failed_.load()) out["crawl"]["error"] = failure();
+  monitor_->finish(out["crawl"]["stopped_by"]);
   if (cluster_) {
     out["cluster"] = {{"node", settings_.cluster.node},
                       {"nodes", settings_.cluster.nodes},
@@ -1018,17 +1033,13 @@ bool Crawler::finished() const { return pending_.load() == 0 && frontier_.empty_
 
 void Crawler::print_progress(bool final_line) {
   auto now = std::chrono::steady_clock::now();
-  if (!final_line && now - last_progress_ < std::chrono::milliseconds(500)) return;
+  const bool terminal = isatty(STDERR_FILENO) != 0;
+  // Off a terminal (logging.progress "always") the line goes to the log, one per interval.
+  const std::chrono::steady_clock::duration interval =
+      terminal ? std::chrono::milliseconds(500) : std::chrono::steady_clock::duration(settings_.progress_log_interval);
+  if (!final_line && now - last_progress_ < interval) return;
   last_progress_ = now;
-  if (!isatty(STDERR_FILENO)) return;
-  double secs = std::chrono::duration<double>(now - started_).count();
-  uint64_t pages = stats_.pages_fetched.load();
-  // Twice a second on the scheduler thread: nothing here may scan the filter's bits or every host.
-  FrontierStats f = frontier_.stats(/*compute_memory=*/false);
-  SeenFilterStats fs = filter_.stats(/*compute_fill=*/false);
-  uint64_t capacity = 0;
-  for (const auto& l : fs.layers) capacity += l.capacity;
-  const uint64_t dups_avoided = stats_.links_duplicate.load() + stats_.redirects_deduplicated.load();
+  const CrawlStatus s = sample_status();
   // Hosts waiting on a failing robots.txt hold the crawl open: say so, and until when.
   std::string robots_wait;
   if (const RobotsWaits waits = requests_.robots_waits(); waits.hosts > 0) {
@@ -1037,15 +1048,51 @@ void Crawler::print_progress(bool final_line) {
     std::snprintf(buf, sizeof buf, " | robots.txt wait %zu hosts, next try in %.0f s", waits.hosts, next_s);
     robots_wait = buf;
   }
-  std::fprintf(stderr,
-               "\r\033[K%llu pages %.1f/s | in flight %zu | queued %llu hosts %llu | filter %llu keys %.1f%% full %zu "
-               "layers %.1f MB | dups avoided %llu%s%s",
-               (unsigned long long)pages, secs > 0 ? double(pages) / secs : 0.0, fetcher_ ? fetcher_->in_flight() : 0,
-               (unsigned long long)f.queued, (unsigned long long)f.hosts, (unsigned long long)fs.keys,
-               capacity > 0 ? 100.0 * double(fs.keys) / double(capacity) : 0.0, fs.layers.size(),
-               double(fs.bytes) / (1 << 20), (unsigned long long)dups_avoided, robots_wait.c_str(),
-               final_line ? "\n" : "");
+  char line[512];
+  std::snprintf(line, sizeof line,
+                "%llu pages %.1f/s | in flight %llu | queued %llu hosts %llu | filter %llu keys %.1f%% full %llu "
+                "layers %.1f MB | dups avoided %llu%s",
+                (unsigned long long)s.pages, s.seconds > 0 ? double(s.pages) / s.seconds : 0.0,
+                (unsigned long long)s.in_flight, (unsigned long long)s.queued, (unsigned long long)s.hosts,
+                (unsigned long long)s.filter_keys, 100.0 * s.filter_fill(), (unsigned long long)s.filter_layers,
+                double(s.filter_bytes) / (1 << 20), (unsigned long long)s.duplicates_avoided, robots_wait.c_str());
+  if (!terminal) {
+    spdlog::info("progress: {}", line);
+    return;
+  }
+  std::fprintf(stderr, "\r\033[K%s%s", line, final_line ? "\n" : "");
   std::fflush(stderr);
+}
+
+// Twice a second on the scheduler thread (and each second on the monitor's): nothing here may scan
+// the filter's bits or every host.
+CrawlStatus Crawler::sample_status() const {
+  CrawlStatus s;
+  s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  s.pages = stats_.pages_fetched.load();
+  s.pages_this_run = s.pages - pages_before_run_;
+  s.pages_per_second = s.seconds > 0 ? double(s.pages_this_run) / s.seconds : 0.0;
+  s.in_flight = fetcher_ ? fetcher_->in_flight() : 0;
+  const FrontierStats f = frontier_.stats(/*compute_memory=*/false);
+  s.queued = f.queued;
+  s.hosts = f.hosts;
+  const SeenFilterStats fs = filter_.stats(/*compute_fill=*/false);
+  s.filter_keys = fs.keys;
+  for (const auto& l : fs.layers) s.filter_capacity += l.capacity;
+  s.filter_layers = fs.layers.size();
+  s.filter_bytes = fs.bytes;
+  s.duplicates_avoided = stats_.links_duplicate.load() + stats_.redirects_deduplicated.load();
+  s.output_directory = settings_.output_dir.string();
+  s.checkpoint_directory = settings_.checkpoint.directory.string();
+  return s;
+}
+
+// report.json while the crawl runs: what run() returns at the end, but not stopped by anything yet.
+nlohmann::json Crawler::interim_report() const {
+  nlohmann::json out = report(std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count());
+  out["crawl"]["running"] = true;
+  if (!settings_.config.is_null()) out["config"] = settings_.config;
+  return out;
 }
 
 nlohmann::json Crawler::report(double seconds) const {
@@ -1058,11 +1105,17 @@ nlohmann::json Crawler::report(double seconds) const {
                   {"pages_per_second", seconds > 0 ? double(run_pages) / seconds : 0.0}};
   SeenFilterStats fs = filter_.stats();
   nlohmann::json layers = nlohmann::json::array();
-  for (const auto& l : fs.layers) layers.push_back({{"capacity", l.capacity}, {"keys", l.keys}, {"fill", l.fill}});
+  uint64_t capacity = 0;
+  for (const auto& l : fs.layers) {
+    layers.push_back({{"capacity", l.capacity}, {"keys", l.keys}, {"fill", l.fill}});
+    capacity += l.capacity;
+  }
   out["seen_filter"] = {{"keys", fs.keys},
+                        {"capacity", capacity},
                         {"layers", layers},
                         {"bytes", fs.bytes},
                         {"bits_per_key", fs.bits_per_key},
+                        {"bits_per_capacity_key", capacity ? double(fs.bytes) * 8.0 / double(capacity) : 0.0},
                         {"estimated_fpr", fs.estimated_fpr},
                         {"estimated_false_positives", fs.estimated_false_positives}};
   const FrontierStats f = frontier_.stats(/*compute_memory=*/true);  // O(hosts), once per report

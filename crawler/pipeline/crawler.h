@@ -36,6 +36,7 @@
 #include <nlohmann/json.hpp>
 
 #include "crawler/extract/links.h"
+#include "crawler/output/status_file.h"
 #include "crawler/persist/crawl_checkpoint.h"
 #include "crawler/pipeline/crawl_settings.h"
 #include "crawler/pipeline/crawl_stats.h"
@@ -52,6 +53,7 @@ namespace bloomcrawl {
 
 class ClusterLink;
 class CrawlCheckpointer;
+class CrawlMonitor;
 class JournalBatch;
 class PageLog;
 class WarcWriter;
@@ -184,6 +186,10 @@ class Crawler {
   bool finished() const;
   void print_progress(bool final_line);
   nlohmann::json report(double seconds) const;
+  // For the monitor's thread (crawl_monitor.h): the counters of the status file and the progress
+  // line, and report.json mid-crawl.
+  CrawlStatus sample_status() const;
+  nlohmann::json interim_report() const;
 
   // Removes the frontier's live store once the frontier (declared after it) has closed it:
   // scratch that nothing reads again (frontier_store_directory(), crawl_settings.h).
@@ -237,6 +243,8 @@ class Crawler {
   std::chrono::steady_clock::time_point started_;
   std::chrono::steady_clock::time_point last_progress_;
   std::chrono::steady_clock::time_point last_robots_sweep_;  // scheduler thread only
+  // Last, so that it is destroyed first: its thread reads the members above until it is stopped.
+  std::unique_ptr<CrawlMonitor> monitor_;
 };
 
 }  // namespace bloomcrawl

@@ -5,12 +5,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
 #include <sstream>
+#include <thread>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -61,33 +63,38 @@ class CrawlCliTest : public ::testing::Test {
     web->start();
     return web;
   }
+  // Responses 200 ms late: a crawl is still fetching when the test acts on it.
+  static std::unique_ptr<testweb::TestWeb> start_slow_web() {
+    testweb::TestWebOptions o;
+    o.response_delay = std::chrono::milliseconds(200);
+    auto web = std::make_unique<testweb::TestWeb>(o);
+    web->start();
+    return web;
+  }
 
   fs::path dir_;
 };
 
 TEST_F(CrawlCliTest, CtrlCStopsCleanlyWithAFinalReport) {
-  testweb::TestWebOptions o;
-  o.response_delay = std::chrono::milliseconds(200);
-  testweb::TestWeb web(o);
-  web.start();
+  std::unique_ptr<testweb::TestWeb> web = start_slow_web();
   fs::path config =
-      write("c.json", nlohmann::json{{"seeds", {{"urls", {web.seed_url()}}}},
-                                     {"scope", {{"allowed_hosts", web.options().hosts}, {"max_depth", 10}}},
+      write("c.json", nlohmann::json{{"seeds", {{"urls", {web->seed_url()}}}},
+                                     {"scope", {{"allowed_hosts", web->options().hosts}, {"max_depth", 10}}},
                                      {"politeness", {{"delay_ms", 0}, {"concurrency_per_host", 2}}},
                                      {"fetch", {{"allowed_ranges", {"127.0.0.0/8"}}}},
                                      {"output", {{"directory", (dir_ / "out").string()}}}}
                           .dump());
   pid_t pid = spawn({"crawl", "--config", config.string()});
   // Interrupt once pages are being fetched (the server sees them), not after a guessed time.
-  ASSERT_TRUE(web.wait_for_in_flight(2, std::chrono::seconds(30)));
+  ASSERT_TRUE(web->wait_for_in_flight(2, std::chrono::seconds(30)));
   kill(pid, SIGINT);
   EXPECT_EQ(wait_exit(pid), 0) << read(dir_ / "stderr");
   nlohmann::json report = nlohmann::json::parse(read(dir_ / "out/report.json"));
   EXPECT_EQ(report["crawl"]["stopped_by"], "signal");
-  EXPECT_LT(report["fetches"]["pages_fetched"].get<uint64_t>(), web.ground_truth(10).size());
+  EXPECT_LT(report["fetches"]["pages_fetched"].get<uint64_t>(), web->ground_truth(10).size());
   EXPECT_NE(read(dir_ / "stdout").find("crawl signal"), std::string::npos) << "the human summary is printed";
-  web.stop();
-  EXPECT_EQ(web.summary().duplicate_fetches, 0u);
+  web->stop();
+  EXPECT_EQ(web->summary().duplicate_fetches, 0u);
 }
 
 // pages.jsonl on a full disk (/dev/full answers every write with ENOSPC): the crawl stops at
@@ -144,15 +151,12 @@ TEST_F(CrawlCliTest, AReportThatCannotBeWrittenIsANonZeroExit) {
 }
 
 TEST_F(CrawlCliTest, ASecondProcessOnTheSameDirectoriesIsRefusedNamingTheHolder) {
-  testweb::TestWebOptions o;
-  o.response_delay = std::chrono::milliseconds(200);
-  testweb::TestWeb web(o);
-  web.start();
+  std::unique_ptr<testweb::TestWeb> web = start_slow_web();
   const fs::path checkpoint = dir_ / "checkpoint";
   const fs::path out = dir_ / "out";
   fs::path config =
-      write("c.json", nlohmann::json{{"seeds", {{"urls", {web.seed_url()}}}},
-                                     {"scope", {{"allowed_hosts", web.options().hosts}, {"max_depth", 10}}},
+      write("c.json", nlohmann::json{{"seeds", {{"urls", {web->seed_url()}}}},
+                                     {"scope", {{"allowed_hosts", web->options().hosts}, {"max_depth", 10}}},
                                      {"politeness", {{"delay_ms", 0}, {"concurrency_per_host", 2}}},
                                      {"fetch", {{"allowed_ranges", {"127.0.0.0/8"}}}},
                                      {"checkpoint", {{"directory", checkpoint.string()}}},
@@ -160,7 +164,7 @@ TEST_F(CrawlCliTest, ASecondProcessOnTheSameDirectoriesIsRefusedNamingTheHolder)
                           .dump());
   const pid_t first = spawn({"crawl", "--config", config.string()}, "first");
   // Fetching pages: its directories are locked (before it read or wrote either).
-  ASSERT_TRUE(web.wait_for_in_flight(2, std::chrono::seconds(30)));
+  ASSERT_TRUE(web->wait_for_in_flight(2, std::chrono::seconds(30)));
   const std::string holder = "in use by process " + std::to_string(first);
 
   EXPECT_EQ(run({"crawl", "--resume", checkpoint.string(), "--progress", "never"}, "resume"), 1);
@@ -168,7 +172,7 @@ TEST_F(CrawlCliTest, ASecondProcessOnTheSameDirectoriesIsRefusedNamingTheHolder)
   EXPECT_NE(resume_err.find(checkpoint.string() + ": " + holder), std::string::npos) << resume_err;
 
   // A new crawl elsewhere, but writing the first one's output directory.
-  EXPECT_EQ(run({"crawl", "--seed", web.seed_url(), "--output", out.string(), "--checkpoint-dir",
+  EXPECT_EQ(run({"crawl", "--seed", web->seed_url(), "--output", out.string(), "--checkpoint-dir",
                  (dir_ / "other").string(), "--allow-range", "127.0.0.0/8", "--progress", "never"},
                 "fresh"),
             1);
@@ -186,8 +190,8 @@ TEST_F(CrawlCliTest, ASecondProcessOnTheSameDirectoriesIsRefusedNamingTheHolder)
   // stops at once, its page limit already reached.
   EXPECT_EQ(run({"crawl", "--resume", checkpoint.string(), "--max-pages", "1", "--progress", "never"}, "again"), 0)
       << read(dir_ / "again.stderr");
-  web.stop();
-  EXPECT_EQ(web.summary().duplicate_fetches, 0u) << "only the first process crawled";
+  web->stop();
+  EXPECT_EQ(web->summary().duplicate_fetches, 0u) << "only the first process crawled";
 }
 
 TEST_F(CrawlCliTest, CheckpointAndOutputInOneDirectoryTakeOneLock) {
@@ -205,6 +209,110 @@ TEST_F(CrawlCliTest, CheckpointAndOutputInOneDirectoryTakeOneLock) {
   EXPECT_TRUE(fs::exists(both / "report.json"));
   EXPECT_TRUE(fs::exists(both / "CURRENT"));
   EXPECT_EQ(run({"crawl", "--resume", both.string(), "--progress", "never"}), 0) << read(dir_ / "stderr");
+}
+
+// `bloomcrawl status DIR` of a running crawl, from its output or its checkpoint directory, then
+// of the same crawl stopped by a signal; report.json is rewritten while the crawl runs.
+TEST_F(CrawlCliTest, StatusOfARunningCrawlThenOfItsStop) {
+  std::unique_ptr<testweb::TestWeb> web = start_slow_web();
+  const fs::path out = dir_ / "out";
+  const fs::path checkpoint = dir_ / "ckpt";
+  const fs::path config =
+      write("c.json", nlohmann::json{{"seeds", {{"urls", {web->seed_url()}}}},
+                                     {"scope", {{"allowed_hosts", web->options().hosts}, {"max_depth", 10}}},
+                                     {"politeness", {{"delay_ms", 0}, {"concurrency_per_host", 2}}},
+                                     {"fetch", {{"allowed_ranges", {"127.0.0.0/8"}}}},
+                                     {"output", {{"directory", out.string()}, {"report_interval_s", 1}}},
+                                     {"checkpoint", {{"directory", checkpoint.string()}}},
+                                     {"logging", {{"progress", "never"}}}}
+                          .dump());
+  const pid_t crawl = spawn({"crawl", "--config", config.string()}, "crawl");
+  ASSERT_TRUE(web->wait_for_in_flight(2, std::chrono::seconds(30)));
+
+  ASSERT_EQ(run({"status", out.string(), "--json"}, "running"), 0) << read(dir_ / "running.stderr");
+  const nlohmann::json running = nlohmann::json::parse(read(dir_ / "running.stdout"));
+  EXPECT_EQ(running["state"], "running");
+  EXPECT_EQ(running["alive"], true);
+  EXPECT_EQ(running["pid"], crawl);
+  EXPECT_EQ(running["lock_pid"], crawl);
+  EXPECT_EQ(running["checkpoint_directory"], checkpoint.string());
+  EXPECT_LT(running["age_seconds"].get<double>(), 30.0);
+  ASSERT_EQ(run({"status", checkpoint.string()}, "human"), 0) << read(dir_ / "human.stderr");
+  const std::string human = read(dir_ / "human.stdout");
+  EXPECT_NE(human.find("crawl running: pid " + std::to_string(crawl) + " running"), std::string::npos) << human;
+  EXPECT_NE(human.find("over the last 10 s"), std::string::npos) << human;
+
+  // report.json mid-crawl, its first rewrite a second after the start: waited for, not slept on.
+  nlohmann::json interim;
+  for (auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+       !interim.is_object() && std::chrono::steady_clock::now() < deadline;
+       std::this_thread::sleep_for(std::chrono::milliseconds(20))) {
+    if (fs::exists(out / "report.json")) interim = nlohmann::json::parse(read(out / "report.json"));
+  }
+  ASSERT_TRUE(interim.is_object()) << "no report.json while the crawl ran";
+  EXPECT_EQ(interim["crawl"]["running"], true);
+  EXPECT_FALSE(interim["crawl"].contains("stopped_by"));
+  EXPECT_EQ(interim["config"]["output"]["report_interval_s"], 1);
+
+  kill(crawl, SIGINT);
+  EXPECT_EQ(wait_exit(crawl), 0) << read(dir_ / "crawl.stderr");
+  ASSERT_EQ(run({"status", out.string(), "--json"}, "stopped"), 0) << read(dir_ / "stopped.stderr");
+  const nlohmann::json stopped = nlohmann::json::parse(read(dir_ / "stopped.stdout"));
+  EXPECT_EQ(stopped["state"], "stopped");
+  EXPECT_EQ(stopped["stopped_by"], "signal");
+  EXPECT_EQ(stopped["clean_exit"], true);
+  EXPECT_EQ(stopped["alive"], false);
+  const nlohmann::json report = nlohmann::json::parse(read(out / "report.json"));
+  EXPECT_EQ(report["crawl"]["stopped_by"], "signal");
+  EXPECT_FALSE(report["crawl"].contains("running"));
+  EXPECT_EQ(stopped["pages"], report["fetches"]["pages_fetched"]);
+  ASSERT_EQ(run({"status", checkpoint.string()}, "resume_hint"), 0);
+  EXPECT_NE(read(dir_ / "resume_hint.stdout").find("bloomcrawl crawl --resume " + checkpoint.string()),
+            std::string::npos)
+      << read(dir_ / "resume_hint.stdout");
+
+  EXPECT_EQ(run({"status", (dir_ / "nothing").string()}, "missing"), 1);
+  EXPECT_NE(read(dir_ / "missing.stderr").find("no status file"), std::string::npos);
+  EXPECT_EQ(run({"status", "--cluster", "redis://127.0.0.1:1/c"}, "cluster"), 1);
+  EXPECT_NE(read(dir_ / "cluster.stderr").find("--cluster"), std::string::npos);
+  web->stop();
+}
+
+// logging.progress "always" off a terminal: a progress line in the log each interval, the last
+// one at the end with the final count.
+TEST_F(CrawlCliTest, ProgressOffATerminalGoesToTheLogEachInterval) {
+  testweb::TestWebOptions o;
+  o.trap = false;
+  o.response_delay = std::chrono::milliseconds(300);
+  testweb::TestWeb web(o);
+  web.start();
+  const fs::path log = dir_ / "crawl.log";
+  const fs::path config =
+      write("c.json",
+            nlohmann::json{{"seeds", {{"urls", {web.seed_url()}}}},
+                           {"scope", {{"allowed_hosts", web.options().hosts}, {"max_pages", 18}}},
+                           {"politeness", {{"delay_ms", 0}, {"concurrency_per_host", 1}}},
+                           {"fetch", {{"allowed_ranges", {"127.0.0.0/8"}}}},
+                           {"output", {{"directory", (dir_ / "out").string()}}},
+                           {"logging", {{"progress", "always"}, {"progress_interval_s", 1}, {"file", log.string()}}}}
+                .dump());
+  // 18 pages, one at a time per host, 300 ms each: the crawl lasts well over the interval.
+  ASSERT_EQ(run({"crawl", "--config", config.string()}), 0) << read(dir_ / "stderr");
+  std::vector<std::string> lines;
+  std::istringstream in(read(log));
+  for (std::string line; std::getline(in, line);) {
+    if (line.find("progress: ") != std::string::npos) lines.push_back(line);
+  }
+  ASSERT_GE(lines.size(), 2u) << read(log);
+  const nlohmann::json report = nlohmann::json::parse(read(dir_ / "out/report.json"));
+  const std::string final_count = "progress: " + report["fetches"]["pages_fetched"].dump() + " pages ";
+  EXPECT_NE(lines.back().find(final_count), std::string::npos) << lines.back();
+  EXPECT_EQ(read(dir_ / "stderr").find("\033[K"), std::string::npos) << "no terminal control codes off a terminal";
+  const std::string summary = read(dir_ / "stdout");
+  EXPECT_NE(summary.find("bits per key of its capacity of " + report["seen_filter"]["capacity"].dump()),
+            std::string::npos)
+      << summary;
+  web.stop();
 }
 
 TEST_F(CrawlCliTest, MalformedJsonNamesLineAndColumn) {

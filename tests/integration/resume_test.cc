@@ -18,6 +18,7 @@
 #include <fstream>
 #include <map>
 #include <random>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -108,8 +109,9 @@ class ResumeTest : public ::testing::Test {
     return WEXITSTATUS(wait_child());
   }
 
-  std::string last_log() const {
-    std::ifstream in(dir_ / ("run" + std::to_string(runs_ - 1) + ".log"));
+  std::string last_log() const { return run_log(runs_ - 1); }
+  std::string run_log(int run) const {
+    std::ifstream in(dir_ / ("run" + std::to_string(run) + ".log"));
     std::stringstream s;
     s << in.rdbuf();
     return s.str();
@@ -142,12 +144,45 @@ class ResumeTest : public ::testing::Test {
     return run.outstanding.size();
   }
 
-  int inspect(std::string* out) {
-    const std::string cmd = std::string(BLOOMCRAWL_BIN) + " inspect " + checkpoint_dir().string() + " 2>&1";
+  // `bloomcrawl inspect` of the checkpoint: its stdout and, unless `stderr_to` names a file, its stderr.
+  int inspect(std::string* out, const fs::path& stderr_to = {}) {
+    const std::string cmd = std::string(BLOOMCRAWL_BIN) + " inspect " + checkpoint_dir().string() +
+                            (stderr_to.empty() ? " 2>&1" : " 2>" + stderr_to.string());
     FILE* p = popen(cmd.c_str(), "r");
     char buf[4096];
     for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out->append(buf, n);
     return WEXITSTATUS(pclose(p));
+  }
+
+  // After a kill -9: `status` says the crawl stopped without a final status, and `inspect` counts
+  // the journal after the last generation. Returns inspect's "resume".
+  nlohmann::json inspect_after_kill() {
+    const std::string status_cmd = std::string(BLOOMCRAWL_BIN) + " status --json " + out_dir().string();
+    FILE* p = popen(status_cmd.c_str(), "r");
+    std::string text;
+    char buf[4096];
+    for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) text.append(buf, n);
+    EXPECT_EQ(WEXITSTATUS(pclose(p)), 0) << text;
+    const nlohmann::json status = nlohmann::json::parse(text, nullptr, false);
+    EXPECT_EQ(status["state"], "stopped") << text;
+    EXPECT_EQ(status["written_state"], "running") << text;
+    EXPECT_EQ(status["clean_exit"], false) << text;
+    EXPECT_EQ(status["alive"], false) << text;
+
+    std::string out;
+    EXPECT_EQ(inspect(&out, dir_ / "inspect.err"), 0) << out;
+    const nlohmann::json j = nlohmann::json::parse(out, nullptr, false);
+    const nlohmann::json& resume = j["resume"];
+    EXPECT_GE(resume["queued"].get<uint64_t>(), j["queued"].get<uint64_t>()) << out;
+    std::ifstream err(dir_ / "inspect.err");
+    std::stringstream summary;
+    summary << err.rdbuf();
+    EXPECT_NE(summary.str().find("a resume continues from " + resume["pages_done"].dump() + " pages done, " +
+                                 resume["queued"].dump() + " queued"),
+              std::string::npos)
+        << summary.str();
+    EXPECT_NE(summary.str().find("bits per key of capacity"), std::string::npos) << summary.str();
+    return resume;
   }
 
   fs::path dir_;
@@ -188,6 +223,7 @@ TEST_F(ResumeTest, KilledAtRandomMomentsFetchesTheGroundTruthOnce) {
   std::vector<size_t> run_starts;
   int kills = 0;
   uint64_t target = 0;
+  nlohmann::json after_first_kill;  // inspect's "resume" then
   for (int round = 0; round < 4; ++round) {
     run_starts.push_back(web.requests().size());
     const uint64_t first_generation = next_generation(checkpoint_dir());
@@ -203,7 +239,7 @@ TEST_F(ResumeTest, KilledAtRandomMomentsFetchesTheGroundTruthOnce) {
     kill_child(SIGKILL);
     web.release_responses();
     in_flight_at_kills += in_flight_at_kill(first_generation, in_flight_by_url);
-    ++kills;
+    if (++kills == 1) after_first_kill = inspect_after_kill();
   }
   if (child_ > 0) {
     EXPECT_EQ(WEXITSTATUS(wait_child()), 0) << last_log();
@@ -211,6 +247,16 @@ TEST_F(ResumeTest, KilledAtRandomMomentsFetchesTheGroundTruthOnce) {
   run_starts.push_back(web.requests().size());
   ASSERT_EQ(run({"--resume"}), 0) << last_log();  // a finished crawl resumes to "done" at once
   EXPECT_GE(kills, 2) << "the crawl finished before most kill points: slow the web down";
+  if (kills >= 1) {
+    // inspect said what the resume after the first kill (run 1) continued from.
+    std::smatch m;
+    const std::string log = run_log(1);
+    ASSERT_TRUE(
+        std::regex_search(log, m, std::regex(R"(resumed from .* generation \d+: (\d+) pages done, (\d+) queued)")))
+        << log;
+    EXPECT_EQ(after_first_kill["pages_done"].get<uint64_t>(), std::stoull(m[1])) << after_first_kill;
+    EXPECT_EQ(after_first_kill["queued"].get<uint64_t>(), std::stoull(m[2])) << after_first_kill;
+  }
 
   const std::set<std::string> fetched = page_urls(web);
   std::vector<std::string> missing;

@@ -176,6 +176,15 @@ TEST(SeenFilter, MemoryLimitRefusesGrowthButKeepsAnswering) {
   }
 }
 
+// An empty filter's estimates are +0: a -0 was printed as "estimated FPR -0" by inspect.
+TEST(SeenFilter, AnEmptyFiltersEstimatesArePositiveZero) {
+  SeenFilter filter(small_options(1000, 0.01));
+  const SeenFilterStats s = filter.stats();
+  EXPECT_EQ(s.estimated_fpr, 0.0);
+  EXPECT_FALSE(std::signbit(s.estimated_fpr));
+  EXPECT_FALSE(std::signbit(s.estimated_false_positives));
+}
+
 TEST(SeenFilter, TighteningZeroIsOneRightSizedLayerThatNeverGrows) {
   SeenFilterOptions o = small_options(20000, 0.01);
   o.tightening_ratio = 0.0;
