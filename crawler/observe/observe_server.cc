@@ -38,7 +38,13 @@ ObserveServer::ObserveServer(const ListenAddress& address, LiveReport live)
     throw std::runtime_error("metrics: cannot listen on " + address_.host + ":" + std::to_string(address_.port));
   }
   port_ = uint16_t(port);
-  serving_ = std::thread([this] { server_->listen_after_bind(); });
+  serving_ = std::thread([this] {
+    server_->listen_after_bind();
+    serving_ended_ = true;
+  });
+  // httplib's stop() does nothing until listen_after_bind() has marked the server running, so a
+  // crawl over at once would leave the destructor joining a server that never stops.
+  while (!server_->is_running() && !serving_ended_) std::this_thread::yield();
   sampling_ = std::thread([this] { sample_every_second(); });
 }
 

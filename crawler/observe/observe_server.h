@@ -56,6 +56,7 @@ class ObserveServer {
   std::unique_ptr<httplib::Server> server_;
   uint16_t port_ = 0;
   std::thread serving_;
+  std::atomic<bool> serving_ended_{false};  // listen_after_bind() returned
   std::thread sampling_;
   std::mutex stop_mu_;
   std::condition_variable stop_cv_;
