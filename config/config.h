@@ -181,6 +181,13 @@ struct LoggingConfig {
   bool operator==(const LoggingConfig&) const = default;
 };
 
+// The live view (docs/metrics.md): Prometheus metrics at /metrics and the status page at / and
+// /status.json, on one HTTP port. Off while `listen` is empty; the CLI's --metrics overrides it.
+struct MetricsConfig {
+  std::string listen;  // "HOST:PORT" (config/listen_address.h)
+  bool operator==(const MetricsConfig&) const = default;
+};
+
 struct CrawlConfig {
   SeedsConfig seeds;
   ScopeConfig scope;
@@ -194,6 +201,7 @@ struct CrawlConfig {
   bool audit = false;  // server-side-checkable log of every fetch decision
   LoggingConfig logging;
   ClusterConfig cluster;
+  MetricsConfig metrics;
   bool operator==(const CrawlConfig&) const = default;
 };
 

@@ -7,6 +7,7 @@
 
 #include "base/ip_address.h"
 #include "config/cluster_address.h"
+#include "config/listen_address.h"
 
 namespace bloomcrawl::config_detail {
 namespace {
@@ -251,6 +252,16 @@ std::optional<std::string> check_redis_address(const std::string& address) {
 std::optional<std::string> check_cluster_name(const std::string& name) {
   if (name.empty()) return std::nullopt;
   return cluster_name_problem(name);
+}
+
+std::optional<std::string> check_listen_address(const std::string& address) {
+  if (address.empty()) return std::nullopt;
+  try {
+    parse_listen_address(address);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return std::nullopt;
 }
 
 }  // namespace bloomcrawl::config_detail

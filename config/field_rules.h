@@ -91,5 +91,7 @@ std::optional<std::string> check_param_name(const std::string& name);
 // Empty (cluster mode off) or redis://HOST:PORT; empty or a valid crawl name (config/cluster_address.h).
 std::optional<std::string> check_redis_address(const std::string& address);
 std::optional<std::string> check_cluster_name(const std::string& name);
+// Empty (off) or HOST:PORT (config/listen_address.h).
+std::optional<std::string> check_listen_address(const std::string& address);
 
 }  // namespace bloomcrawl::config_detail

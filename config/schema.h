@@ -160,6 +160,11 @@ void describe(V& v, S& c) {
   v.field("node", c.node, IntRange{0, 1023});
 }
 
+template <class V, SectionOf<MetricsConfig> S>
+void describe(V& v, S& c) {
+  v.field("listen", c.listen, Text{check_listen_address});
+}
+
 template <class V, SectionOf<CrawlConfig> S>
 void describe(V& v, S& c) {
   v.section("seeds", c.seeds);
@@ -174,6 +179,7 @@ void describe(V& v, S& c) {
   v.field("audit", c.audit, NoRule{});
   v.section("logging", c.logging);
   v.section("cluster", c.cluster);
+  v.section("metrics", c.metrics);
 }
 
 }  // namespace bloomcrawl::config_detail

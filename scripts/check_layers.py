@@ -29,7 +29,8 @@ ROOMS = {
     "pipeline": ("crawler/pipeline", ["cluster", "config", "robots", "url", "extract", "fetch", "persist", "output",
                                       "seenfilter", "frontier", "base"]),
     "cluster": ("crawler/cluster", ["config", "base"]),
-    "cli": ("crawler/cli", ["pipeline", "cluster", "config", "robots", "url", "extract", "fetch", "persist", "output",
+    "observe": ("crawler/observe", ["config", "base"]),
+    "cli": ("crawler/cli", ["pipeline", "cluster", "observe", "config", "robots", "url", "extract", "fetch", "persist", "output",
                             "seenfilter", "frontier", "base"]),
 }
 # Code that is no room and no library of the crawler: it may include every room, and what is listed.

@@ -22,10 +22,12 @@
 #include "config/cluster_address.h"
 #include "config/config.h"
 #include "config/key_hash.h"
+#include "config/listen_address.h"
 #include "crawler/cli/command.h"
 #include "crawler/cli/crawl_logging.h"
 #include "crawler/cluster/cluster_registry.h"
 #include "crawler/cluster/redis_client.h"
+#include "crawler/observe/observe_server.h"
 #include "crawler/output/crawl_summary.h"
 #include "crawler/pipeline/crawl_settings.h"
 #include "crawler/pipeline/crawler.h"
@@ -52,6 +54,7 @@ struct CrawlFlags {
   std::string cluster;  // redis://HOST:PORT/NAME
   int nodes = 0;
   int node = -1;
+  std::string metrics;  // HOST:PORT
 };
 
 void apply_overrides(const CrawlFlags& f, CrawlConfig& c) {
@@ -75,6 +78,7 @@ void apply_overrides(const CrawlFlags& f, CrawlConfig& c) {
   }
   if (f.nodes > 0) c.cluster.nodes = f.nodes;
   if (f.node >= 0) c.cluster.node = f.node;
+  if (!f.metrics.empty()) c.metrics.listen = f.metrics;
 }
 
 // Cluster mode: joins the crawl recorded in Redis, or refuses this node (docs/cluster.md).
@@ -258,6 +262,13 @@ int run_crawl(const CrawlFlags& flags) {
   settings.audit = config.audit;
   SignalWatcher watcher;
   Crawler crawler(settings, std::move(resume));
+  // Declared after the crawler, so it stops serving before the crawler goes.
+  std::unique_ptr<ObserveServer> observe;
+  if (!config.metrics.listen.empty()) {
+    observe = std::make_unique<ObserveServer>(parse_listen_address(config.metrics.listen),
+                                              [&crawler] { return crawler.live_report(); });
+    spdlog::info("status page at {} (Prometheus metrics at {}metrics)", observe->url(), observe->url());
+  }
   nlohmann::json report = watcher.run(crawler);
   report["config"] = to_json(config);
   if (config.output.report_json) {
@@ -300,6 +311,8 @@ BLOOMCRAWL_COMMAND("crawl", "Crawl from a seed-list config", [](CLI::App& app) -
   app.add_option("--cluster", flags->cluster, "Cluster mode: redis://HOST:PORT/NAME (docs/cluster.md)");
   app.add_option("--nodes", flags->nodes, "Nodes in the cluster (cluster.nodes)");
   app.add_option("--node", flags->node, "This node's index, 0 to nodes-1 (cluster.node)");
+  app.add_option("--metrics", flags->metrics,
+                 "Serve Prometheus metrics and the status page on HOST:PORT (metrics.listen; docs/metrics.md)");
   app.add_flag("--audit", flags->audit, "Count the seen filter's real false positives with an exact set (audit)");
   app.callback([flags, resume] {
     flags->resume = resume->count() > 0;

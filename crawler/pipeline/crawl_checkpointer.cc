@@ -331,6 +331,7 @@ void CrawlCheckpointer::finish_checkpoint(CrawlCheckpoint& cp, DiskCheckpointCut
 
 void CrawlCheckpointer::take_checkpoint(bool wait) {
   if (writer_.joinable()) writer_.join();
+  const auto started = std::chrono::steady_clock::now();  // the checkpoint's duration: pause and writing
   const CrawlCheckpointSettings& c = settings_.checkpoint;
   std::filesystem::create_directories(c.directory);
   generation_ = std::max(generation_.load() + 1, next_generation(c.directory));
@@ -352,13 +353,15 @@ void CrawlCheckpointer::take_checkpoint(bool wait) {
   last_checkpoint_ = std::chrono::steady_clock::now();
   pages_at_last_checkpoint_ = checkpoint->manifest.pages_done;
   writing_ = true;
-  auto write = [this, checkpoint, frontier, previous, current]() mutable {
+  auto write = [this, checkpoint, frontier, previous, current, started]() mutable {
     previous.reset();  // synced and closed
     try {
       finish_checkpoint(*checkpoint, *frontier, *current);
       CrawlSaveResult r = save_crawl_checkpoint(*checkpoint, settings_.checkpoint.directory, settings_.checkpoint.keep);
       std::lock_guard<std::mutex> lock(written_mu_);
       ++written_.taken;
+      written_.last_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      written_.seconds_total += written_.last_seconds;
       written_.last_bytes = r.bytes_written;
       written_.total_bytes += r.bytes_written;
       written_.last_manifest = r.manifest_file;
@@ -415,6 +418,18 @@ void CrawlCheckpointer::checkpoint_failed(const std::string& why) {
   ++written_.failed;
   written_.last_failure = why;
   if (failure_.empty()) failure_ = "checkpoint not written: " + why;
+}
+
+nlohmann::json CrawlCheckpointer::totals() const {
+  std::lock_guard<std::mutex> lock(written_mu_);
+  return {{"taken", written_.taken},
+          {"failed", written_.failed},
+          {"seconds_total", written_.seconds_total},
+          {"last_seconds", written_.last_seconds},
+          {"last_pause_ms", written_.last_pause_ms},
+          {"max_pause_ms", written_.max_pause_ms},
+          {"last_bytes_written", written_.last_bytes},
+          {"total_bytes_written", written_.total_bytes}};
 }
 
 }  // namespace bloomcrawl

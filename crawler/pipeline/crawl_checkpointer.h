@@ -90,6 +90,9 @@ class CrawlCheckpointer {
   // The audit's count, or (audit off) the one the resumed checkpoint carried.
   uint64_t audit_false_positives() const { return audit_ ? audit_->false_positives() : saved_audit_false_positives_; }
   nlohmann::json report() const;  // report.json's "checkpoint"
+  // The generations' counts, durations and bytes, from any thread while the crawl runs (report()
+  // reads what the scheduler thread writes unlocked): for the live view (crawler/observe).
+  nlohmann::json totals() const;
   // Scheduler thread: empty, or the first checkpoint or journal write that failed, naming the
   // file (sticky, unlike last_failure()). The previous generation stays current; the crawler
   // stops on it (docs/outcomes.md).
@@ -153,6 +156,8 @@ class CrawlCheckpointer {
     double frontier_lock_ms = 0;
     uint64_t last_bytes = 0;
     uint64_t total_bytes = 0;
+    double last_seconds = 0;   // the last generation written: from its cut to its commit
+    double seconds_total = 0;  // of every generation written
     std::string last_manifest;
     std::string last_failure;
   } written_;

@@ -15,6 +15,8 @@
 #include <nlohmann/json.hpp>
 
 #include "crawler/pipeline/duplicate_counts.h"
+#include "crawler/pipeline/fetch_latency.h"
+#include "crawler/pipeline/recent_errors.h"
 
 namespace bloomcrawl {
 
@@ -59,6 +61,10 @@ struct CrawlStats {
   Counter redirects{0};
   Counter redirects_deduplicated{0};  // target already seen: a second fetch avoided
   Counter redirects_dropped{0};       // invalid, out of scope or over max_redirects
+
+  // For the live view only (crawler/observe, docs/metrics.md): neither in to_json() nor saved.
+  FetchLatency fetch_latency;  // responses, as fetch_ms_total
+  RecentErrors recent_errors;  // failures and statuses >= 400
 
   void add_duplicate(const std::string& host, const char* link_kind);
   void add_failure(const char* outcome);

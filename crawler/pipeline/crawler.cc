@@ -806,12 +806,14 @@ void Crawler::process_page(const PageRequest& page, FetchResult& result) {
   rec.error = result.error;
   if (result.outcome != FetchOutcome::kOk) {
     stats_.add_failure(fetch_outcome_name(result.outcome));
+    stats_.recent_errors.add(page.url, rec.outcome + (result.error.empty() ? "" : ": " + result.error));
     write_record(rec);
     return;
   }
   stats_.pages_fetched.fetch_add(1, std::memory_order_relaxed);
   stats_.bytes_received.fetch_add(result.body_decoded_bytes, std::memory_order_relaxed);
   stats_.fetch_ms_total.fetch_add(uint64_t(result.total_ms), std::memory_order_relaxed);
+  stats_.fetch_latency.observe_ms(result.total_ms);
   if (warc_ && result.content_accepted) archive(result);
   const long s = result.status;
   (s < 300   ? stats_.status_2xx
@@ -819,6 +821,7 @@ void Crawler::process_page(const PageRequest& page, FetchResult& result) {
    : s < 500 ? stats_.status_4xx
              : stats_.status_5xx)
       .fetch_add(1, std::memory_order_relaxed);
+  if (s >= 400) stats_.recent_errors.add(page.url, "HTTP " + std::to_string(s));
 
   if (s >= 300 && s < 400 && !result.location.empty()) {
     follow_redirect(page, result, rec);

@@ -78,6 +78,11 @@ class Crawler {
 
   const CrawlStats& stats() const { return stats_; }
 
+  // The crawl's counters and gauges now, from any thread, before, during or after run(): for the
+  // live view (crawler/observe, docs/metrics.md). Cheap (no scan of the filter's bits or of every
+  // host), so it may be called every second. crawler_live.cc.
+  nlohmann::json live_report() const;
+
  private:
   // Expired robots.txt entries are dropped this often (RobotsCache::erase_expired is O(hosts)).
   static constexpr std::chrono::seconds kRobotsSweepInterval{60};

@@ -1,0 +1,94 @@
+#include "crawler/observe/status_json.h"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace bloomcrawl {
+namespace {
+
+using Pointer = nlohmann::json::json_pointer;
+
+// A count: a non-negative integer, else 0.
+uint64_t count_of(const nlohmann::json& n) {
+  return n.is_number_integer() && n.get<int64_t>() >= 0 ? n.get<uint64_t>() : 0;
+}
+
+uint64_t count(const nlohmann::json& r, const char* pointer) {
+  const Pointer p(pointer);
+  return r.contains(p) ? count_of(r.at(p)) : 0;
+}
+
+double real(const nlohmann::json& r, const char* pointer) {
+  const Pointer p(pointer);
+  return r.contains(p) && r.at(p).is_number() ? r.at(p).get<double>() : 0.0;
+}
+
+// The report's duplicates_avoided.top_hosts (an object, host: count), as a list, most first.
+nlohmann::json top_hosts(const nlohmann::json& r) {
+  std::vector<std::pair<std::string, uint64_t>> hosts;
+  const Pointer p("/duplicates_avoided/top_hosts");
+  if (r.contains(p) && r.at(p).is_object()) {
+    for (const auto& [host, n] : r.at(p).items()) hosts.emplace_back(host, count_of(n));
+  }
+  std::sort(hosts.begin(), hosts.end(), [](const auto& a, const auto& b) {
+    return a.second != b.second ? a.second > b.second : a.first < b.first;
+  });
+  nlohmann::json out = nlohmann::json::array();
+  for (size_t i = 0; i < hosts.size() && i < kStatusTopHosts; ++i)
+    out.push_back({{"host", hosts[i].first}, {"duplicates_avoided", hosts[i].second}});
+  return out;
+}
+
+}  // namespace
+
+StatusHistory::Sample status_sample(const nlohmann::json& report, double unix_seconds) {
+  const nlohmann::json& r = report;
+  return {unix_seconds, count(r, "/fetches/pages_fetched"), count(r, "/frontier/queued"),
+          count(r, "/frontier/in_flight")};
+}
+
+nlohmann::json status_json(const nlohmann::json& report, const StatusHistory& history, double unix_seconds,
+                           double uptime_seconds) {
+  const nlohmann::json& r = report;
+  const uint64_t keys = count(r, "/seen_filter/keys");
+  const uint64_t capacity = count(r, "/seen_filter/capacity");
+  nlohmann::json filter = {{"keys", keys},
+                           {"capacity", capacity},
+                           {"fill", capacity > 0 ? double(keys) / double(capacity) : 0.0},
+                           {"layers", count(r, "/seen_filter/layers")},
+                           {"bytes", count(r, "/seen_filter/bytes")},
+                           {"estimated_fpr", real(r, "/seen_filter/estimated_fpr")},
+                           {"estimated_false_positives", real(r, "/seen_filter/estimated_false_positives")}};
+  if (r.contains(Pointer("/audit/false_positives")))
+    filter["audited_false_positives"] = count(r, "/audit/false_positives");
+  return {
+      {"time", unix_seconds},
+      {"uptime_seconds", uptime_seconds},
+      {"progress",
+       {{"pages_fetched", count(r, "/fetches/pages_fetched")},
+        {"pages_per_second", history.pages_per_second(10)},
+        {"max_pages", count(r, "/limits/max_pages")},
+        {"queued", count(r, "/frontier/queued")},
+        {"hosts", count(r, "/frontier/hosts")},
+        {"ready_hosts", count(r, "/frontier/ready_hosts")},
+        {"in_flight", count(r, "/frontier/in_flight")},
+        {"bytes_received", count(r, "/fetches/bytes_received")},
+        {"links_found", count(r, "/links/discovered")},
+        {"links_new", count(r, "/links/new")},
+        {"duplicates_avoided", count(r, "/duplicates_avoided/total")}}},
+      {"status_mix",
+       {{"2xx", count(r, "/fetches/status/2xx")},
+        {"3xx", count(r, "/fetches/status/3xx")},
+        {"4xx", count(r, "/fetches/status/4xx")},
+        {"5xx", count(r, "/fetches/status/5xx")},
+        {"failed", count(r, "/fetches/failures")}}},
+      {"top_hosts", top_hosts(r)},
+      {"recent_errors", r.value("recent_errors", nlohmann::json::array())},
+      {"filter", std::move(filter)},
+      {"history", history.to_json()},
+  };
+}
+
+}  // namespace bloomcrawl
