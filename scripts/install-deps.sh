@@ -9,6 +9,8 @@ packages=(
   libidn2-dev libicu-dev zlib1g-dev libssl-dev libbrotli-dev libcli11-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev libbloom-dev libcpp-httplib-dev librocksdb-dev
   libhiredis-dev redis-server
+  libpsl-dev publicsuffix prometheus-cpp-dev
+  nginx openssl prometheus chromium
   "$@"
 )
 # Node.js and npm run the tests' independent WARC reader. Machines that already have them (for
