@@ -2,9 +2,6 @@
 // robots.txt obeyed the host is given up after its error budget of robots.txt tries and each URL
 // is recorded as host_unreachable; without, each page fails as dns_failed, the host parking after
 // its error budget (park_s) like a host refusing connections, and every URL ends as one record.
-#include <unistd.h>
-
-#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
@@ -13,15 +10,11 @@
 #include <nlohmann/json.hpp>
 
 #include "config/config.h"
-#include "crawler/pipeline/crawl_settings.h"
-#include "crawler/pipeline/crawler.h"
+#include "tests/support/crawl_run.h"
 #include "tests/support/fetch_loopback_server.h"
-#include "tests/support/page_records.h"
 
 namespace bloomcrawl {
 namespace {
-
-namespace fs = std::filesystem;
 
 constexpr const char* kDeadHost = "bloomcrawl-no-such-name.invalid";
 constexpr int kDeadUrls = 5;
@@ -47,13 +40,9 @@ struct DnsFailureCrawl : ::testing::Test {
 
   // Runs the crawl; pages.jsonl by URL.
   std::map<std::string, std::vector<nlohmann::json>> crawl() {
-    const fs::path out = fs::temp_directory_path() / ("dns_failure_crawl_" + std::to_string(getpid()));
-    fs::remove_all(out);
-    config.output.directory = out.string();
-    report = Crawler(settings_from_config(config)).run();
-    auto records = testing::read_page_records(out);
-    fs::remove_all(out);
-    return records;
+    testing::CrawlRun run = testing::run_crawl_in_temp_dir(config);
+    report = std::move(run.report);
+    return std::move(run.records);
   }
 
   testing::LoopbackHttpServer site;

@@ -1,26 +1,22 @@
 // A crawl over HTTPS with HTTP/2 against a local nginx whose certificate comes from a test CA
 // trusted with fetch.ca_file: every page is fetched once, over HTTP/2, many requests sharing a
 // connection (nginx's access log says so). Without the CA, the seed is recorded as a TLS failure.
-#include <unistd.h>
-
-#include <filesystem>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "config/config.h"
-#include "crawler/pipeline/crawl_settings.h"
-#include "crawler/pipeline/crawler.h"
-#include "tests/support/page_records.h"
+#include "tests/support/crawl_run.h"
 #include "tests/support/tls_nginx.h"
 
 namespace bloomcrawl {
 namespace {
 
-namespace fs = std::filesystem;
 using testing::TlsNginx;
 
 constexpr int kPages = 30;
@@ -38,14 +34,10 @@ class HttpsCrawl : public ::testing::Test {
   }
 
   std::map<std::string, std::vector<nlohmann::json>> crawl() {
-    const fs::path out = fs::temp_directory_path() / ("https_crawl_" + std::to_string(getpid()));
-    fs::remove_all(out);
-    config.output.directory = out.string();
-    report = Crawler(settings_from_config(config)).run();
-    auto records = testing::read_page_records(out);
-    fs::remove_all(out);
+    testing::CrawlRun run = testing::run_crawl_in_temp_dir(config);
     server->stop();
-    return records;
+    report = std::move(run.report);
+    return std::move(run.records);
   }
 
   std::unique_ptr<TlsNginx> server;

@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "tests/support/loopback_port.h"
 #include "tests/support/spawn.h"
 
 namespace bloomcrawl::testing {
@@ -30,19 +31,6 @@ void run(std::vector<std::string> args, const fs::path& log) {
   const pid_t pid = spawn_to_files(std::move(args), log, log);
   if (pid < 0 || wait_exit_code(pid) != 0)
     throw std::runtime_error("TlsNginx: " + what + " failed; see " + log.string());
-}
-
-// A port nobody listens on now (nginx binds it a moment later; start() retries if it lost a race).
-int free_port() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t length = sizeof address;
-  bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
-  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-  close(fd);
-  return ntohs(address.sin_port);
 }
 
 bool accepts_connections(int port) {
@@ -161,7 +149,7 @@ void TlsNginx::write_config(bool http2) const {
 }
 
 bool TlsNginx::start_on_free_port(bool http2) {
-  port_ = free_port();
+  port_ = unused_loopback_port();  // nginx may lose it to another process: the caller retries
   write_config(http2);
   const std::string d = dir_.path().string();
   pid_ = spawn_to_files({kNginx, "-p", d, "-c", d + "/nginx.conf", "-e", d + "/error.log", "-g", "daemon off;"},
