@@ -6,6 +6,7 @@
 #include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <set>
@@ -20,6 +21,15 @@ namespace {
 
 using testing::FetchCollector;
 using testing::TlsNginx;
+
+// The loopback options with timeouts long enough for TLS handshakes on a loaded machine (requests
+// waiting on a host's first connection, PIPEWAIT, count that wait in their own connect time).
+FetchOptions tls_options() {
+  FetchOptions options = testing::loopback_fetch_options();
+  options.connect_timeout = std::chrono::seconds(30);
+  options.total_timeout = std::chrono::seconds(30);
+  return options;
+}
 
 class FetcherTlsTest : public ::testing::Test {
  protected:
@@ -42,7 +52,7 @@ class FetcherTlsTest : public ::testing::Test {
 
 TEST_F(FetcherTlsTest, UnknownCaIsEachPagesTlsErrorNamingTheCertificate) {
   TlsNginx server;
-  const auto results = fetch_pages(server, testing::loopback_fetch_options(), 3);
+  const auto results = fetch_pages(server, tls_options(), 3);
   ASSERT_EQ(results.size(), 3u);
   for (const auto& [url, r] : results) {
     EXPECT_EQ(r.outcome, FetchOutcome::kTlsError) << url << ": " << r.error;
@@ -55,7 +65,7 @@ TEST_F(FetcherTlsTest, UnknownCaIsEachPagesTlsErrorNamingTheCertificate) {
 
 TEST_F(FetcherTlsTest, CaFileTrustsTheTestCa) {
   TlsNginx server;
-  FetchOptions options = testing::loopback_fetch_options();
+  FetchOptions options = tls_options();
   options.ca_file = server.ca_file();
   const auto results = fetch_pages(server, options, 3);
   ASSERT_EQ(results.size(), 3u);
@@ -69,7 +79,7 @@ TEST_F(FetcherTlsTest, CaFileTrustsTheTestCa) {
 }
 
 TEST_F(FetcherTlsTest, UnreadableCaFileIsRejectedAtStart) {
-  FetchOptions options = testing::loopback_fetch_options();
+  FetchOptions options = tls_options();
   options.ca_file = "/nonexistent/ca.pem";
   EXPECT_THROW(Fetcher(options, [](FetchResult&&) {}), std::invalid_argument);
 }
@@ -79,7 +89,7 @@ TEST_F(FetcherTlsTest, TlsVerifyOffAcceptsAnyCertificateAndSaysSoAtStart) {
   auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(log);
   spdlog::default_logger()->sinks().push_back(sink);
   TlsNginx server;
-  FetchOptions options = testing::loopback_fetch_options();
+  FetchOptions options = tls_options();
   options.tls_verify = false;
   const auto results = fetch_pages(server, options, 2);
   spdlog::default_logger()->sinks().pop_back();
@@ -90,7 +100,7 @@ TEST_F(FetcherTlsTest, TlsVerifyOffAcceptsAnyCertificateAndSaysSoAtStart) {
 TEST_F(FetcherTlsTest, Http2CarriesManyRequestsOverOneConnection) {
   constexpr int kPages = 40;
   TlsNginx server({.pages = kPages});
-  FetchOptions options = testing::loopback_fetch_options();
+  FetchOptions options = tls_options();
   options.ca_file = server.ca_file();
   const auto results = fetch_pages(server, options, kPages);
   for (const auto& [url, r] : results) {
@@ -117,7 +127,7 @@ TEST_F(FetcherTlsTest, Http2CarriesManyRequestsOverOneConnection) {
 TEST_F(FetcherTlsTest, Http11OverTlsWhenHttp2IsOff) {
   constexpr int kPages = 10;
   TlsNginx server({.pages = kPages});
-  FetchOptions options = testing::loopback_fetch_options();
+  FetchOptions options = tls_options();
   options.ca_file = server.ca_file();
   options.http2 = false;
   options.max_host_connections = 1;
