@@ -1,8 +1,10 @@
 """Figures for bench/crawl_bench.sh, from what the server saw rather than what each tool says.
 
-  crawl_analyze.py measure --name N --truth FILE --log ACCESS_LOG --time TIME_V [--wrk WRK_OUT] --out JSON
+  crawl_analyze.py measure --name N --truth FILE --log ACCESS_LOG --time TIME_V [--wrk WRK_OUT]
+                           [--server-cpu FILE] --out JSON
       One tool's row: pages/s, CPU per 1,000 pages, peak RSS (from /usr/bin/time -v), distinct pages
-      fetched against the ground truth and duplicate fetches (from nginx's access log).
+      fetched against the ground truth and duplicate fetches, protocols and requests per connection
+      (from nginx's access log); with --server-cpu, nginx's workers' CPU seconds.
   crawl_analyze.py report --rows JSON... --setup MARKDOWN [--notes MARKDOWN] [--parse JSON] --out MARKDOWN
       bench/results/crawl.md: the machine, the setup, the table and the targets; with --parse
       (links_bench on the site's pages), the pages/s that parsing alone allows these cores.
@@ -98,6 +100,8 @@ def measure(args):
     port = next(iter(truth)).rsplit(":", 1)[1].split("/")[0]
     seen = Counter()
     statuses = Counter()
+    protocols = Counter()
+    connections = set()
     requests = robots = 0
     first_start = last_end = None
     total_request_time = 0.0
@@ -108,6 +112,9 @@ def measure(args):
                 continue
             host, uri, status, request_time, msec = fields[0], fields[1], fields[2], float(fields[3]), float(fields[4])
             requests += 1
+            if len(fields) >= 10:  # $server_protocol, $connection, $connection_requests
+                protocols[fields[7]] += 1
+                connections.add(fields[8])
             statuses[status[0] + "xx" if status != "421" else "421"] += 1
             total_request_time += request_time
             key = canonical_key(host, port, uri)
@@ -136,7 +143,13 @@ def measure(args):
         "statuses": dict(statuses),
         "log_span_s": (last_end - first_start) if requests else 0.0,
         "mean_server_ms": 1000 * total_request_time / requests if requests else 0.0,
+        "protocols": dict(protocols),
+        "connections": len(connections),
+        "requests_per_connection": requests / len(connections) if connections else 0.0,
     }
+    if args.server_cpu:
+        row["server_cpu_s"] = float(open(args.server_cpu).read().strip() or 0)
+        row["server_cpu_s_per_1000_pages"] = 1000 * row["server_cpu_s"] / pages if pages else 0.0
     row.update(read_time_v(args.time))
     cpu = row["user_s"] + row["sys_s"]
     row["pages_per_s"] = pages / row["wall_s"] if row["wall_s"] else 0.0
@@ -287,6 +300,26 @@ def report(args):
                              new["cpu_s_per_1000_pages"] / base["cpu_s_per_1000_pages"],
                              new["max_rss_kib"] / 1024, base["max_rss_kib"] / 1024,
                              new["duplicate_fetches"], base["duplicate_fetches"]))
+    https_pairs = [(by_name[n.replace("bloomcrawl-https", "bloomcrawl")], by_name[n]) for n in by_name
+                   if n.startswith("bloomcrawl-https") and n.replace("bloomcrawl-https", "bloomcrawl") in by_name]
+    if https_pairs:
+        lines += ["", "## HTTPS with HTTP/2 against plain HTTP/1.1 (--https), crawled one after the other in each round", "",
+                  "CPU per page is bloomcrawl's (user+sys, `/usr/bin/time -v`); the server's is nginx's workers' "
+                  "(from /proc before it stops). Protocols, connections and requests per connection come from "
+                  "nginx's access log ($server_protocol, $connection).", "",
+                  "| pair | pages/s HTTP/1.1 | pages/s HTTPS h2 | ratio | crawler CPU s / 1,000 pages HTTP/1.1 "
+                  "| HTTPS h2 | ratio (TLS cost) | nginx CPU s / 1,000 pages HTTP/1.1 | HTTPS h2 | protocols HTTPS "
+                  "| connections HTTP/1.1 | HTTPS | requests per connection HTTP/1.1 | HTTPS | truth pages HTTPS |",
+                  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|"]
+        for plain, tls in https_pairs:
+            lines.append("| %s | %.0f | %.0f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %s | %d | %d | %.0f | %.0f | %d / %d |" % (
+                tls["name"], plain["pages_per_s"], tls["pages_per_s"], tls["pages_per_s"] / plain["pages_per_s"],
+                plain["cpu_s_per_1000_pages"], tls["cpu_s_per_1000_pages"],
+                tls["cpu_s_per_1000_pages"] / plain["cpu_s_per_1000_pages"],
+                plain.get("server_cpu_s_per_1000_pages", 0.0), tls.get("server_cpu_s_per_1000_pages", 0.0),
+                ", ".join("%s %d" % kv for kv in sorted(tls["protocols"].items())),
+                plain["connections"], tls["connections"], plain["requests_per_connection"],
+                tls["requests_per_connection"], tls["truth_fetched"], tls["truth_pages"]))
     lines += ["", "## Details", ""]
     for r in rows:
         details = []
@@ -315,6 +348,7 @@ def main():
     m.add_argument("--log", required=True)
     m.add_argument("--time", required=True)
     m.add_argument("--wrk")
+    m.add_argument("--server-cpu", help="a file holding the CPU seconds nginx's workers used")
     m.add_argument("--out", required=True)
     r = sub.add_parser("report")
     r.add_argument("--rows", nargs="+", required=True)

@@ -8,7 +8,7 @@
 #   bench/crawl_bench.sh [--pages-per-host N] [--port P] [--wrk-seconds S] [--scrapy-seconds S]
 #                        [--no-profile] [--notes FILE] [--out FILE] [--keep]
 #                        [--baseline BIN] [--rounds N] [--no-others]
-#                        [--kill-at-percent P] [--memory-limit-mb M] [--tool-timeout S]
+#                        [--kill-at-percent P] [--memory-limit-mb M] [--tool-timeout S] [--https]
 #
 # Installs what it uses, builds Release, and cleans up on any exit (nginx stopped, temp dir removed
 # unless --keep). About 10 minutes on 2 cores. Unless --no-profile, bloomcrawl then crawls once more
@@ -27,6 +27,12 @@
 # of the frontiers, not of a checkpointed crawl against one that journals nothing.
 # --memory-limit-mb M: frontier.memory_limit_mb for our crawl (and the baseline's).
 # --tool-timeout S: a tool still running after S seconds is stopped (default 900).
+# --https: in each round, after bloomcrawl's plain HTTP/1.1 crawl, it crawls the same site again over
+# HTTPS with HTTP/2 (row "bloomcrawl-https"): nginx gets a certificate from a CA that openssl makes
+# for the run (trusted with fetch.ca_file), and the site's absolute http:// links are rewritten to
+# https:// for that crawl (and back). The report then compares the two: pages/s, CPU per page (the
+# TLS cost, the server's CPU too) and requests per connection. Scrapy and wget crawl plain HTTP.
+#   e.g. --https --no-others --no-profile --pages-per-host 30000 --wrk-seconds 5 --out bench/results/https.md
 # A big crawl (issue 13): --pages-per-host 333334 --kill-at-percent 40 --baseline OLD_BIN
 #   --no-others --no-profile --out bench/results/crawl-1m.md
 set -euo pipefail
@@ -52,6 +58,7 @@ rounds=1
 others=1
 kill_at_percent=""
 memory_limit_mb=256
+https=0
 
 usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
@@ -70,6 +77,7 @@ while [ $# -gt 0 ]; do
     --kill-at-percent) kill_at_percent="$2"; shift 2 ;;
     --memory-limit-mb) memory_limit_mb="$2"; shift 2 ;;
     --tool-timeout) tool_timeout_s="$2"; shift 2 ;;
+    --https) https=1; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "crawl_bench: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -163,14 +171,20 @@ log "generating $pages_per_host pages on each of ${#hosts[@]} hosts, port $port"
 truth_pages="$(wc -l <"$truth")"
 log "ground truth: $truth_pages URLs"
 
-default_listen=""
-servers=""
-for h in "${hosts[@]}"; do default_listen+="    listen $h:$port default_server;"$'\n'; done
-for h in "${hosts[@]}"; do
-  servers+=$'\n'"  server {"$'\n'
-  for l in "${hosts[@]}"; do servers+="    listen $l:$port;"$'\n'; done
-  servers+="    server_name $h;"$'\n'"    root $work/site/$h;"$'\n'"    index index.html;"$'\n'"  }"$'\n'
-done
+# nginx_blocks [LISTEN_OPTIONS]: the server blocks (default_listen, servers) for the hosts, each
+# listen line with LISTEN_OPTIONS (" ssl http2" for HTTPS); nginx_tls: the certificate directives.
+nginx_blocks() {
+  default_listen=""
+  servers=""
+  for h in "${hosts[@]}"; do default_listen+="    listen $h:$port$1 default_server;"$'\n'; done
+  for h in "${hosts[@]}"; do
+    servers+=$'\n'"  server {"$'\n'
+    for l in "${hosts[@]}"; do servers+="    listen $l:$port$1;"$'\n'; done
+    servers+="    server_name $h;"$'\n'"    root $work/site/$h;"$'\n'"    index index.html;"$'\n'"  }"$'\n'
+  done
+}
+nginx_blocks ""
+nginx_tls=""
 
 # fill_template IN OUT KEY=VALUE...: IN with every @KEY@ replaced (values may span lines); an
 # @NAME@ left over is an error, so a template and this script cannot drift apart silently.
@@ -192,13 +206,25 @@ EOF
 start_nginx() {
   local name="$1" conf="$nginx_prefix/$1.conf"
   fill_template "$repo/bench/crawl_nginx.conf" "$conf" DEFAULT_LISTEN="$default_listen" SERVERS="$servers" \
-    PREFIX="$nginx_prefix" PORT="$port" ACCESS_LOG="$work/$name.access.log"
+    PREFIX="$nginx_prefix" PORT="$port" ACCESS_LOG="$work/$name.access.log" TLS="$nginx_tls"
   nginx -p "$nginx_prefix" -c "$conf" -e "$nginx_prefix/error.log"
   for _ in $(seq 50); do
     if (exec 3<>"/dev/tcp/${hosts[0]}/$port") 2>/dev/null; then return 0; fi
     sleep 0.1
   done
   log "nginx did not start listening on ${hosts[0]}:$port"; cat "$nginx_prefix/error.log" >&2; exit 1
+}
+
+# CPU seconds (user + sys) nginx's workers have used: the server's share of the cost (TLS included).
+nginx_worker_cpu() {
+  local master ticks=0 pid stat
+  master="$(cat "$nginx_prefix/nginx.pid")"
+  for pid in $(pgrep -P "$master"); do
+    stat="$(cat "/proc/$pid/stat")"
+    stat="${stat##*) }"  # the fields after the command name; utime and stime are its 12th and 13th
+    ticks=$((ticks + $(echo "$stat" | awk '{print $12 + $13}')))
+  done
+  awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.2f\n", t / hz}'
 }
 
 # run_tool NAME COMMAND...: the command under /usr/bin/time -v against a fresh nginx, then its row.
@@ -208,11 +234,12 @@ run_tool() {
   start_nginx "$name"
   /usr/bin/time -v -o "$work/$name.time" timeout -s INT -k 30 "$tool_timeout_s" "$@" \
     >"$work/$name.out" 2>&1 || log "$name exited with status $? (see the table)"
+  nginx_worker_cpu >"$work/$name.server-cpu"
   stop_nginx
   local extra=()
   [ "$name" = wrk ] && extra=(--wrk "$work/$name.out")
   "$py" "$repo/bench/crawl_analyze.py" measure --name "$name" --truth "$truth" --log "$work/$name.access.log" \
-    --time "$work/$name.time" --out "$work/rows/$name.json" "${extra[@]}"
+    --time "$work/$name.time" --server-cpu "$work/$name.server-cpu" --out "$work/rows/$name.json" "${extra[@]}"
 }
 
 # Other jobs may share the machine: the report gives the load around the measurements.
@@ -225,7 +252,42 @@ per_host=$(( (64 + ${#hosts[@]} - 1) / ${#hosts[@]} ))
 allowed_hosts="$(printf '"%s", ' "${hosts[@]:1}")"
 fill_template "$repo/bench/crawl_bloomcrawl.conf" "$work/bloomcrawl.json" SEED="$seed" \
   ALLOWED_HOSTS="${allowed_hosts%, }" PER_HOST="$per_host" OUTPUT="$work/bloomcrawl-out" \
-  MEMORY_LIMIT_MB="$memory_limit_mb"
+  MEMORY_LIMIT_MB="$memory_limit_mb" TLS_FETCH=""
+if [ "$https" = 1 ]; then
+  [ -n "$kill_at_percent" ] && { log "--https and --kill-at-percent do not go together"; exit 2; }
+  # A CA made for this run, and one certificate naming every host's address.
+  tls="$work/tls"
+  mkdir -p "$tls"
+  ec=(-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes)
+  openssl req -x509 "${ec[@]}" -keyout "$tls/ca.key" -out "$tls/ca.pem" -days 2 -subj "/CN=crawl_bench CA" \
+    -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign,cRLSign 2>/dev/null
+  openssl req "${ec[@]}" -keyout "$tls/server.key" -out "$tls/server.csr" -subj "/CN=${hosts[0]}" 2>/dev/null
+  printf 'subjectAltName=%s\nextendedKeyUsage=serverAuth\n' "$(printf 'IP:%s,' "${hosts[@]}" | sed 's/,$//')" >"$tls/server.ext"
+  openssl x509 -req -in "$tls/server.csr" -CA "$tls/ca.pem" -CAkey "$tls/ca.key" -CAcreateserial \
+    -out "$tls/server.pem" -days 2 -extfile "$tls/server.ext" 2>/dev/null
+  fill_template "$repo/bench/crawl_bloomcrawl.conf" "$work/bloomcrawl-https.json" SEED="${seed/http:/https:}" \
+    ALLOWED_HOSTS="${allowed_hosts%, }" PER_HOST="$per_host" OUTPUT="$work/bloomcrawl-out" \
+    MEMORY_LIMIT_MB="$memory_limit_mb" TLS_FETCH="\"ca_file\": \"$tls/ca.pem\","
+fi
+# site_scheme http|https: the site's absolute links (written http:// or HTTP://) made to use it.
+site_scheme() {
+  local from='(http|HTTP)s://' to='\1://'
+  [ "$1" = https ] && { from='(http|HTTP)://'; to='\1s://'; }
+  { grep -rlE "$from" "$work/site" || true; } | xargs -r sed -i -E "s#$from#$to#g"
+}
+# The HTTPS row: the site's links and nginx switched to HTTPS with HTTP/2 for one crawl, then back.
+run_https() {
+  log "switching the site to https"
+  site_scheme https
+  nginx_blocks " ssl http2"
+  nginx_tls="ssl_certificate $tls/server.pem; ssl_certificate_key $tls/server.key;"
+  rm -rf "$work/bloomcrawl-out"
+  run_tool "bloomcrawl-https$1" "$bloomcrawl" crawl --config "$work/bloomcrawl-https.json"
+  row_names+=("bloomcrawl-https$1")
+  nginx_blocks ""
+  nginx_tls=""
+  site_scheme http
+}
 bloomcrawl_cmd=("$bloomcrawl" crawl --config "$work/bloomcrawl.json")
 if [ -n "$kill_at_percent" ]; then
   kill_after=$(( truth_pages * kill_at_percent / 100 ))
@@ -246,6 +308,7 @@ for round in $(seq "$rounds"); do
   rm -rf "$work/bloomcrawl-out"
   run_tool "bloomcrawl$suffix" "${bloomcrawl_cmd[@]}"
   row_names+=("bloomcrawl$suffix")
+  [ "$https" = 1 ] && run_https "$suffix"
 done
 
 # From the temp dir: Scrapy looks for a project (scrapy.cfg) upwards from where it runs.
@@ -294,7 +357,10 @@ cat >"$work/setup.md" <<EOF
   resumed with \`--resume\` to the end (\`bench/crawl_kill_resume.sh\`): its wall time, CPU and peak
   RSS cover both runs and the restart between them. The baseline checkpoints with the same
   settings (into TMP/baseline-ckpt) and is not killed.")
-- Order: wrk (also warms the page cache), bloomcrawl, Scrapy, wget; each tool under
+- Order: wrk (also warms the page cache), bloomcrawl$([ "$https" = 1 ] && printf '%s' " then
+  bloomcrawl-https (the same crawl over HTTPS with HTTP/2 against the same nginx, listening with
+  \`ssl http2\` and a certificate (ECDSA P-256) from a CA made for the run, trusted with
+  \`fetch.ca_file\`; the site's absolute links rewritten to https:// for it)"), Scrapy, wget; each tool under
   \`/usr/bin/time -v\`, stopped after ${tool_timeout_s} s if still running.
 
 Commands (TMP is the run's temp dir):
@@ -302,6 +368,7 @@ Commands (TMP is the run's temp dir):
 \`\`\`
 $(printf '%q ' "${wrk_cmd[@]}")
 $(printf '%q ' "${bloomcrawl_cmd[@]}")
+$([ "$https" = 1 ] && printf '%q ' "$bloomcrawl" crawl --config "$work/bloomcrawl-https.json")
 $([ -n "$baseline_bin" ] && printf '%q ' "$baseline_bin" crawl --config "$work/bloomcrawl.json" ${kill_at_percent:+--checkpoint-dir "$work/baseline-ckpt"})
 $([ "$others" = 1 ] && printf '%q ' "${scrapy_cmd[@]}")
 $([ "$others" = 1 ] && printf '%q ' "${wget_cmd[@]}")

@@ -115,6 +115,10 @@ struct FetchConfig {
   std::vector<std::string> allowed_ranges;  // CIDRs exempt from the SSRF guard
   bool ssrf_guard = true;                   // refuse private, loopback and link-local addresses
   std::vector<std::string> resolve;         // "HOST:PORT:ADDRESS" resolved without DNS ("*": any host)
+  std::string ca_file;                      // PEM CA bundle trusted beside the system's CAs
+  bool tls_verify = true;                   // false: accept any certificate (sites you own; logged)
+  int dns_cache_ttl_s = 300;                // how long a resolved address is reused, all threads
+  int max_resolves_in_flight = 32;          // names being resolved at once, stuck lookups included
   bool operator==(const FetchConfig&) const = default;
 };
 

@@ -99,6 +99,10 @@ void describe(V& v, S& c) {
   v.field("allowed_ranges", c.allowed_ranges, Text{check_cidr});
   v.field("ssrf_guard", c.ssrf_guard, NoRule{});
   v.field("resolve", c.resolve, Text{check_resolve_entry});
+  v.field("ca_file", c.ca_file, NoRule{});
+  v.field("tls_verify", c.tls_verify, NoRule{});
+  v.field("dns_cache_ttl_s", c.dns_cache_ttl_s, kNonNegative);
+  v.field("max_resolves_in_flight", c.max_resolves_in_flight, IntRange{1, 4096});
 }
 
 template <class V, SectionOf<SeenFilterConfig> S>

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "crawler/fetch/fetch_content_type.h"
+#include "crawler/fetch/fetch_tls.h"
 #include "crawler/fetch/fetch_worker.h"
 
 namespace bloomcrawl {
@@ -27,7 +28,14 @@ void validate(const FetchOptions& options) {
   require(options.max_body_bytes > 0, "max_body_bytes must be positive");
   require(options.max_decoded_bytes > 0, "max_decoded_bytes must be positive");
   require(options.max_header_bytes > 0, "max_header_bytes must be positive");
+  require(options.dns_cache_ttl.count() >= 0, "dns_cache_ttl must not be negative");
+  require(options.max_resolves_in_flight >= 1, "max_resolves_in_flight must be at least 1");
 }
+
+// How long a resolve abandoned mid-way (its transfer timed out or was cancelled) keeps its gate
+// slot: its detached getaddrinfo thread may run until glibc gives up, by default 5 s per try, 2
+// tries, for each of up to 3 name servers.
+constexpr std::chrono::seconds kAbandonedResolveHold{30};
 
 }  // namespace
 
@@ -43,6 +51,12 @@ class Fetcher::Impl {
       }
     }
     if (options.ssrf_guard) context_.guard = std::make_unique<AddressGuard>(options.allowed_ranges);
+    check_tls_options(options);
+    context_.dns = std::make_unique<DnsShare>(options.dns_cache_ttl);
+    context_.resolves = std::make_unique<ResolveGate>(options.max_resolves_in_flight, options.dns_cache_ttl,
+                                                      kAbandonedResolveHold, [this] {
+                                                        for (const auto& worker : workers_) worker->wake();
+                                                      });
     context_.options = std::move(options);
     context_.on_complete = std::move(on_complete);
     for (unsigned i = 0; i < context_.options.threads; ++i) {

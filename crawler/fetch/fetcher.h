@@ -4,8 +4,10 @@
 // - `threads` worker threads each drive one curl multi handle with up to `transfers_per_thread`
 //   concurrent transfers; requests beyond that wait in the worker's queue. A request is routed to a
 //   worker by the host its caller names (FetchRequest::host), so one host's requests share that
-//   worker's connection and DNS cache (keep-alive, HTTP/2 multiplexing). The fetcher does not
-//   parse the URL to find it: the caller already knows it.
+//   worker's connections (keep-alive, HTTP/2 multiplexing). The fetcher does not parse the URL to
+//   find it: the caller already knows it. The DNS cache is shared by all workers.
+// - TLS certificates are verified unless `tls_verify` is false (a warning is logged at start); a
+//   failed verification is that request's kTlsError, naming the reason.
 // - submit() is thread-safe and never blocks on the network. Every submitted request is reported
 //   exactly once to `on_complete`, which runs on a fetcher thread — concurrently from different
 //   workers, so it must be thread-safe — and must return quickly (hand the result off; do not call
@@ -52,6 +54,14 @@ struct FetchOptions {
   bool capture_headers = false;             // keep raw request and response headers (WARC)
   // "HOST:PORT:ADDRESS" entries resolved without DNS, HOST "*" for any name (fetch_resolve.h).
   std::vector<std::string> resolve;
+  // TLS (crawler/fetch/fetch_tls.h). Certificates are verified against the system's CAs; `ca_file`
+  // (PEM) trusts more CAs beside them. tls_verify = false accepts any certificate (sites you own).
+  std::string ca_file;
+  bool tls_verify = true;
+  // DNS (crawler/fetch/resolve_gate.h): one cache for all threads, entries kept this long; at most
+  // this many names resolving at once, stuck resolver threads included.
+  std::chrono::seconds dns_cache_ttl{300};
+  unsigned max_resolves_in_flight = 32;
 };
 
 enum class FetchOutcome {

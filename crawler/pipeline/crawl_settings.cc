@@ -96,6 +96,10 @@ CrawlerSettings settings_from_config(const CrawlConfig& c) {
   s.fetch.ssrf_guard = c.fetch.ssrf_guard;
   s.fetch.allowed_ranges = c.fetch.allowed_ranges;
   s.fetch.resolve = c.fetch.resolve;
+  s.fetch.ca_file = c.fetch.ca_file;
+  s.fetch.tls_verify = c.fetch.tls_verify;
+  s.fetch.dns_cache_ttl = seconds(c.fetch.dns_cache_ttl_s);
+  s.fetch.max_resolves_in_flight = unsigned(c.fetch.max_resolves_in_flight);
 
   s.filter.initial_capacity = c.seen_filter.initial_capacity;
   s.filter.target_fpr = c.seen_filter.target_fpr;

@@ -2,12 +2,8 @@
 // followed, content-type gating, timeouts, cancellation on stop().
 #include "crawler/fetch/fetcher.h"
 
-#include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <httplib.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -17,6 +13,7 @@
 
 #include "tests/support/fetch_loopback_server.h"
 #include "tests/support/fetch_test_support.h"
+#include "tests/support/loopback_port.h"
 
 namespace bloomcrawl {
 namespace {
@@ -402,17 +399,11 @@ TEST(FetcherTest, IdleServerEndsInTimeout) {
   EXPECT_FALSE(result.error.empty());
 }
 
-// A loopback port with nothing listening: bound (so the kernel picks it) and closed unlistened.
+// A loopback port with nothing listening.
 int closed_port() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t length = sizeof address;
-  EXPECT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
-  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-  close(fd);
-  return ntohs(address.sin_port);
+  const int port = testing::unused_loopback_port();
+  EXPECT_NE(port, 0);
+  return port;
 }
 
 TEST(FetcherTest, ConnectionRefusedIsConnectFailed) {
