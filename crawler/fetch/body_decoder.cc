@@ -119,7 +119,7 @@ class BodyDecoder::Chunked {
     state_ = size_ == 0 ? State::kTrailerStart : State::kData;
     return true;
   }
-  bool fail(const char* what, std::string* error) {
+  static bool fail(const char* what, std::string* error) {
     *error = std::string("chunked body: ") + what;
     return false;
   }

@@ -41,7 +41,7 @@ class BodyDecoder {
  private:
   class Chunked;
   class Inflater;
-  bool decode(std::string_view payload, const DecodedSink& decoded);
+  bool decode(std::string_view bytes, const DecodedSink& decoded);
 
   std::unique_ptr<Chunked> chunked_;    // null: not chunked
   std::unique_ptr<Inflater> inflater_;  // null: identity

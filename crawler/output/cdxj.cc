@@ -95,8 +95,8 @@ std::string cdxj_line_start(std::string_view url, std::string_view date, std::st
 }
 
 std::string cdxj_line_end(uint64_t length, uint64_t offset, std::string_view filename) {
-  return ",\"length\":\"" + std::to_string(length) + "\",\"offset\":\"" + std::to_string(offset) +
-         "\",\"filename\":\"" + std::string(filename) + "\"}\n";
+  return R"(,"length":")" + std::to_string(length) + R"(","offset":")" + std::to_string(offset) + R"(","filename":")" +
+         std::string(filename) + "\"}\n";
 }
 
 }  // namespace bloomcrawl

@@ -7,7 +7,7 @@ namespace bloomcrawl {
 
 std::string rfc3339_utc_ms(std::chrono::system_clock::time_point t) {
   const auto ms = std::chrono::time_point_cast<std::chrono::milliseconds>(t).time_since_epoch().count();
-  std::time_t seconds = std::time_t(ms / 1000);
+  auto seconds = std::time_t(ms / 1000);
   int millis = int(ms % 1000);
   if (millis < 0) {  // before 1970: floor, not truncation
     millis += 1000;

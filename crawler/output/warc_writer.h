@@ -60,7 +60,7 @@ class WarcWriter {
   // Throws CheckpointError naming the file on a write error (or a failed background sync
   // before it); the torn exchange is cut off, the file completed, and every later write throws
   // (the crawl stops: docs/outcomes.md).
-  void write(const WarcExchange& exchange);
+  void write(const WarcExchange& x);
   // Completes the current file (index, fsync, rename). Later writes start a new file.
   void close();
 
