@@ -320,6 +320,7 @@ def report(args):
                 ", ".join("%s %d" % kv for kv in sorted(tls["protocols"].items())),
                 plain["connections"], tls["connections"], plain["requests_per_connection"],
                 tls["requests_per_connection"], tls["truth_fetched"], tls["truth_pages"]))
+    lines += warc_section(by_name, args)
     lines += ["", "## Details", ""]
     for r in rows:
         details = []
@@ -337,6 +338,38 @@ def report(args):
         lines += ["", open(args.notes).read().strip()]
     with open(args.out, "w") as out:
         out.write("\n".join(lines) + "\n")
+
+
+def warc_section(by_name, args):
+    """WARC on against off (crawl_bench.sh --warc): rows bloomcrawl-warc[-N] beside bloomcrawl[-N]."""
+    pairs = [(by_name[n.replace("bloomcrawl-warc", "bloomcrawl")], by_name[n]) for n in sorted(by_name)
+             if n.startswith("bloomcrawl-warc") and n.replace("bloomcrawl-warc", "bloomcrawl") in by_name]
+    if not pairs:
+        return []
+    floor = json.load(open(args.warc_floor)) if args.warc_floor else None
+    lines = ["", "## WARC on against off (--warc), crawled right after each other in each round", ""]
+    for off, on in pairs:
+        ratio = on["cpu_s_per_1000_pages"] / off["cpu_s_per_1000_pages"]
+        added_us = 1000 * (on["cpu_s_per_1000_pages"] - off["cpu_s_per_1000_pages"])
+        lines.append("- %s: CPU s / 1,000 pages %.3f with WARC vs %.3f without = %.3f (target <= 1.20: %s), "
+                     "%.0f us more CPU per page; pages/s %.0f vs %.0f; peak RSS %.0f vs %.0f MiB" % (
+                         on["name"], on["cpu_s_per_1000_pages"], off["cpu_s_per_1000_pages"], ratio,
+                         verdict(ratio <= 1.2), added_us, on["pages_per_s"], off["pages_per_s"],
+                         on["max_rss_kib"] / 1024, off["max_rss_kib"] / 1024))
+    if floor:
+        w, d = floor["writer_level"], floor["default_level"]
+        lines.append("- The floor, the compressor alone on the same bodies (bench/warc_compress_bench, every page "
+                     "of the site, one gzip member each): %.0f us per record at the writer's level %d (output %.1f%% "
+                     "of input); zlib's default level %d would take %.0f us (%.1f%%)." % (
+                         w["us_per_record"], w["level"], 100 * w["ratio"], d["level"], d["us_per_record"],
+                         100 * d["ratio"]))
+        if "writer" in floor:
+            lines.append("- The whole writer on the same bodies (WarcWriter::write: both digests, both records "
+                         "compressed, the index line, the write to a file): %.0f us per record." %
+                         floor["writer"]["us_per_record"])
+    if args.warc_bytes:
+        lines.append("- WARC files of the last WARC crawl: %.1f MiB." % (int(args.warc_bytes) / 2**20))
+    return lines
 
 
 def main():
@@ -358,6 +391,8 @@ def main():
     r.add_argument("--out", required=True)
     r.add_argument("--kill-inspect",
                    help="our crawl was killed once and resumed: `bloomcrawl inspect` of its checkpoint after the kill")
+    r.add_argument("--warc-floor", help="warc_compress_bench JSON: the WARC compressor alone on the site's pages")
+    r.add_argument("--warc-bytes", help="bytes of WARC files the last WARC crawl wrote")
     args = parser.parse_args()
     measure(args) if args.command == "measure" else report(args)
 

@@ -8,7 +8,7 @@
 #   bench/crawl_bench.sh [--pages-per-host N] [--port P] [--wrk-seconds S] [--scrapy-seconds S]
 #                        [--no-profile] [--notes FILE] [--out FILE] [--keep]
 #                        [--baseline BIN] [--rounds N] [--no-others]
-#                        [--kill-at-percent P] [--memory-limit-mb M] [--tool-timeout S] [--https]
+#                        [--kill-at-percent P] [--memory-limit-mb M] [--tool-timeout S] [--https] [--warc]
 #
 # Installs what it uses, builds Release, and cleans up on any exit (nginx stopped, temp dir removed
 # unless --keep). About 10 minutes on 2 cores. Unless --no-profile, bloomcrawl then crawls once more
@@ -33,6 +33,11 @@
 # https:// for that crawl (and back). The report then compares the two: pages/s, CPU per page (the
 # TLS cost, the server's CPU too) and requests per connection. Scrapy and wget crawl plain HTTP.
 #   e.g. --https --no-others --no-profile --pages-per-host 30000 --wrk-seconds 5 --out bench/results/https.md
+# --warc: in each round our crawl runs again right after, with WARC output on (rows "bloomcrawl-warc"),
+# and bench/warc_compress_bench times the WARC compressor alone on the site's pages: the report
+# compares CPU per page with WARC on and off (issue 15: at most 20% more) beside that floor.
+# A WARC measurement: --pages-per-host 3000 --rounds 2 --warc --no-others --no-profile
+#   --out bench/results/warc.md
 # A big crawl (issue 13): --pages-per-host 333334 --kill-at-percent 40 --baseline OLD_BIN
 #   --no-others --no-profile --out bench/results/crawl-1m.md
 set -euo pipefail
@@ -59,8 +64,9 @@ others=1
 kill_at_percent=""
 memory_limit_mb=256
 https=0
+warc=0
 
-usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --pages-per-host) pages_per_host="$2"; shift 2 ;;
@@ -78,6 +84,7 @@ while [ $# -gt 0 ]; do
     --memory-limit-mb) memory_limit_mb="$2"; shift 2 ;;
     --tool-timeout) tool_timeout_s="$2"; shift 2 ;;
     --https) https=1; shift ;;
+    --warc) warc=1; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "crawl_bench: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -105,7 +112,7 @@ py=/usr/bin/python3
 
 log "building Release"
 cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DBLOOMCRAWL_BENCH=ON >/dev/null
-cmake --build build/release --target bloomcrawl bloomcrawl-testweb links_bench
+cmake --build build/release --target bloomcrawl bloomcrawl-testweb links_bench warc_compress_bench
 bloomcrawl="$repo/build/release/bloomcrawl"
 testweb="$repo/build/release/tests/bloomcrawl-testweb"
 
@@ -252,7 +259,7 @@ per_host=$(( (64 + ${#hosts[@]} - 1) / ${#hosts[@]} ))
 allowed_hosts="$(printf '"%s", ' "${hosts[@]:1}")"
 fill_template "$repo/bench/crawl_bloomcrawl.conf" "$work/bloomcrawl.json" SEED="$seed" \
   ALLOWED_HOSTS="${allowed_hosts%, }" PER_HOST="$per_host" OUTPUT="$work/bloomcrawl-out" \
-  MEMORY_LIMIT_MB="$memory_limit_mb" TLS_FETCH=""
+  MEMORY_LIMIT_MB="$memory_limit_mb" TLS_FETCH="" WARC=false
 if [ "$https" = 1 ]; then
   [ -n "$kill_at_percent" ] && { log "--https and --kill-at-percent do not go together"; exit 2; }
   # A CA made for this run, and one certificate naming every host's address.
@@ -267,7 +274,7 @@ if [ "$https" = 1 ]; then
     -out "$tls/server.pem" -days 2 -extfile "$tls/server.ext" 2>/dev/null
   fill_template "$repo/bench/crawl_bloomcrawl.conf" "$work/bloomcrawl-https.json" SEED="${seed/http:/https:}" \
     ALLOWED_HOSTS="${allowed_hosts%, }" PER_HOST="$per_host" OUTPUT="$work/bloomcrawl-out" \
-    MEMORY_LIMIT_MB="$memory_limit_mb" TLS_FETCH="\"ca_file\": \"$tls/ca.pem\","
+    MEMORY_LIMIT_MB="$memory_limit_mb" TLS_FETCH="\"ca_file\": \"$tls/ca.pem\"," WARC=false
 fi
 # site_scheme http|https: the site's absolute links (written http:// or HTTP://) made to use it.
 site_scheme() {
@@ -289,6 +296,10 @@ run_https() {
   site_scheme http
 }
 bloomcrawl_cmd=("$bloomcrawl" crawl --config "$work/bloomcrawl.json")
+fill_template "$repo/bench/crawl_bloomcrawl.conf" "$work/bloomcrawl-warc.json" SEED="$seed" \
+  ALLOWED_HOSTS="${allowed_hosts%, }" PER_HOST="$per_host" OUTPUT="$work/bloomcrawl-warc-out" \
+  MEMORY_LIMIT_MB="$memory_limit_mb" TLS_FETCH="" WARC=true
+warc_cmd=("$bloomcrawl" crawl --config "$work/bloomcrawl-warc.json")
 if [ -n "$kill_at_percent" ]; then
   kill_after=$(( truth_pages * kill_at_percent / 100 ))
   bloomcrawl_cmd=("$repo/bench/crawl_kill_resume.sh" "$bloomcrawl" "$work/bloomcrawl.json" "$work/bloomcrawl-ckpt"
@@ -309,7 +320,20 @@ for round in $(seq "$rounds"); do
   run_tool "bloomcrawl$suffix" "${bloomcrawl_cmd[@]}"
   row_names+=("bloomcrawl$suffix")
   [ "$https" = 1 ] && run_https "$suffix"
+  if [ "$warc" = 1 ]; then
+    rm -rf "$work/bloomcrawl-warc-out"
+    run_tool "bloomcrawl-warc$suffix" "${warc_cmd[@]}"
+    row_names+=("bloomcrawl-warc$suffix")
+    du -sb "$work/bloomcrawl-warc-out/warc" | cut -f1 >"$work/warc-bytes.txt"
+  fi
 done
+warc_args=()
+if [ "$warc" = 1 ]; then
+  # The compressor's own cost on the same bodies: every page of the site, as nginx served them.
+  find "$work/site" -name '*.html' | sort >"$work/warc-bodies.txt"
+  "$repo/build/release/bench/warc_compress_bench" "$work/warc-bodies.txt" >"$work/warc-floor.json"
+  warc_args=(--warc-floor "$work/warc-floor.json" --warc-bytes "$(cat "$work/warc-bytes.txt")")
+fi
 
 # From the temp dir: Scrapy looks for a project (scrapy.cfg) upwards from where it runs.
 scrapy_cmd=(env -C "$work" "$py" -m scrapy runspider "$repo/bench/scrapy_spider.py" -a "start=$seed" -a "hosts=$host_list"
@@ -369,6 +393,7 @@ Commands (TMP is the run's temp dir):
 $(printf '%q ' "${wrk_cmd[@]}")
 $(printf '%q ' "${bloomcrawl_cmd[@]}")
 $([ "$https" = 1 ] && printf '%q ' "$bloomcrawl" crawl --config "$work/bloomcrawl-https.json")
+$([ "$warc" = 1 ] && printf '%q ' "${warc_cmd[@]}")
 $([ -n "$baseline_bin" ] && printf '%q ' "$baseline_bin" crawl --config "$work/bloomcrawl.json" ${kill_at_percent:+--checkpoint-dir "$work/baseline-ckpt"})
 $([ "$others" = 1 ] && printf '%q ' "${scrapy_cmd[@]}")
 $([ "$others" = 1 ] && printf '%q ' "${wget_cmd[@]}")
@@ -439,6 +464,6 @@ for name in "${row_names[@]}"; do row_files+=("$work/rows/$name.json"); done
 kill_args=()
 [ -n "$kill_at_percent" ] && kill_args=(--kill-inspect "$work/kill-inspect.json")
 "$py" "$repo/bench/crawl_analyze.py" report --rows "${row_files[@]}" \
-  --setup "$work/setup.md" --parse "$work/parse.json" --out "$out" "${notes[@]}" "${kill_args[@]}"
+  --setup "$work/setup.md" --parse "$work/parse.json" --out "$out" "${notes[@]}" "${kill_args[@]}" "${warc_args[@]}"
 log "wrote $out"
 cat "$out"

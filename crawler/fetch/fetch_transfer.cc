@@ -74,7 +74,11 @@ FetchTransfer::FetchTransfer(const FetchOptions& options, const std::vector<std:
   curl_easy_setopt(easy_, CURLOPT_PROXY, "");
   resolve_.apply(easy_, options.resolve);
   curl_easy_setopt(easy_, CURLOPT_HTTP_VERSION, options.http2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1);
-  if (options.compression) curl_easy_setopt(easy_, CURLOPT_ACCEPT_ENCODING, "");
+  // The body is kept as received (WARC) and decoded here (body_decoder.h), so libcurl passes it on
+  // untouched; it still reads the chunk framing to find the body's end.
+  curl_easy_setopt(easy_, CURLOPT_HTTP_CONTENT_DECODING, 0L);
+  curl_easy_setopt(easy_, CURLOPT_HTTP_TRANSFER_DECODING, 0L);
+  if (options.compression) curl_easy_setopt(easy_, CURLOPT_ACCEPT_ENCODING, "gzip, deflate, br");
   if (!options.user_agent.empty()) {
     curl_easy_setopt(easy_, CURLOPT_USERAGENT, options.user_agent.c_str());
   }
@@ -113,7 +117,12 @@ void FetchTransfer::start(FetchRequest request) {
   abort_error_.clear();
   blocked_.clear();
   in_body_ = false;
+  content_encoding_.clear();
+  chunked_ = false;
+  decoder_.reset();
+  digest_.reset();
   error_buffer_[0] = '\0';
+  result_.fetch_time = std::chrono::system_clock::now();
 
   // Tell the server what we keep; "*/*" at low weight so strict servers do not answer 406.
   const std::vector<std::string>& accepted = effective_accepted();
@@ -148,8 +157,8 @@ bool FetchTransfer::header_line(std::string_view line) {
     abort_error_ = "response headers exceed max_header_bytes (" + std::to_string(options_.max_header_bytes) + ")";
     return false;
   }
+  if (in_body_) return true;  // trailers after a chunked body: kept in the raw body, not interpreted
   if (options_.capture_headers) result_.response_headers.append(line);
-  if (in_body_) return true;  // trailers after a chunked body: recorded, not interpreted
   if (line.starts_with("HTTP/")) {
     // A new response head (the previous one was 1xx): start its fields afresh.
     result_.status = status_of(trim(line));
@@ -158,6 +167,8 @@ bool FetchTransfer::header_line(std::string_view line) {
     result_.location.clear();
     result_.retry_after.clear();
     result_.x_robots_tag.clear();
+    content_encoding_.clear();
+    chunked_ = false;
     return true;
   }
   const std::string_view content = trim(line);
@@ -180,6 +191,11 @@ void FetchTransfer::header_field(std::string_view name, std::string_view value) 
     result_.location = value;
   } else if (iequals(name, "retry-after")) {
     result_.retry_after = value;
+  } else if (iequals(name, "content-encoding")) {
+    content_encoding_ = value;
+  } else if (iequals(name, "transfer-encoding")) {
+    // "chunked" is always the last coding applied (RFC 9112 6.1).
+    chunked_ = value.size() >= 7 && iequals(value.substr(value.size() - 7), "chunked");
   } else if (iequals(name, "x-robots-tag")) {
     // Repeated fields combine with ", " (RFC 9110 §5.3).
     if (!result_.x_robots_tag.empty()) result_.x_robots_tag += ", ";
@@ -190,6 +206,7 @@ void FetchTransfer::header_field(std::string_view name, std::string_view value) 
 bool FetchTransfer::head_complete() {
   if (result_.status >= 100 && result_.status < 200) return true;  // interim; the real head follows
   in_body_ = true;
+  decoder_.emplace(chunked_, content_encoding_);
   result_.media_type = media_type_of(result_.content_type);
   result_.content_accepted = media_type_accepted(result_.media_type, effective_accepted());
   const int64_t length = result_.content_length;
@@ -217,6 +234,29 @@ size_t FetchTransfer::on_write(char* data, size_t size, size_t count, void* self
 }
 
 bool FetchTransfer::body_bytes(std::string_view bytes) {
+  if (keep_first_bytes_ == 0 || !result_.content_accepted) {
+    curl_off_t wire = 0;
+    curl_easy_getinfo(easy_, CURLINFO_SIZE_DOWNLOAD_T, &wire);
+    if (static_cast<uint64_t>(wire) > options_.max_body_bytes) {
+      abort_ = Abort::kBodyTooLarge;
+      abort_error_ = "body exceeds max_body_bytes (" + std::to_string(options_.max_body_bytes) + ")";
+      return false;
+    }
+  }
+  if (!decoder_) decoder_.emplace(false, "");  // a body without a final head (HTTP/0.9): as is
+  if (options_.capture_headers && result_.content_accepted) result_.raw_body.append(bytes);
+  const bool fed = decoder_->feed(
+      bytes, [this](std::string_view payload) { digest_.update(payload); },
+      [this](std::string_view decoded) { return decoded_bytes(decoded); });
+  if (!fed && abort_ == Abort::kNone) {
+    abort_ = Abort::kBadEncoding;
+    abort_error_ = decoder_->error();
+  }
+  return fed;
+}
+
+// The body after content decoding, counted against the bomb guard and kept if accepted.
+bool FetchTransfer::decoded_bytes(std::string_view bytes) {
   if (keep_first_bytes_ > 0 && result_.content_accepted) {
     const size_t room = keep_first_bytes_ - result_.body.size();
     const size_t kept = std::min(room, bytes.size());
@@ -228,14 +268,9 @@ bool FetchTransfer::body_bytes(std::string_view bytes) {
     abort_ = Abort::kKeptFirstPart;
     return false;
   }
-  curl_off_t wire = 0;
-  curl_easy_getinfo(easy_, CURLINFO_SIZE_DOWNLOAD_T, &wire);
-  if (static_cast<uint64_t>(wire) > options_.max_body_bytes) {
-    abort_ = Abort::kBodyTooLarge;
-    abort_error_ = "body exceeds max_body_bytes (" + std::to_string(options_.max_body_bytes) + ")";
-    return false;
-  }
   if (result_.body_decoded_bytes + bytes.size() > options_.max_decoded_bytes) {
+    curl_off_t wire = 0;
+    curl_easy_getinfo(easy_, CURLINFO_SIZE_DOWNLOAD_T, &wire);
     abort_ = Abort::kDecodedTooLarge;
     abort_error_ = "decoded body exceeds max_decoded_bytes (" + std::to_string(options_.max_decoded_bytes) +
                    ") after " + std::to_string(wire) + " bytes on the wire";
@@ -297,9 +332,11 @@ FetchResult FetchTransfer::finish(CURLcode code) {
     // A gated type is a complete answer (headers and size), as is the first part of a body when
     // only that was asked for.
     result.outcome = FetchOutcome::kOk;
+    if (code == CURLE_OK) result.payload_digest = digest_.finish();
   } else if (abort_ != Abort::kNone) {
     result.outcome = abort_ == Abort::kBodyTooLarge      ? FetchOutcome::kBodyTooLarge
                      : abort_ == Abort::kDecodedTooLarge ? FetchOutcome::kDecodedTooLarge
+                     : abort_ == Abort::kBadEncoding     ? FetchOutcome::kProtocolError
                                                          : FetchOutcome::kHeaderTooLarge;
     result.error = abort_error_;
   } else if (code == CURLE_OUT_OF_MEMORY && !in_body_) {
@@ -318,7 +355,10 @@ FetchResult FetchTransfer::finish(CURLcode code) {
     if (error_buffer_[0] != '\0') result.error += std::string(": ") + error_buffer_;
   }
   // A partial body would be parsed as if it were the page; keep only complete accepted bodies.
-  if (result.outcome != FetchOutcome::kOk || !result.content_accepted) std::string().swap(result.body);
+  if (result.outcome != FetchOutcome::kOk || !result.content_accepted) {
+    std::string().swap(result.body);
+    std::string().swap(result.raw_body);
+  }
   return result;
 }
 
@@ -328,6 +368,7 @@ FetchResult FetchTransfer::cancel() {
   result.outcome = FetchOutcome::kCancelled;
   result.error = "fetcher stopped before the transfer completed";
   std::string().swap(result.body);
+  std::string().swap(result.raw_body);
   return result;
 }
 

@@ -10,13 +10,16 @@
 #include <curl/curl.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "crawler/fetch/address_guard.h"
+#include "crawler/fetch/body_decoder.h"
 #include "crawler/fetch/fetch_resolve.h"
 #include "crawler/fetch/fetcher.h"
+#include "crawler/fetch/payload_digest.h"
 
 namespace bloomcrawl {
 
@@ -36,7 +39,15 @@ class FetchTransfer {
  private:
   // Why the transfer was aborted from a callback, so finish() reports it rather than libcurl's
   // generic write error.
-  enum class Abort { kNone, kBodyTooLarge, kDecodedTooLarge, kHeaderTooLarge, kNotAccepted, kKeptFirstPart };
+  enum class Abort {
+    kNone,
+    kBodyTooLarge,
+    kDecodedTooLarge,
+    kHeaderTooLarge,
+    kNotAccepted,
+    kKeptFirstPart,
+    kBadEncoding
+  };
 
   static size_t on_header(char* data, size_t size, size_t count, void* self);
   static size_t on_write(char* data, size_t size, size_t count, void* self);
@@ -47,6 +58,7 @@ class FetchTransfer {
   bool header_line(std::string_view line);
   bool head_complete();
   bool body_bytes(std::string_view bytes);
+  bool decoded_bytes(std::string_view bytes);
   void header_field(std::string_view name, std::string_view value);
   const std::vector<std::string>& effective_accepted() const;
   void fill_transfer_info(FetchResult* result);
@@ -65,8 +77,12 @@ class FetchTransfer {
   size_t keep_first_bytes_ = 0;  // FetchRequest::keep_first_bytes
   Abort abort_ = Abort::kNone;
   std::string abort_error_;
-  std::string blocked_;   // the refused connect, if the guard refused one
-  bool in_body_ = false;  // the final response's head is complete
+  std::string blocked_;           // the refused connect, if the guard refused one
+  bool in_body_ = false;          // the final response's head is complete
+  std::string content_encoding_;  // of the response head being read
+  bool chunked_ = false;
+  std::optional<BodyDecoder> decoder_;  // from the final head on
+  PayloadDigest digest_;
 };
 
 }  // namespace bloomcrawl

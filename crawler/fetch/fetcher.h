@@ -46,12 +46,12 @@ struct FetchOptions {
   size_t max_header_bytes = 64 << 10;   // all response header lines, 1xx responses included
   std::string user_agent;
   bool http2 = true;        // HTTP/2 over TLS when the server offers it; HTTP/1.1 otherwise
-  bool compression = true;  // Accept-Encoding: everything libcurl decodes (gzip, deflate, br, zstd)
+  bool compression = true;  // Accept-Encoding: gzip, deflate, br (decoded by body_decoder.h)
   // Media types whose body is kept ("type/*" and "*/*" allowed). Others: headers and size only.
   std::vector<std::string> accepted_content_types{"text/html", "application/xhtml+xml"};
   bool ssrf_guard = true;
   std::vector<std::string> allowed_ranges;  // CIDRs exempt from the guard, e.g. "127.0.0.0/8"
-  bool capture_headers = false;             // keep raw request and response headers (WARC)
+  bool capture_headers = false;             // keep the request head and the response as received (WARC)
   // "HOST:PORT:ADDRESS" entries resolved without DNS, HOST "*" for any name (fetch_resolve.h).
   std::vector<std::string> resolve;
   // TLS (crawler/fetch/fetch_tls.h). Certificates are verified against the system's CAs; `ca_file`
@@ -118,11 +118,17 @@ struct FetchResult {
   uint64_t body_wire_bytes = 0;     // as received, before decoding
   uint64_t body_decoded_bytes = 0;  // after decoding (counted even when not kept)
   double total_ms = 0;
-  std::string http_version;  // "1.0", "1.1", "2", "3" or empty
-  // Filled only with FetchOptions::capture_headers: the request head as sent and every response
-  // head received (status line and fields, 1xx included), CRLF line endings.
+  std::string http_version;                          // "1.0", "1.1", "2", "3" or empty
+  std::chrono::system_clock::time_point fetch_time;  // when the request was started
+  // "sha1:" + base32 SHA-1 of the body as sent, de-chunked, content coding kept (payload_digest.h);
+  // empty unless the whole body was received.
+  std::string payload_digest;
+  // Filled only with FetchOptions::capture_headers: the request head as sent, every response
+  // head received (status line and fields, 1xx included), CRLF line endings, and the body of an
+  // accepted type as received (content coding and chunk framing included; trailers are in it).
   std::string request_headers;
   std::string response_headers;
+  std::string raw_body;
 };
 
 class Fetcher {

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/data_error.h"
+#include "crawler/output/timestamp.h"
 
 namespace bloomcrawl {
 namespace {
@@ -46,6 +47,14 @@ void cut_torn_line(const std::filesystem::path& path) {
 
 }  // namespace
 
+void record_fetch(const FetchResult& result, PageRecord* record) {
+  record->fetch_time = result.fetch_time;
+  record->ip = result.remote_ip;
+  record->http_version = result.http_version;
+  record->wire_bytes = result.header_bytes + result.body_wire_bytes;
+  record->payload_digest = result.payload_digest;
+}
+
 PageLog::PageLog(const std::filesystem::path& dir, bool edges) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
@@ -81,6 +90,13 @@ void PageLog::write_page(const PageRecord& r) {
                       {"links_new", r.links_new}};
   if (!r.error.empty()) j["error"] = r.error;
   if (!r.location.empty()) j["location"] = r.location;
+  if (r.fetch_time) {
+    j["fetch_time"] = rfc3339_utc_ms(*r.fetch_time);
+    if (!r.ip.empty()) j["ip"] = r.ip;
+    if (!r.http_version.empty()) j["http_version"] = r.http_version;
+    j["wire_bytes"] = r.wire_bytes;
+    if (!r.payload_digest.empty()) j["payload_digest"] = r.payload_digest;
+  }
   // Invalid UTF-8 from a hostile server is replaced, never thrown.
   std::string line = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   line.push_back('\n');

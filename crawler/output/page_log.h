@@ -1,21 +1,23 @@
 // PageLog: pages.jsonl (one JSON record per admitted URL: its fetch, or why it was not fetched;
-// docs/outcomes.md) and optionally edges.jsonl (the link graph: one record per page with the
-// canonical URLs of its in-scope links). Safe from many threads; each record is one line written
-// whole. Bytes reach the OS through base/file_system.h.
-// A failed write throws CheckpointError naming the file, and that file takes no more writes:
-// every later write throws too, since a line appended after a torn one would be glued to it.
-// Opening cuts each file back to its last complete line, so a record torn by a failed write or a
-// kill is dropped (its page was not marked done, and a resume writes it again).
+// docs/outcomes.md; its fields: docs/pages-format.md) and optionally edges.jsonl (the link graph: one record per page
+// with the canonical URLs of its in-scope links). Safe from many threads; each record is one line written whole. Bytes
+// reach the OS through base/file_system.h. A failed write throws CheckpointError naming the file, and that file takes
+// no more writes: every later write throws too, since a line appended after a torn one would be glued to it. Opening
+// cuts each file back to its last complete line, so a record torn by a failed write or a kill is dropped (its page was
+// not marked done, and a resume writes it again).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "base/file_system.h"
+#include "crawler/fetch/fetcher.h"
 
 namespace bloomcrawl {
 
@@ -32,7 +34,16 @@ struct PageRecord {
   std::string location;  // redirect target, canonical, when the status is 3xx
   uint32_t links_found = 0;
   uint32_t links_new = 0;
+  // Set when a request was sent; the fields after it are written only then, each if known.
+  std::optional<std::chrono::system_clock::time_point> fetch_time;
+  std::string ip;
+  std::string http_version;
+  uint64_t wire_bytes = 0;     // header lines and body as received
+  std::string payload_digest;  // FetchResult::payload_digest, WARC's
 };
+
+// Copies the fetch attempt's fields (fetch_time and after) from the fetcher's result.
+void record_fetch(const FetchResult& result, PageRecord* record);
 
 class PageLog {
  public:

@@ -1,30 +1,32 @@
 #include "crawler/output/warc_writer.h"
 
-#include <fcntl.h>
 #include <unistd.h>
 
-#include <array>
+#include <algorithm>
 #include <cstdio>
-#include <cstring>
+#include <ctime>
 #include <random>
 #include <stdexcept>
 
-#include <openssl/sha.h>
-#include <zlib.h>
-
 #include "base/data_error.h"
+#include "base/durable_file.h"
+#include "crawler/fetch/payload_digest.h"
+#include "crawler/output/cdxj.h"
+#include "crawler/output/timestamp.h"
+#include "crawler/output/warc_gzip.h"
 
 namespace bloomcrawl {
-namespace {
 
-std::string iso_date(std::chrono::system_clock::time_point t) {
-  std::time_t tt = std::chrono::system_clock::to_time_t(t);
-  std::tm tm{};
-  gmtime_r(&tt, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
+// The file being written. Its own lock orders the syncer's fdatasync against completion, so the
+// writers' lock is not held while the disk syncs.
+struct WarcWriter::OpenFile {
+  explicit OpenFile(const std::filesystem::path& path) : file(path, FileSystem::Mode::kTruncate) {}
+  WritableFile file;
+  std::mutex mu;
+  bool closed = false;
+};
+
+namespace {
 
 std::string record_id() {
   thread_local std::mt19937_64 rng{std::random_device{}()};
@@ -39,147 +41,131 @@ std::string record_id() {
   return buf;
 }
 
-std::string gzip_member(const std::string& data) {
-  z_stream zs{};
-  if (deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
-    throw std::runtime_error("zlib: deflateInit2 failed");
-  }
-  std::string out(deflateBound(&zs, uLong(data.size())) + 32, '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-  zs.avail_in = uInt(data.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = uInt(out.size());
-  int rc = deflate(&zs, Z_FINISH);
-  out.resize(zs.total_out);
-  deflateEnd(&zs);
-  if (rc != Z_STREAM_END) throw std::runtime_error("zlib: deflate did not finish");
-  return out;
+// The WARC header block of a record: its fields, the block's length and the empty line.
+std::string record_head(const std::string& fields, size_t block_length) {
+  return "WARC/1.1\r\n" + fields + "Content-Length: " + std::to_string(block_length) + "\r\n\r\n";
 }
 
-bool header_is(std::string_view line, std::string_view name) {
-  if (line.size() <= name.size() || line[name.size()] != ':') return false;
-  for (size_t i = 0; i < name.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(line[i])) != name[i]) return false;
-  }
-  return true;
+// The final response head: captured heads include any 1xx responses before it.
+std::string_view last_response_head(std::string_view heads) {
+  size_t end = heads.size();
+  while (end >= 4 && heads.compare(end - 4, 4, "\r\n\r\n") == 0) end -= 2;
+  size_t start = heads.rfind("\r\n\r\n", end > 4 ? end - 4 : 0);
+  return start == std::string_view::npos || start + 4 > end ? heads : heads.substr(start + 4);
 }
 
 }  // namespace
 
-std::string warc_sha1_digest(const std::string& data) {
-  unsigned char sha[SHA_DIGEST_LENGTH];
-  SHA1(reinterpret_cast<const unsigned char*>(data.data()), data.size(), sha);
-  static const char* alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-  std::string out = "sha1:";
-  uint64_t buffer = 0;
-  int bits = 0;
-  for (unsigned char c : sha) {  // 160 bits: exactly 32 base32 digits, no padding
-    buffer = (buffer << 8) | c;
-    bits += 8;
-    while (bits >= 5) {
-      out.push_back(alphabet[(buffer >> (bits - 5)) & 31]);
-      bits -= 5;
-    }
-  }
-  return out;
-}
-
-std::string warc_response_head(const std::string& head, size_t payload_length) {
-  std::string out;
-  size_t pos = 0;
-  bool first = true;
-  while (pos < head.size()) {
-    size_t end = head.find('\n', pos);
-    if (end == std::string::npos) end = head.size();
-    std::string_view line(head.data() + pos, end - pos);
-    pos = end + 1;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.empty()) continue;
-    if (!first && (header_is(line, "content-encoding") || header_is(line, "transfer-encoding") ||
-                   header_is(line, "content-length"))) {
-      continue;
-    }
-    first = false;
-    out.append(line).append("\r\n");
-  }
-  out.append("Content-Length: ").append(std::to_string(payload_length)).append("\r\n\r\n");
-  return out;
+WarcExchange warc_exchange_of(const FetchResult& result) {
+  return {.url = result.url,
+          .remote_ip = result.remote_ip,
+          .date = result.fetch_time,
+          .request_head = result.request_headers,
+          .response_head = last_response_head(result.response_headers),
+          .body = result.raw_body,
+          .payload_digest = result.payload_digest,
+          .status = result.status,
+          .content_type = result.content_type};
 }
 
 WarcWriter::WarcWriter(WarcOptions options) : options_(std::move(options)) {
   std::error_code ec;
   std::filesystem::create_directories(options_.directory, ec);
   if (ec) throw std::runtime_error(options_.directory.string() + ": cannot create WARC directory: " + ec.message());
+  syncer_ = std::thread([this] { sync_loop(); });
 }
 
 WarcWriter::~WarcWriter() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    closing_ = true;
+  }
+  wake_.notify_all();
+  syncer_.join();
   try {
     close();
   } catch (...) {  // a destructor must not throw; close() already reported nothing better to do
   }
 }
 
-void WarcWriter::open_file() {
+void WarcWriter::open_file_locked() {
   char stamp[32];
   std::time_t now = std::time(nullptr);
   std::tm tm{};
   gmtime_r(&now, &tm);
   std::strftime(stamp, sizeof stamp, "%Y%m%d%H%M%S", &tm);
   char name[256];
-  std::snprintf(name, sizeof name, "%s-%s-%05llu-%d.warc.gz.open", options_.prefix.c_str(), stamp,
+  std::snprintf(name, sizeof name, "%s-%s-%05llu-%d.warc.gz", options_.prefix.c_str(), stamp,
                 (unsigned long long)serial_++, int(getpid()));
-  open_path_ = options_.directory / name;
-  file_ = std::make_unique<WritableFile>(open_path_, FileSystem::Mode::kTruncate);
+  filename_ = name;
+  open_path_ = options_.directory / (filename_ + ".open");
+  file_ = std::make_shared<OpenFile>(open_path_);
   file_bytes_ = 0;
-  std::string info = "software: " + options_.software + "\r\nformat: WARC File Format 1.1\r\n" +
-                     "conformsTo: http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/\r\n";
-  std::string filename = open_path_.filename().string();
-  filename.resize(filename.size() - 5);  // without ".open": the name the file will have
-  append_record("WARC-Type: warcinfo\r\nWARC-Record-ID: " + record_id() +
-                    "\r\nWARC-Date: " + iso_date(std::chrono::system_clock::now()) + "\r\nWARC-Filename: " + filename +
-                    "\r\nContent-Type: application/warc-fields\r\n",
-                info);
-}
-
-void WarcWriter::append_record(const std::string& warc_headers, const std::string& block) {
-  std::string record = "WARC/1.1\r\n" + warc_headers + "Content-Length: " + std::to_string(block.size()) + "\r\n\r\n" +
-                       block + "\r\n\r\n";
-  std::string member = gzip_member(record);
-  file_->append(member);
-  file_bytes_ += member.size();
+  index_lines_.clear();
+  const std::string info = "software: " + options_.software + "\r\nformat: WARC File Format 1.1\r\n" +
+                           "conformsTo: http://iipc.github.io/warc-specifications/specifications/warc-format/"
+                           "warc-1.1/\r\n";
+  const std::string fields = "WARC-Type: warcinfo\r\nWARC-Record-ID: " + record_id() +
+                             "\r\nWARC-Date: " + rfc3339_utc_ms(std::chrono::system_clock::now()) +
+                             "\r\nWARC-Filename: " + filename_ + "\r\nContent-Type: application/warc-fields\r\n";
+  append_locked(warc_gzip_member({record_head(fields, info.size()), info, "\r\n\r\n"}));
   ++records_;
 }
 
-void WarcWriter::write(const WarcExchange& exchange) {
+void WarcWriter::append_locked(const std::string& bytes) {
+  file_->file.append(bytes);
+  file_bytes_ += bytes.size();
+  unsynced_ = true;
+}
+
+void WarcWriter::write(const WarcExchange& x) {
   const std::string response_id = record_id();
-  const std::string date = iso_date(exchange.date);
-  std::string response_block = warc_response_head(exchange.response_head, exchange.payload.size()) + exchange.payload;
-  std::string common = "WARC-Date: " + date + "\r\nWARC-Target-URI: " + exchange.url + "\r\n";
-  if (!exchange.remote_ip.empty()) common += "WARC-IP-Address: " + exchange.remote_ip + "\r\n";
-  std::string response_headers = "WARC-Type: response\r\nWARC-Record-ID: " + response_id + "\r\n" + common +
-                                 "WARC-Payload-Digest: " + warc_sha1_digest(exchange.payload) +
-                                 "\r\nWARC-Block-Digest: " + warc_sha1_digest(response_block) +
-                                 "\r\nContent-Type: application/http;msgtype=response\r\n";
-  std::string request_headers = "WARC-Type: request\r\nWARC-Record-ID: " + record_id() + "\r\n" + common +
-                                "WARC-Concurrent-To: " + response_id +
-                                "\r\nWARC-Block-Digest: " + warc_sha1_digest(exchange.request_head) +
-                                "\r\nContent-Type: application/http;msgtype=request\r\n";
+  const std::string date = rfc3339_utc_ms(x.date);
+  std::string common = "WARC-Date: " + date + "\r\nWARC-Target-URI: " + std::string(x.url) + "\r\n";
+  if (!x.remote_ip.empty()) common += "WARC-IP-Address: " + std::string(x.remote_ip) + "\r\n";
+  PayloadDigest block_digest;
+  block_digest.update(x.response_head);
+  block_digest.update(x.body);
+  std::string response_fields = "WARC-Type: response\r\nWARC-Record-ID: " + response_id + "\r\n" + common;
+  if (!x.payload_digest.empty()) response_fields += "WARC-Payload-Digest: " + std::string(x.payload_digest) + "\r\n";
+  response_fields +=
+      "WARC-Block-Digest: " + block_digest.finish() + "\r\nContent-Type: application/http;msgtype=response\r\n";
+  const std::string request_fields = "WARC-Type: request\r\nWARC-Record-ID: " + record_id() + "\r\n" + common +
+                                     "WARC-Concurrent-To: " + response_id +
+                                     "\r\nWARC-Block-Digest: " + sha1_base32_digest(x.request_head) +
+                                     "\r\nContent-Type: application/http;msgtype=request\r\n";
+  // Compressed here, on the caller's thread: the lock below covers only the write.
+  std::string bytes = warc_gzip_member(
+      {record_head(response_fields, x.response_head.size() + x.body.size()), x.response_head, x.body, "\r\n\r\n"});
+  const uint64_t response_length = bytes.size();
+  bytes += warc_gzip_member({record_head(request_fields, x.request_head.size()), x.request_head, "\r\n\r\n"});
+  const std::string index_start = cdxj_line_start(x.url, date, x.content_type, x.status, x.payload_digest);
+
   std::lock_guard<std::mutex> lock(mu_);
-  if (!error_.empty())
+  if (!error_.empty()) {
     throw CheckpointError(options_.directory.string(), "not written after an earlier failure: " + error_);
+  }
   const uint64_t whole_bytes = file_ ? file_bytes_ : 0;
   const uint64_t whole_records = records_;
   try {
-    if (!file_) open_file();
-    append_record(response_headers, response_block);
-    append_record(request_headers, exchange.request_head);
+    if (!file_) open_file_locked();
+    const uint64_t offset = file_bytes_;
+    append_locked(bytes);  // one write(): a kill leaves the exchange whole or, at worst, its tail torn
+    records_ += 2;
+    index_lines_.push_back(index_start + cdxj_line_end(response_length, offset, filename_));
   } catch (const CheckpointError& e) {
     error_ = e.what();
     records_ = whole_records;
     abandon_file_locked(whole_bytes);
     throw;
   }
-  if (file_bytes_ >= options_.max_file_bytes) close_locked();
+  if (file_bytes_ < options_.max_file_bytes) return;
+  try {
+    close_locked();
+  } catch (const CheckpointError& e) {
+    error_ = e.what();  // the exchange is whole in its file; nothing more is written
+    throw;
+  }
 }
 
 // The exchanges before the failed one are whole: the torn one is cut off and the file completed,
@@ -210,13 +196,50 @@ void WarcWriter::close() {
 
 void WarcWriter::close_locked() {
   if (!file_) return;
-  const std::unique_ptr<WritableFile> file = std::move(file_);
-  file->sync();
-  file->close();
-  std::filesystem::path done = open_path_;
-  done.replace_extension();  // drop ".open"
+  const std::shared_ptr<OpenFile> open = std::move(file_);
+  std::vector<std::string> index_lines = std::move(index_lines_);
+  index_lines_.clear();
+  {
+    std::lock_guard<std::mutex> file_lock(open->mu);
+    open->closed = true;
+    open->file.sync();
+    open->file.close();
+  }
+  unsynced_ = false;
+  const std::filesystem::path done = options_.directory / filename_;
   if (const int error = file_system().rename(open_path_, done)) throw_file_error(done, "rename failed", error);
   ++files_completed_;
+  // After the file: when the index cannot be written (a full disk), the records stay readable.
+  std::sort(index_lines.begin(), index_lines.end());
+  std::string index;
+  for (const std::string& line : index_lines) index += line;
+  const std::string stem = filename_.substr(0, filename_.size() - std::string_view(".warc.gz").size());
+  write_file_durably(options_.directory / (stem + ".cdxj"), index.data(), index.size());
+}
+
+// Group commit: one fdatasync covers every record written since the last, off the writers' lock.
+void WarcWriter::sync_loop() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!closing_) {
+    wake_.wait_for(lock, options_.sync_interval, [&] { return closing_; });
+    if (closing_ || !unsynced_ || !file_) continue;
+    unsynced_ = false;
+    const std::shared_ptr<OpenFile> open = file_;
+    lock.unlock();
+    std::string failure;
+    {
+      std::lock_guard<std::mutex> file_lock(open->mu);
+      if (!open->closed) {
+        try {
+          open->file.sync_data();
+        } catch (const CheckpointError& e) {
+          failure = e.what();
+        }
+      }
+    }
+    lock.lock();
+    if (!failure.empty() && error_.empty()) error_ = failure;
+  }
 }
 
 uint64_t WarcWriter::records_written() const {

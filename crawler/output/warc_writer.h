@@ -1,18 +1,29 @@
-// WarcWriter: WARC 1.1 files of request and response records, the format web archives
-// (Heritrix, wget --warc-file, pywb) read. Each record is its own gzip member, so a reader can
-// seek to any record; a file is rotated once it passes max_file_bytes. A file being written is
-// named *.warc.gz.open and renamed to *.warc.gz, after an fsync, when it is complete.
-// Safe from many threads. Format decisions (decoded payloads, digests): docs/warc.md.
+// WarcWriter: WARC 1.1 files of response and request records holding HTTP exchanges as received,
+// the format web archives (Heritrix, wget --warc-file, pywb) read, each file with a CDXJ index
+// beside it. Each record is its own gzip member, so a reader can seek to any record; a file is
+// rotated once it passes max_file_bytes. A file being written is named *.warc.gz.open; when it is
+// complete it is fsync'd, renamed to *.warc.gz, and its index written.
+//
+// Safe from many threads. write() builds and compresses the exchange's records on the caller's
+// thread; its lock covers only the one write() of the finished bytes, so workers compress in
+// parallel. When write() returns, the exchange has reached the kernel (a kill -9 keeps it); a
+// background thread fdatasyncs the open file every sync_interval while records are unsynced.
+// Format and durability: docs/warc.md.
 #pragma once
 
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
 
 #include "base/file_system.h"
+#include "crawler/fetch/fetcher.h"
 
 namespace bloomcrawl {
 
@@ -21,16 +32,20 @@ struct WarcOptions {
   uint64_t max_file_bytes = 1000ull << 20;
   std::string prefix = "bloomcrawl";
   std::string software = "bloomcrawl/0.1";
+  std::chrono::milliseconds sync_interval{100};
 };
 
-// One HTTP exchange as the fetcher saw it.
+// One HTTP exchange as the fetcher saw it. The views must stay valid during write().
 struct WarcExchange {
-  std::string url;
-  std::string remote_ip;
-  std::chrono::system_clock::time_point date;
-  std::string request_head;   // request line and headers as sent, ending in an empty line
-  std::string response_head;  // status line and headers as received, ending in an empty line
-  std::string payload;        // the entity body, after content decoding
+  std::string_view url;
+  std::string_view remote_ip;
+  std::chrono::system_clock::time_point date;  // when the request was started
+  std::string_view request_head;               // request line and fields as sent, ending in an empty line
+  std::string_view response_head;              // the final status line and fields as received, ending in an empty line
+  std::string_view body;                       // the body as received (content coding, chunk framing included)
+  std::string_view payload_digest;             // sha1 of the de-chunked body (FetchResult::payload_digest)
+  long status = 0;                             // for the index
+  std::string_view content_type;               // for the index: the Content-Type field's value
 };
 
 class WarcWriter {
@@ -42,38 +57,43 @@ class WarcWriter {
   WarcWriter& operator=(const WarcWriter&) = delete;
 
   // Appends a response record and its request record (WARC-Concurrent-To the response).
-  // Throws CheckpointError naming the file on a write error; the torn exchange is cut off, the
-  // file completed, and every later write throws (the crawl stops: docs/outcomes.md).
-  void write(const WarcExchange& exchange);
-  // Completes the current file (fsync, rename). Later writes start a new file.
+  // Throws CheckpointError naming the file on a write error (or a failed background sync
+  // before it); the torn exchange is cut off, the file completed, and every later write throws
+  // (the crawl stops: docs/outcomes.md).
+  void write(const WarcExchange& x);
+  // Completes the current file (index, fsync, rename). Later writes start a new file.
   void close();
 
   uint64_t records_written() const;
   uint64_t files_completed() const;
 
  private:
-  void open_file();
+  struct OpenFile;
+
+  void open_file_locked();
   void close_locked();
-  void append_record(const std::string& warc_headers, const std::string& block);
+  void append_locked(const std::string& bytes);
   void abandon_file_locked(uint64_t whole_bytes);
+  void sync_loop();
 
   WarcOptions options_;
   mutable std::mutex mu_;
-  std::unique_ptr<WritableFile> file_;
+  std::shared_ptr<OpenFile> file_;  // shared with the syncer while it syncs
   std::filesystem::path open_path_;
+  std::string filename_;  // the name the file will have when complete
   uint64_t file_bytes_ = 0;
+  std::vector<std::string> index_lines_;  // the open file's CDXJ lines, sorted when it is completed
   uint64_t serial_ = 0;
   uint64_t records_ = 0;
   uint64_t files_completed_ = 0;
+  bool unsynced_ = false;
   std::string error_;  // the write failure after which nothing more is written
+  bool closing_ = false;
+  std::condition_variable wake_;
+  std::thread syncer_;
 };
 
-// The HTTP response head to archive with a decoded payload: Content-Encoding and
-// Transfer-Encoding no longer describe the stored bytes, so they are dropped and
-// Content-Length is set to the payload's length.
-std::string warc_response_head(const std::string& response_head, size_t payload_length);
-
-// "sha1:" and the RFC 4648 base32 SHA-1 of `data`, the digest form WARC readers expect.
-std::string warc_sha1_digest(const std::string& data);
+// The exchange of a fetch made with FetchOptions::capture_headers: views into `result`.
+WarcExchange warc_exchange_of(const FetchResult& result);
 
 }  // namespace bloomcrawl

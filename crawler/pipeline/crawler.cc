@@ -49,14 +49,6 @@ bool is_html(const FetchResult& result) {
   return type.empty() || type == "text/html" || type == "application/xhtml+xml";
 }
 
-// The final response head: captured heads include any 1xx responses before it.
-std::string last_response_head(const std::string& heads) {
-  size_t end = heads.size();
-  while (end >= 4 && heads.compare(end - 4, 4, "\r\n\r\n") == 0) end -= 2;
-  size_t start = heads.rfind("\r\n\r\n", end > 4 ? end - 4 : 0);
-  return start == std::string::npos || start + 4 > end ? heads : heads.substr(start + 4);
-}
-
 // Transfers the fetcher may have out at once, robots.txt fetches included.
 size_t in_flight_budget(const FetchOptions& fetch) { return size_t(fetch.threads) * fetch.transfers_per_thread; }
 
@@ -80,15 +72,8 @@ std::string refusal_outcome(AdmitResult refusal) {
 }  // namespace
 
 void Crawler::archive(const FetchResult& result) {
-  WarcExchange x;
-  x.url = result.url;
-  x.remote_ip = result.remote_ip;
-  x.date = std::chrono::system_clock::now();
-  x.request_head = result.request_headers;
-  x.response_head = last_response_head(result.response_headers);
-  x.payload = result.body;
   try {
-    warc_->write(x);
+    warc_->write(warc_exchange_of(result));
   } catch (const CheckpointError&) {
     throw;  // an output failure stops the crawl (parse_worker)
   } catch (const std::exception& e) {
@@ -804,6 +789,7 @@ void Crawler::process_page(const PageRequest& page, FetchResult& result) {
   rec.fetch_ms = result.total_ms;
   rec.outcome = fetch_outcome_name(result.outcome);
   rec.error = result.error;
+  record_fetch(result, &rec);
   if (result.outcome != FetchOutcome::kOk) {
     stats_.add_failure(fetch_outcome_name(result.outcome));
     stats_.recent_errors.add(page.url, rec.outcome + (result.error.empty() ? "" : ": " + result.error));

@@ -16,6 +16,7 @@
 #include "crawler/pipeline/crawl_settings.h"
 #include "crawler/pipeline/crawler.h"
 #include "tests/support/test_web.h"
+#include "tests/support/warcio.h"
 
 namespace bloomcrawl {
 namespace {
@@ -223,11 +224,44 @@ TEST_F(CrawlTest, WarcHoldsEveryHtmlResponse) {
   nlohmann::json report = crawl(c);
   web.stop();
   size_t files = 0;
+  std::vector<fs::path> warcs;
   for (const auto& e : fs::directory_iterator(out_ / "warc")) {
+    if (e.path().extension() == ".cdxj") continue;  // the index beside it (docs/warc.md)
     ++files;
     EXPECT_EQ(e.path().extension(), ".gz") << "completed, not left open";
+    warcs.push_back(e.path());
   }
   EXPECT_EQ(files, 1u);
+
+  // pages.jsonl joins the WARC: same URL, fetch time, server address and payload digest
+  // (docs/pages-format.md), and warcio finds every digest right.
+  std::map<std::string, nlohmann::json> responses;
+  for (const nlohmann::json& r : testing::read_with_warcio(warcs)) {
+    if (r["type"] == "warcinfo") continue;
+    EXPECT_EQ(r["block_digest"], r["block_digest_computed"]) << r.dump();
+    if (r["type"] == "response") {
+      EXPECT_EQ(r["payload_digest"], r["payload_digest_computed"]) << r.dump();
+      EXPECT_TRUE(responses.emplace(r["target"].get<std::string>(), r).second) << "archived twice: " << r["target"];
+    }
+  }
+  size_t joined = 0;
+  std::set<std::string> ok_urls;
+  std::ifstream pages(out_ / "pages.jsonl");
+  for (std::string line; std::getline(pages, line);) {
+    const nlohmann::json p = nlohmann::json::parse(line);
+    if (p["outcome"] == "ok") ok_urls.insert(p["url"].get<std::string>());
+    if (p["outcome"] != "ok" || !p["content_type"].get<std::string>().starts_with("text/html")) continue;
+    ASSERT_TRUE(responses.contains(p["url"])) << line;
+    const nlohmann::json& r = responses.at(p["url"]);
+    EXPECT_EQ(p["fetch_time"], r["date"]) << line;
+    EXPECT_EQ(p["ip"], r["ip"]) << line;
+    EXPECT_EQ(p["payload_digest"], r["payload_digest"]) << line;
+    EXPECT_EQ(p["http_version"], "1.1") << line;
+    EXPECT_GT(p["wire_bytes"].get<uint64_t>(), p["bytes"].get<uint64_t>() / 20) << line;
+    ++joined;
+  }
+  for (const auto& [url, r] : responses) EXPECT_TRUE(ok_urls.contains(url)) << url << ": archived, not recorded";
+  EXPECT_GT(joined, 10u);
 }
 
 }  // namespace

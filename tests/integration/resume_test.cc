@@ -31,6 +31,7 @@
 #include "crawler/persist/journal_replay.h"
 #include "tests/support/spawn.h"
 #include "tests/support/test_web.h"
+#include "tests/support/warcio.h"
 
 namespace bloomcrawl {
 namespace {
@@ -135,6 +136,22 @@ class ResumeTest : public ::testing::Test {
     return false;
   }
 
+  // Waits for the server to have received `pages` page requests, then kills the crawl with
+  // SIGKILL while a response is held; false if the crawl finished first.
+  bool kill_in_flight(TestWeb& web, uint64_t pages) {
+    if (!wait_for_page_requests(web, pages)) return false;
+    web.hold_responses();
+    if (!web.wait_for_in_flight(1, std::chrono::seconds(10))) {
+      web.release_responses();
+      if (child_exited()) return false;
+      ADD_FAILURE() << "no request in flight to kill";
+      return false;
+    }
+    kill_child(SIGKILL);
+    web.release_responses();
+    return true;
+  }
+
   // The crawler's transfers in flight at a kill, as its journal shows them: dispatched by the
   // killed run (whose journals start at `first_generation`) and not completed. (The server's log
   // cannot tell: a request sent just before the kill may be read by the server much later.)
@@ -229,15 +246,7 @@ TEST_F(ResumeTest, KilledAtRandomMomentsFetchesTheGroundTruthOnce) {
     const uint64_t first_generation = next_generation(checkpoint_dir());
     start(round == 0 ? std::vector<std::string>{} : std::vector<std::string>{"--resume"});
     target = web.summary().page_requests + step(rng);
-    if (!wait_for_page_requests(web, target)) break;  // done before the kill point
-    web.hold_responses();
-    if (!web.wait_for_in_flight(1, std::chrono::seconds(10))) {
-      web.release_responses();
-      if (child_exited()) break;
-      FAIL() << "no request in flight to kill";
-    }
-    kill_child(SIGKILL);
-    web.release_responses();
+    if (!kill_in_flight(web, target)) break;  // done before the kill point
     in_flight_at_kills += in_flight_at_kill(first_generation, in_flight_by_url);
     if (++kills == 1) after_first_kill = inspect_after_kill();
   }
@@ -302,6 +311,59 @@ TEST_F(ResumeTest, KilledAtRandomMomentsFetchesTheGroundTruthOnce) {
   std::string inspected;
   EXPECT_EQ(inspect(&inspected), 0) << inspected;
   EXPECT_NE(inspected.find("\"kind\": \"crawl\""), std::string::npos) << inspected;
+}
+
+// WARC on (docs/warc.md, "Durability"): a page's records reach the file before the journal marks
+// it done, so after kills -9 and resumes every page recorded in pages.jsonl has its response
+// record, once, unless it was in flight at a kill and fetched again (then once per fetch, plus
+// one if the kill fell between its records and its line). warcio reads every record, from
+// completed files and from the .open files the kills left, and every digest verifies.
+TEST_F(ResumeTest, KilledWithWarcOnEveryRecordedPageHasItsResponseRecord) {
+  TestWeb web(slow_web());
+  web.start();
+  write_config(web, {{"output", {{"warc", {{"enabled", true}}}}}});
+  std::map<std::string, uint64_t> in_flight_by_url;
+  int kills = 0;
+  for (uint64_t target : {20, 60}) {
+    const uint64_t first_generation = next_generation(checkpoint_dir());
+    start(kills == 0 ? std::vector<std::string>{} : std::vector<std::string>{"--resume"});
+    if (!kill_in_flight(web, target)) break;
+    in_flight_at_kill(first_generation, in_flight_by_url);
+    ++kills;
+  }
+  if (child_ > 0) wait_child();
+  ASSERT_EQ(run({"--resume"}), 0) << last_log();
+  ASSERT_EQ(kills, 2) << "the crawl finished before the kill points: slow the web down";
+
+  std::map<std::string, uint64_t> lines;  // pages.jsonl records of archived responses, by URL
+  std::ifstream pages(out_dir() / "pages.jsonl");
+  for (std::string line; std::getline(pages, line);) {
+    const nlohmann::json r = nlohmann::json::parse(line);
+    if (r["outcome"] == "ok" && r["content_type"].get<std::string>().starts_with("text/html")) {
+      ++lines[r["url"].get<std::string>()];
+      EXPECT_TRUE(r.contains("payload_digest")) << line;
+    }
+  }
+  ASSERT_FALSE(lines.empty());
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(out_dir() / "warc")) {
+    if (e.path().string().find(".warc.gz") != std::string::npos) files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  std::map<std::string, uint64_t> responses;
+  for (const nlohmann::json& record : testing::read_with_warcio(files)) {
+    if (record["type"] == "warcinfo") continue;
+    EXPECT_EQ(record["block_digest"], record["block_digest_computed"]) << record.dump();
+    if (record["type"] != "response") continue;
+    EXPECT_EQ(record["payload_digest"], record["payload_digest_computed"]) << record.dump();
+    ++responses[record["target"].get<std::string>()];
+  }
+  for (const auto& [url, count] : lines) {
+    const uint64_t archived = responses.contains(url) ? responses.at(url) : 0;
+    const uint64_t refetches = in_flight_by_url.contains(url) ? in_flight_by_url.at(url) : 0;
+    EXPECT_GE(archived, count) << url << ": recorded in pages.jsonl without its response record";
+    EXPECT_LE(archived, count + refetches) << url << ": archived more often than it was fetched";
+  }
 }
 
 TEST_F(ResumeTest, SigtermTakesAFinalCheckpointAndResumeFinishes) {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "base/data_error.h"
 #include "tests/support/full_disk_file_system.h"
@@ -76,6 +77,46 @@ TEST_F(PageLogTest, AFileOfOnlyATornRecordIsEmptied) {
   std::ofstream(dir_ / "pages.jsonl") << R"({"url":"http://a.exa)";
   PageLog log(dir_, false);
   EXPECT_EQ(pages(), "");
+}
+
+}  // namespace
+}  // namespace bloomcrawl
+
+namespace bloomcrawl {
+namespace {
+
+// The join fields (docs/pages-format.md): written from a fetch attempt, absent without one.
+TEST(PageLogFields, FetchFieldsAreWrittenOnlyForAFetchAttempt) {
+  testing::TempDir temp;
+  {
+    PageLog log(temp.path(), false);
+    FetchResult result;
+    result.fetch_time = std::chrono::system_clock::time_point(std::chrono::milliseconds(1796083510123));
+    result.remote_ip = "127.0.0.2";
+    result.http_version = "2";
+    result.header_bytes = 100;
+    result.body_wire_bytes = 900;
+    result.payload_digest = "sha1:VGMT4NSHA2AWVOR6EVYXQUGCNSONBWE5";
+    PageRecord fetched{.url = "http://a.example/", .depth = 2, .outcome = "ok"};
+    record_fetch(result, &fetched);
+    log.write_page(fetched);
+    log.write_page({.url = "http://a.example/x", .outcome = "robots_disallowed"});
+  }
+  std::ifstream in(temp.path() / "pages.jsonl");
+  std::string line;
+  ASSERT_TRUE(std::getline(in, line));
+  const nlohmann::json fetched = nlohmann::json::parse(line);
+  EXPECT_EQ(fetched["fetch_time"], "2026-12-01T00:05:10.123Z");
+  EXPECT_EQ(fetched["ip"], "127.0.0.2");
+  EXPECT_EQ(fetched["http_version"], "2");
+  EXPECT_EQ(fetched["wire_bytes"], 1000);
+  EXPECT_EQ(fetched["payload_digest"], "sha1:VGMT4NSHA2AWVOR6EVYXQUGCNSONBWE5");
+  EXPECT_EQ(fetched["depth"], 2);
+  ASSERT_TRUE(std::getline(in, line));
+  const nlohmann::json refused = nlohmann::json::parse(line);
+  for (const char* field : {"fetch_time", "ip", "http_version", "wire_bytes", "payload_digest"}) {
+    EXPECT_FALSE(refused.contains(field)) << field << " in " << line;
+  }
 }
 
 }  // namespace

@@ -9,64 +9,84 @@
 #include <vector>
 
 #include <gtest/gtest.h>
-#include <openssl/evp.h>
 #include <nlohmann/json.hpp>
 
 #include "base/data_error.h"
+#include "crawler/fetch/payload_digest.h"
+#include "crawler/output/cdxj.h"
 #include "tests/support/full_disk_file_system.h"
+#include "tests/support/gzip.h"
+#include "tests/support/warcio.h"
 
 namespace bloomcrawl {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string base64(const std::string& s) {
-  std::string out(4 * ((s.size() + 2) / 3) + 1, '\0');
-  int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                          reinterpret_cast<const unsigned char*>(s.data()), int(s.size()));
-  out.resize(size_t(n));
+std::vector<fs::path> warc_files(const fs::path& dir) {
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.path().string().ends_with(".warc.gz")) files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// An exchange as a test holds it; exchange() views it for the writer. Odd pages come gzip-encoded
+// and chunked, as a server sends them, and are archived so.
+struct TestExchange {
+  std::string url;
+  std::string request_head;
+  std::string response_head;
+  std::string body;     // as received
+  std::string payload;  // de-chunked, still gzip-encoded
+  WarcExchange exchange() const {
+    payload_digest = sha1_base32_digest(payload);
+    return {.url = url,
+            .remote_ip = "127.0.0.2",
+            .date = std::chrono::system_clock::now(),
+            .request_head = request_head,
+            .response_head = response_head,
+            .body = body,
+            .payload_digest = payload_digest,
+            .status = 200,
+            .content_type = "text/html; charset=utf-8"};
+  }
+  mutable std::string payload_digest;
+};
+
+// `data` in two chunks, one with an extension, and a trailer field.
+std::string chunked(const std::string& data) {
+  char size[32];
+  const std::string half = data.substr(0, data.size() / 2);
+  std::snprintf(size, sizeof size, "%zx", half.size());
+  std::string out = std::string(size) + "\r\n" + half + "\r\n";
+  std::snprintf(size, sizeof size, "%zx", data.size() - half.size());
+  out += std::string(size) + ";ext=1\r\n" + data.substr(half.size()) + "\r\n0\r\nX-Trailer: t\r\n\r\n";
   return out;
 }
 
-// Every record of every *.warc.gz in `dir`, as warcio.js reads them.
-std::vector<nlohmann::json> read_with_warcio(const fs::path& dir) {
-  const fs::path warcio = fs::path(BLOOMCRAWL_SOURCE_DIR) / "build/node/node_modules/warcio";
-  EXPECT_TRUE(fs::exists(warcio / "dist/index.js")) << "run scripts/install-test-tools.sh";
-  std::string cmd = "WARCIO_DIR='" + warcio.string() + "' node '" BLOOMCRAWL_SOURCE_DIR "/tests/support/warc_dump.mjs'";
-  std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(dir)) files.push_back(e.path());
-  std::sort(files.begin(), files.end());
-  for (const fs::path& f : files) cmd += " '" + f.string() + "'";
-  cmd += " 2>&1";
-  std::vector<nlohmann::json> records;
-  FILE* p = popen(cmd.c_str(), "r");
-  EXPECT_NE(p, nullptr);
-  std::string out;
-  char buf[65536];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  EXPECT_EQ(pclose(p), 0) << out;
-  size_t pos = 0;
-  while (pos < out.size()) {
-    size_t end = out.find('\n', pos);
-    if (end == std::string::npos) end = out.size();
-    if (end > pos) records.push_back(nlohmann::json::parse(out.substr(pos, end - pos)));
-    pos = end + 1;
-  }
-  return records;
-}
-
-WarcExchange exchange(int i) {
-  WarcExchange x;
-  x.url = "http://127.0.0.2:8080/page/" + std::to_string(i);
-  x.remote_ip = "127.0.0.2";
-  x.date = std::chrono::system_clock::now();
+TestExchange test_exchange(int i) {
+  TestExchange x;
+  x.url = "http://www.Example.com:8080/page/" + std::to_string(i) + "?b=2&a=" + std::to_string(i);
   x.request_head = "GET /page/" + std::to_string(i) + " HTTP/1.1\r\nHost: 127.0.0.2:8080\r\nUser-Agent: t\r\n\r\n";
-  x.response_head =
-      "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\nContent-Length: 12\r\n\r\n";
-  x.payload = "<html>page " + std::to_string(i) + std::string(size_t(i) * 100, 'x') + "</html>";
+  const std::string html = "<html>page " + std::to_string(i) + std::string(size_t(i) * 100, 'x') + "</html>";
+  if (i % 2 == 1) {
+    x.payload = testing::gzip(html);
+    x.body = chunked(x.payload);
+    x.response_head =
+        "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Encoding: gzip\r\n"
+        "Transfer-Encoding: chunked\r\n\r\n";
+  } else {
+    x.payload = x.body = html;
+    x.response_head =
+        "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: " + std::to_string(html.size()) +
+        "\r\n\r\n";
+  }
   return x;
 }
+
+void write_test_exchange(WarcWriter& writer, int i) { writer.write(test_exchange(i).exchange()); }
 
 class WarcWriterTest : public ::testing::Test {
  protected:
@@ -83,9 +103,9 @@ TEST_F(WarcWriterTest, EveryRecordReadsBackWithWarcio) {
   const int kPages = 5;
   {
     WarcWriter writer({.directory = dir_});
-    for (int i = 0; i < kPages; ++i) writer.write(exchange(i));
+    for (int i = 0; i < kPages; ++i) write_test_exchange(writer, i);
   }
-  std::vector<nlohmann::json> records = read_with_warcio(dir_);
+  std::vector<nlohmann::json> records = testing::read_with_warcio(warc_files(dir_));
   ASSERT_EQ(records.size(), size_t(1 + 2 * kPages));  // warcinfo, then response + request each
   EXPECT_EQ(records[0]["type"], "warcinfo");
   std::map<std::string, nlohmann::json> responses;
@@ -93,16 +113,21 @@ TEST_F(WarcWriterTest, EveryRecordReadsBackWithWarcio) {
     const nlohmann::json& resp = records[r];
     const nlohmann::json& req = records[r + 1];
     int i = int(r / 2);
-    WarcExchange x = exchange(i);
+    const TestExchange x = test_exchange(i);
     EXPECT_EQ(resp["type"], "response");
     EXPECT_EQ(resp["target"], x.url);
     EXPECT_EQ(resp["ip"], "127.0.0.2");
     EXPECT_EQ(resp["status"], 200);
-    EXPECT_EQ(resp["payload_digest"], warc_sha1_digest(x.payload));
-    EXPECT_EQ(resp["payload_base64"], base64(x.payload));
-    // The stored payload is decoded, so the archived head says so.
-    EXPECT_FALSE(resp["http_headers"].contains("content-encoding") ||
-                 resp["http_headers"].contains("Content-Encoding"));
+    // Stored as received: the head unchanged, the body still encoded (and chunked, for odd pages).
+    EXPECT_EQ(resp["payload_base64"], testing::base64(x.body));
+    EXPECT_EQ(resp["http_headers"].value("content-encoding", ""), i % 2 == 1 ? "gzip" : "") << resp.dump();
+    EXPECT_EQ(resp["payload_digest"], sha1_base32_digest(x.payload));
+    EXPECT_EQ(resp["block_length"], x.response_head.size() + x.body.size());
+    for (const nlohmann::json* r : {&resp, &req}) {
+      EXPECT_EQ((*r)["block_digest"], (*r)["block_digest_computed"]) << r->dump();
+      EXPECT_EQ((*r)["content_length"], (*r)["block_length"]);
+    }
+    EXPECT_EQ(resp["payload_digest"], resp["payload_digest_computed"]) << resp.dump();
     EXPECT_EQ(req["type"], "request");
     EXPECT_EQ(req["method"], "GET");
     EXPECT_EQ(req["target"], x.url);
@@ -115,16 +140,16 @@ TEST_F(WarcWriterTest, EveryRecordReadsBackWithWarcio) {
 TEST_F(WarcWriterTest, RotatesAtTheSizeLimitAndCompletesFiles) {
   {
     WarcWriter writer({.directory = dir_, .max_file_bytes = 600});
-    for (int i = 0; i < 6; ++i) writer.write(exchange(i));
+    for (int i = 0; i < 6; ++i) write_test_exchange(writer, i);
     EXPECT_GE(writer.files_completed(), 2u);
   }
   size_t files = 0;
   for (const auto& e : fs::directory_iterator(dir_)) {
     ++files;
-    EXPECT_EQ(e.path().extension(), ".gz") << "no file is left half-written: " << e.path();
+    EXPECT_NE(e.path().extension(), ".open") << "no file is left half-written: " << e.path();
   }
-  EXPECT_GE(files, 3u);
-  std::vector<nlohmann::json> records = read_with_warcio(dir_);
+  EXPECT_GE(files, 6u);  // each WARC file with its index
+  std::vector<nlohmann::json> records = testing::read_with_warcio(warc_files(dir_));
   size_t responses = 0;
   for (const auto& r : records) responses += r["type"] == "response";
   EXPECT_EQ(responses, 6u);
@@ -136,34 +161,58 @@ TEST_F(WarcWriterTest, AFailedWriteKeepsTheWholeExchangesReadable) {
   testing::FullDiskFileSystem disk;
   {
     WarcWriter writer({.directory = dir_});
-    for (int i = 0; i < 3; ++i) writer.write(exchange(i));
-    disk.fill(dir_.string(), 1);  // the response record of the next exchange fits, its request does not
+    for (int i = 0; i < 3; ++i) write_test_exchange(writer, i);
+    disk.fill(dir_.string(), 0);  // the next exchange's write stores half of its bytes
     try {
-      writer.write(exchange(3));
+      write_test_exchange(writer, 3);
       ADD_FAILURE() << "a write to a full disk succeeded";
     } catch (const CheckpointError& e) {
       EXPECT_NE(std::string(e.what()).find(dir_.string()), std::string::npos) << e.what();
       EXPECT_NE(std::string(e.what()).find("No space left on device"), std::string::npos) << e.what();
     }
     disk.clear();
-    EXPECT_THROW(writer.write(exchange(4)), CheckpointError) << "nothing is written after a failure";
+    EXPECT_THROW(write_test_exchange(writer, 4), CheckpointError) << "nothing is written after a failure";
     EXPECT_EQ(writer.records_written(), 7u);
   }
-  for (const auto& e : fs::directory_iterator(dir_)) EXPECT_EQ(e.path().extension(), ".gz") << e.path();
-  std::vector<nlohmann::json> records = read_with_warcio(dir_);
+  for (const auto& e : fs::directory_iterator(dir_)) EXPECT_NE(e.path().extension(), ".open") << e.path();
+  std::vector<nlohmann::json> records = testing::read_with_warcio(warc_files(dir_));
   ASSERT_EQ(records.size(), 7u);  // warcinfo and three whole exchanges
-  EXPECT_EQ(records[5]["target"], exchange(2).url);
+  EXPECT_EQ(records[5]["target"], test_exchange(2).url);
+}
+
+// The index beside each file is the one warcio's own indexer makes of it, line for line.
+TEST_F(WarcWriterTest, IndexMatchesWarciosIndexer) {
+  {
+    WarcWriter writer({.directory = dir_, .max_file_bytes = 3000});
+    for (int i = 0; i < 8; ++i) write_test_exchange(writer, i);
+  }
+  const std::vector<fs::path> warcs = warc_files(dir_);
+  EXPECT_GT(warcs.size(), 1u);
+  std::vector<std::string> ours;
+  for (const fs::path& warc : warcs) {
+    const std::string name = warc.filename().string();
+    const fs::path index = dir_ / (name.substr(0, name.size() - 8) + ".cdxj");
+    ASSERT_TRUE(fs::exists(index)) << index;
+    const std::vector<std::string> lines = testing::lines_of(testing::read_text(index));
+    EXPECT_TRUE(std::is_sorted(lines.begin(), lines.end())) << index;
+    ours.insert(ours.end(), lines.begin(), lines.end());
+  }
+  std::vector<std::string> theirs = testing::lines_of(testing::warcio_cdxj(warcs));  // lines name their file
+  std::sort(ours.begin(), ours.end());
+  std::sort(theirs.begin(), theirs.end());
+  EXPECT_EQ(ours, theirs);
+  EXPECT_EQ(ours.size(), 8u);
 }
 
 TEST(WarcFormat, Sha1DigestIsBase32OfSha1) {
   // SHA-1("abc") = a9993e364706816aba3e25717850c26c9cd0d89d
-  EXPECT_EQ(warc_sha1_digest("abc"), "sha1:VGMT4NSHA2AWVOR6EVYXQUGCNSONBWE5");
+  EXPECT_EQ(sha1_base32_digest("abc"), "sha1:VGMT4NSHA2AWVOR6EVYXQUGCNSONBWE5");
 }
 
-TEST(WarcFormat, ResponseHeadDropsEncodingsAndSetsLength) {
-  std::string head = warc_response_head(
-      "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\ncontent-encoding: br\r\n\r\n", 42);
-  EXPECT_EQ(head, "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 42\r\n\r\n");
+TEST(WarcFormat, UrlKeyIsWarciosSurt) {
+  EXPECT_EQ(cdxj_urlkey("http://www2.Example.com/A/b?z=1&a=2"), "com,example)/a/b?a=2&z=1");
+  EXPECT_EQ(cdxj_urlkey("https://sub.example.org:8443"), "org,example,sub:8443)/");
+  EXPECT_EQ(cdxj_urlkey("http://127.0.0.1:8080/x?"), "1,0,0,127:8080)/x");
 }
 
 }  // namespace

@@ -1,0 +1,106 @@
+// The WARC writer's compressor alone, on given bodies: the floor under what archiving adds per
+// page (bench/crawl_bench.sh --warc reports it beside the crawl's cost). For each file of the
+// list: one gzip member of the body, as warc_gzip_member() makes per record, at the writer's
+// level and at zlib's default for comparison; then the whole writer (WarcWriter::write: digests,
+// both records compressed, the index line, the write) into a temporary directory, the cost per
+// page of archiving apart from the fetch. CPU time of this process (it is single-threaded; the
+// writer's background sync thread wakes every 100 ms and is counted too).
+//
+//   warc_compress_bench LIST_OF_FILES   -> one JSON object on stdout
+#include <time.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <zlib.h>
+
+#include <nlohmann/json.hpp>
+
+#include "crawler/fetch/payload_digest.h"
+#include "crawler/output/warc_gzip.h"
+#include "crawler/output/warc_writer.h"
+
+namespace {
+
+double cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + double(ts.tv_nsec) / 1e9;
+}
+
+nlohmann::json measure(const std::vector<std::string>& bodies, int level) {
+  uint64_t in = 0;
+  uint64_t out = 0;
+  const double start = cpu_seconds();
+  for (const std::string& body : bodies) {
+    in += body.size();
+    out += bloomcrawl::warc_gzip_member({body}, level).size();
+  }
+  const double cpu = cpu_seconds() - start;
+  return {{"level", level},
+          {"records", bodies.size()},
+          {"cpu_s", cpu},
+          {"us_per_record", bodies.empty() ? 0.0 : 1e6 * cpu / double(bodies.size())},
+          {"bytes_in", in},
+          {"bytes_out", out},
+          {"ratio", in ? double(out) / double(in) : 0.0}};
+}
+
+nlohmann::json measure_writer(const std::vector<std::string>& bodies) {
+  char dir_template[] = "/tmp/warc-bench.XXXXXX";
+  const std::filesystem::path dir = mkdtemp(dir_template);
+  const std::string request = "GET /page.html HTTP/1.1\r\nHost: 127.0.0.2:8080\r\nUser-Agent: bench\r\n\r\n";
+  double cpu = 0;
+  {
+    bloomcrawl::WarcWriter writer({.directory = dir});
+    const double start = cpu_seconds();
+    for (const std::string& body : bodies) {
+      const std::string head = "HTTP/1.1 200 OK\r\nServer: nginx\r\nContent-Type: text/html\r\nContent-Length: " +
+                               std::to_string(body.size()) + "\r\n\r\n";
+      const std::string digest = bloomcrawl::sha1_base32_digest(body);  // the fetcher's, as it streams in
+      writer.write({.url = "http://127.0.0.2:8080/page.html",
+                    .remote_ip = "127.0.0.2",
+                    .date = std::chrono::system_clock::now(),
+                    .request_head = request,
+                    .response_head = head,
+                    .body = body,
+                    .payload_digest = digest,
+                    .status = 200,
+                    .content_type = "text/html"});
+    }
+    writer.close();
+    cpu = cpu_seconds() - start;
+  }
+  std::filesystem::remove_all(dir);
+  return {{"records", bodies.size()},
+          {"cpu_s", cpu},
+          {"us_per_record", bodies.empty() ? 0.0 : 1e6 * cpu / double(bodies.size())}};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s LIST_OF_FILES\n", argv[0]);
+    return 2;
+  }
+  std::vector<std::string> bodies;
+  std::ifstream list(argv[1]);
+  for (std::string path; std::getline(list, path);) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    bodies.push_back(s.str());
+  }
+  const nlohmann::json result = {{"writer_level", measure(bodies, bloomcrawl::kWarcGzipLevel)},
+                                 {"default_level", measure(bodies, Z_DEFAULT_COMPRESSION)},
+                                 {"writer", measure_writer(bodies)}};
+  std::cout << result.dump() << "\n";
+  return 0;
+}
