@@ -3,6 +3,11 @@
 // three running `bloomcrawl` processes, the merged cluster report against the server's count, and a
 // two-node crawl stopped and resumed as three nodes.
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -115,7 +120,7 @@ class ClusterControlTest : public ::testing::Test {
 };
 
 TEST_F(ClusterControlTest, StatusAndStopWorkOnARunningClusterAndItResumes) {
-  testweb::TestWeb web(six_hosts(std::chrono::milliseconds(5)));
+  testweb::TestWeb web(six_hosts(std::chrono::milliseconds(20)));
   web.start();
   const size_t total = web.ground_truth(web.site_depth()).size();
   std::vector<fs::path> configs;
@@ -127,7 +132,7 @@ TEST_F(ClusterControlTest, StatusAndStopWorkOnARunningClusterAndItResumes) {
   ASSERT_TRUE(web.wait_for_page_requests(uint32_t(total / 4), std::chrono::seconds(60)));
   const ClusterStatus running = status_when([](const ClusterStatus& s) {
     return std::all_of(s.per_node.begin(), s.per_node.end(),
-                       [](const NodeStatus& n) { return n.counters.state == "running" && n.counters.pages > 0; });
+                       [](const NodeStatus& n) { return n.counters.state == "running"; });
   });
 
   auto [code, out] = run_cli({"status", "--cluster", cluster(), "--json"}, "status-json");
@@ -139,21 +144,21 @@ TEST_F(ClusterControlTest, StatusAndStopWorkOnARunningClusterAndItResumes) {
   uint64_t pages = 0;
   for (const nlohmann::json& n : j["per_node"]) {
     EXPECT_EQ(n["state"], "running") << n.dump();
-    EXPECT_GT(n["pages"].get<uint64_t>(), 0u) << n.dump();
     EXPECT_LT(n["age_seconds"].get<double>(), 3.0) << n.dump();
     pages += n["pages"].get<uint64_t>();
   }
   EXPECT_EQ(j["total"]["pages"].get<uint64_t>(), pages);
   EXPECT_GE(pages, running.total.pages) << "counters only grow";
+  EXPECT_GT(pages, 0u);
   EXPECT_LE(pages, total);
+  std::tie(code, out) = run_cli({"stop", "--cluster", cluster()}, "stop");
+  EXPECT_EQ(code, 0) << out;
   std::tie(code, out) = run_cli({"status", "--cluster", cluster()}, "status-table");
   EXPECT_EQ(code, 0) << out;
   EXPECT_THAT(out, HasSubstr("cluster ops: 3 nodes"));
   EXPECT_THAT(out, HasSubstr("dups avoided"));
   EXPECT_THAT(out, HasSubstr("total "));
 
-  std::tie(code, out) = run_cli({"stop", "--cluster", cluster()}, "stop");
-  EXPECT_EQ(code, 0) << out;
   uint64_t requeued = 0;
   for (int node = 0; node < 3; ++node) {
     EXPECT_EQ(testing::wait_exit_code(pids[size_t(node)]), 0)
@@ -221,6 +226,88 @@ TEST_F(ClusterControlTest, TheMergedReportTotalsEveryNodeAndMatchesTheServer) {
       EXPECT_EQ(m["per_node"][size_t(node)]["report"]["fetches"], reports[size_t(node)]["fetches"]);
     }
   }
+}
+
+// A free loopback port on which at least one of `hosts` moves to node 2 when two nodes grow to
+// three (rendezvous hashing keys on "host:port"), so that the test has something to hand over.
+uint16_t port_moving_a_host(const std::vector<std::string>& hosts) {
+  for (;;) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK + 1);  // 127.0.0.2
+    socklen_t len = sizeof addr;
+    EXPECT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+    ::close(fd);
+    const uint16_t port = ntohs(addr.sin_port);
+    const HostPartition three(3);
+    for (const std::string& h : hosts) {
+      if (three.owner(h + ":" + std::to_string(port)) == 2) return port;
+    }
+  }
+}
+
+// Two nodes crawl, are stopped, and resume as three (docs/cluster.md, "Adding nodes"): the old
+// nodes hand the new one what they recorded and queued of the hosts it now owns, and the crawl
+// fetches the ground truth with no page fetched twice but the transfers the stop cancelled.
+TEST_F(ClusterControlTest, TwoNodesStoppedAndResumedAsThreeFetchEachPageOnce) {
+  testweb::TestWebOptions o = six_hosts(std::chrono::milliseconds(10));
+  o.port = port_moving_a_host(o.hosts);
+  testweb::TestWeb web(o);
+  web.start();
+  const size_t total = web.ground_truth(web.site_depth()).size();
+  std::vector<pid_t> pids;
+  for (int node = 0; node < 2; ++node) {
+    pids.push_back(spawn_cli({"crawl", "--config", write_config(web, 2, node).string()}, "run" + std::to_string(node)));
+  }
+  ASSERT_TRUE(web.wait_for_page_requests(uint32_t(total / 3), std::chrono::seconds(60)));
+  EXPECT_EQ(run_cli({"stop", "--cluster", cluster()}, "stop").first, 0);
+  uint64_t requeued = 0;
+  for (int node = 0; node < 2; ++node) {
+    EXPECT_EQ(testing::wait_exit_code(pids[size_t(node)]), 0);
+    requeued +=
+        nlohmann::json::parse(read(node_dir(node) / "report.json"))["fetches"]["requeued_at_stop"].get<uint64_t>();
+  }
+  ASSERT_LT(web.summary().page_requests, total) << "stopped before the end";
+
+  pids.clear();
+  for (int node = 0; node < 2; ++node) {
+    pids.push_back(spawn_cli({"crawl", "--config", (dir_.path() / ("node" + std::to_string(node) + ".json")).string(),
+                              "--resume", "--nodes", "3", "--grow"},
+                             "grow" + std::to_string(node)));
+  }
+  pids.push_back(spawn_cli({"crawl", "--config", write_config(web, 3, 2).string(), "--grow"}, "grow2"));
+  std::vector<nlohmann::json> reports;
+  for (int node = 0; node < 3; ++node) {
+    EXPECT_EQ(testing::wait_exit_code(pids[size_t(node)]), 0)
+        << read(dir_.path() / ("grow" + std::to_string(node) + ".stderr"));
+    reports.push_back(nlohmann::json::parse(read(node_dir(node) / "report.json")));
+    EXPECT_EQ(reports.back()["crawl"]["stopped_by"], "done");
+  }
+  web.stop();
+
+  RedisClient redis(RedisEndpoint{"127.0.0.1", redis_.port()});
+  EXPECT_EQ(read_cluster_status(redis, "ops").nodes, 3u);
+  const uint64_t handed = reports[0]["cluster"]["recorded_urls_handed_over"].get<uint64_t>() +
+                          reports[1]["cluster"]["recorded_urls_handed_over"].get<uint64_t>();
+  EXPECT_GT(handed, 0u) << "the moved hosts had pages recorded before the stop";
+  const HostPartition three(3);
+  std::set<std::string> new_node_hosts;
+  for (const auto& [url, records] : testing::read_page_records(node_dir(2))) {
+    const std::string host = parse_url(url).value().origin_host_port();
+    EXPECT_EQ(three.owner(host), 2u) << url;
+    new_node_hosts.insert(host);
+  }
+  EXPECT_FALSE(new_node_hosts.empty());
+  const std::vector<std::string> truth = web.ground_truth(web.site_depth());
+  EXPECT_EQ(fetched(3), std::set<std::string>(truth.begin(), truth.end()));
+  EXPECT_LE(web.summary().duplicate_fetches, requeued) << "only the transfers cancelled by the stop again";
+
+  // A node of the old N is refused once the crawl has grown.
+  auto [code, out] = run_cli({"crawl", "--config", (dir_.path() / "node0.json").string(), "--resume"}, "old-n");
+  EXPECT_EQ(code, 1);
+  EXPECT_THAT(out, HasSubstr("nodes: 3 in the cluster, 2 on this node"));
 }
 
 }  // namespace
