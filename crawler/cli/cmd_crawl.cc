@@ -249,6 +249,7 @@ int run_crawl(const CrawlFlags& flags) {
   setup_logging(config.logging);
 
   CrawlerSettings settings = settings_from_config(config);
+  settings.cluster.grow = flags.grow;
   settings.progress =
       config.logging.progress == "always" || (config.logging.progress == "auto" && isatty(STDERR_FILENO));
   if (!config.checkpoint.directory.empty()) {

@@ -3,6 +3,7 @@
 #include <map>
 #include <thread>
 
+#include <spdlog/spdlog.h>
 #include <nlohmann/json.hpp>
 
 #include "crawler/cluster/cluster_registry.h"
@@ -61,7 +62,7 @@ redis.call('HSET', KEYS[1], ARGV[1], ARGV[2], ARGV[1] .. ':ms', t[1] .. string.f
 constexpr const char* kTimeScript =
     "local t = redis.call('TIME') return t[1] .. string.format('%03d', math.floor(t[2] / 1000))";
 
-// How often gather_reports() looks for the other nodes' reports.
+// How often gather_reports() and wait_for_handovers() look at Redis again.
 constexpr std::chrono::milliseconds kReportPoll{100};
 
 }  // namespace
@@ -69,13 +70,16 @@ constexpr std::chrono::milliseconds kReportPoll{100};
 std::string encode_batch(const RoutedBatch& batch) {
   nlohmann::json urls = nlohmann::json::array();
   for (const RoutedUrl& u : batch.urls) urls.push_back({u.url, u.host, u.kind, u.sitemap ? 1 : 0});
-  return nlohmann::json{{"d", batch.depth}, {"h", batch.hops}, {"p", batch.parent}, {"u", std::move(urls)}}.dump();
+  nlohmann::json j{{"d", batch.depth}, {"h", batch.hops}, {"p", batch.parent}, {"u", std::move(urls)}};
+  if (batch.seen_only) j["s"] = 1;
+  return j.dump();
 }
 
 RoutedBatch decode_batch(std::string_view text) {
   try {
     const nlohmann::json j = nlohmann::json::parse(text);
-    RoutedBatch batch{j.at("d").get<uint32_t>(), j.at("h").get<uint32_t>(), j.at("p").get<std::string>(), {}};
+    RoutedBatch batch{
+        j.at("d").get<uint32_t>(), j.at("h").get<uint32_t>(), j.at("p").get<std::string>(), {}, j.value("s", 0) == 1};
     for (const nlohmann::json& u : j.at("u")) {
       batch.urls.push_back(
           {u.at(0).get<std::string>(), u.at(1).get<std::string>(), u.at(2).get<int>(), u.at(3).get<int>() != 0});
@@ -226,6 +230,27 @@ nlohmann::json ClusterLink::gather_reports(std::chrono::milliseconds wait) {
     }
     if (!waiting || std::chrono::steady_clock::now() >= give_up_at) {
       return merge_cluster_reports(settings_.name, settings_.nodes, found);
+    }
+    std::this_thread::sleep_for(kReportPoll);
+  }
+}
+
+std::string ClusterLink::handover_key() const {
+  return cluster_key(settings_.name, "handed_over:" + std::to_string(settings_.nodes));
+}
+
+void ClusterLink::handed_over() { control_client_.command({"SADD", handover_key(), std::to_string(settings_.node)}); }
+
+void ClusterLink::wait_for_handovers() {
+  const std::string meta =
+      control_client_.call({"GET", cluster_key(settings_.name, "meta")}, [](const RedisValue& v) { return v.text(); });
+  const auto old_nodes = nlohmann::json::parse(meta, nullptr, false).value("grown_from", int64_t{0});
+  bool logged = false;
+  while (control_client_.call({"SCARD", handover_key()}, [](const RedisValue& v) { return v.integer(); }) < old_nodes) {
+    if (!logged) {
+      spdlog::warn("cluster grew to {} nodes: waiting until its {} earlier nodes are resumed with --grow",
+                   settings_.nodes, old_nodes);
+      logged = true;
     }
     std::this_thread::sleep_for(kReportPoll);
   }

@@ -43,6 +43,10 @@ struct ClusterSettings {
   std::string name;
   uint32_t nodes = 1;
   uint32_t node = 0;
+  // --grow (docs/cluster.md, "Adding nodes"): `nodes` was just raised. A node resumed from a crawl of
+  // fewer nodes hands over what it recorded of the hosts it no longer owns, and every node started
+  // with --grow waits until all the old nodes have done so before it crawls.
+  bool grow = false;
   bool enabled() const { return !redis.host.empty(); }
 };
 
@@ -60,6 +64,9 @@ struct RoutedBatch {
   uint32_t hops = 0;
   std::string parent;
   std::vector<RoutedUrl> urls;
+  // URLs the sender recorded (fetched or refused) before the cluster grew: the owner's seen filter
+  // takes them, its frontier does not.
+  bool seen_only = false;
   bool operator==(const RoutedBatch&) const = default;
 };
 
@@ -86,6 +93,11 @@ class ClusterLink {
   // store_report(): this node's final report, stamped with Redis's clock. gather_reports(): the
   // merged report of this run's stored reports, waiting up to `wait` for those of nodes still alive.
   void store_report(const nlohmann::json& report);
+  // Growing the cluster: this node has handed over what it recorded of the hosts it no longer owns;
+  // wait_for_handovers() returns once every node of the crawl before it grew has (it logs what it
+  // waits for; the crawl cannot go on without them).
+  void handed_over();
+  void wait_for_handovers();
   nlohmann::json gather_reports(std::chrono::milliseconds wait);
 
   uint64_t batches_sent() const { return batches_sent_.load(); }
@@ -96,6 +108,7 @@ class ClusterLink {
   std::string inbox(uint32_t node) const;
   std::string node_key(uint32_t node) const;
   std::string alive_key(uint32_t node) const;
+  std::string handover_key() const;
 
   ClusterSettings settings_;
   HostPartition partition_;

@@ -105,7 +105,9 @@ void grow_cluster(RedisClient& redis, const ClusterIdentity& id) {
                             " is running; stop the crawl first (bloomcrawl stop --cluster)");
     }
   }
-  redis.command({"SET", key, to_record(id).dump()});
+  nlohmann::json record = to_record(id);
+  record["grown_from"] = before;  // the nodes that hand over (ClusterLink::wait_for_handovers)
+  redis.command({"SET", key, record.dump()});
 }
 
 }  // namespace bloomcrawl

@@ -146,7 +146,9 @@ nlohmann::json Crawler::run() {
     workers_.emplace_back([this] { parse_worker(); });
   checkpointer_->start();
   pages_before_run_ = stats_.pages_fetched.load();
-  if (!checkpointer_->resuming()) {
+  if (cluster_ && settings_.cluster.grow) join_grown_cluster();
+  // A node joining a grown cluster afresh: the crawl's seeds were admitted when it began.
+  if (!checkpointer_->resuming() && !(cluster_ && settings_.cluster.grow)) {
     CheckpointGate::Pass pass(checkpointer_->gate());
     seed();
   }

@@ -157,6 +157,12 @@ class Crawler {
   // The inbox thread: admits what other nodes sent, acknowledging it once journaled.
   void receive_from_nodes();
   void admit_from_inbox(const std::vector<InboxEntry>& entries);
+  // A seen-only batch (a grow's handover): into the seen filter and the journal, not the frontier.
+  void admit_seen(const RoutedBatch& batch);
+  // Growing (ClusterSettings::grow): a resumed node sends the URLs its pages.jsonl recorded whose
+  // hosts other nodes own now, as seen-only batches; then every --grow node waits for all the old
+  // nodes' handovers, so no link to such a URL reaches its new owner before the URL itself.
+  void join_grown_cluster();
   void start_inbox();
   void stop_inbox();
   // The scheduler's end test: finished() here, and in cluster mode every node idle, every inbox empty.
@@ -215,6 +221,7 @@ class Crawler {
   std::chrono::steady_clock::time_point last_publish_;  // scheduler thread only
   uint64_t pages_at_publish_ = 0;                       // scheduler thread only
   uint64_t handed_over_ = 0;                            // scheduler thread only: hand_over()'s URLs
+  uint64_t seen_handed_over_ = 0;                       // join_grown_cluster()'s URLs
   nlohmann::json cluster_report_;
   GroupedHosts grouped_hosts_;  // hosts already put in their IP's group
 

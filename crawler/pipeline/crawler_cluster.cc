@@ -1,15 +1,19 @@
 // The crawler's side of cluster mode (docs/cluster.md): links to hosts other nodes own leave
 // through their inboxes, links other nodes send arrive through this node's inbox and are admitted
 // like any link, and the crawl ends when the whole cluster has no work.
+#include <fstream>
+
 #include <spdlog/spdlog.h>
 
 #include "base/data_error.h"
 #include "crawler/cluster/cluster_link.h"
 #include "crawler/persist/journal.h"
+#include "crawler/persist/journal_records.h"
 #include "crawler/pipeline/crawl_checkpoint_gate.h"
 #include "crawler/pipeline/crawl_checkpointer.h"
 #include "crawler/pipeline/crawler.h"
 #include "crawler/pipeline/queued_url.h"
+#include "crawler/url/url.h"
 
 namespace bloomcrawl {
 namespace {
@@ -45,6 +49,58 @@ void Crawler::route_to_owners(std::vector<Candidate>& candidates, uint32_t depth
       throw CheckpointError(settings_.cluster.redis.url(), std::string("links not sent: ") + e.what());
     }
   }
+}
+
+void Crawler::admit_seen(const RoutedBatch& b) {
+  std::vector<std::string_view> keys;
+  keys.reserve(b.urls.size());
+  for (const RoutedUrl& u : b.urls) keys.push_back(u.url);
+  std::vector<InsertOutcome> outcomes(keys.size());
+  filter_.insert_batch(keys, outcomes);
+  JournalBatch batch;
+  checkpointer_->audit_outcomes(keys, outcomes, batch);
+  if (checkpointer_->journaling()) {
+    for (size_t i = 0; i < b.urls.size(); ++i) {
+      if (outcomes[i] != InsertOutcome::kNew) continue;
+      const RoutedUrl& u = b.urls[i];
+      // Not queued: a resume's replay puts it in the filter only, as a URL the frontier refused.
+      add_record(batch,
+                 AdmittedRecord{u.host, encode_queued_url({u.url, b.parent, b.hops, u.sitemap}), b.depth, false});
+    }
+  }
+  checkpointer_->journal(batch);
+}
+
+void Crawler::join_grown_cluster() {
+  // What a resumed node recorded is, with its frontier (handed over URL by URL as it is popped,
+  // hand_over()), everything its seen filter holds of the hosts it gave up.
+  if (checkpointer_->resuming()) {
+    constexpr size_t kBatch = 256;
+    std::vector<RoutedBatch> outgoing(settings_.cluster.nodes, RoutedBatch{0, 0, "", {}, true});
+    auto send = [&](uint32_t node) {
+      if (outgoing[node].urls.empty()) return;
+      cluster_->send(node, outgoing[node]);
+      seen_handed_over_ += outgoing[node].urls.size();
+      outgoing[node].urls.clear();
+    };
+    std::ifstream in(settings_.output_dir / "pages.jsonl");
+    for (std::string line; std::getline(in, line);) {
+      const nlohmann::json record = nlohmann::json::parse(line, nullptr, false);
+      if (!record.is_object() || !record.contains("url") || !record["url"].is_string()) continue;  // a torn tail
+      const std::string url = record["url"].get<std::string>();
+      const std::optional<Url> parsed = parse_url(url);
+      if (!parsed) continue;
+      const std::string host = parsed->origin_host_port();
+      const uint32_t owner = cluster_->owner(host);
+      if (owner == settings_.cluster.node) continue;
+      outgoing[owner].urls.push_back({url, host, static_cast<int>(LinkKind::kAnchor), false});
+      if (outgoing[owner].urls.size() >= kBatch) send(owner);
+    }
+    for (uint32_t node = 0; node < outgoing.size(); ++node) send(node);
+    cluster_->handed_over();
+    spdlog::info("cluster grew to {} nodes: {} recorded URLs handed over", settings_.cluster.nodes, seen_handed_over_);
+  }
+  cluster_->wait_for_handovers();
 }
 
 bool Crawler::hand_over(const Lease& lease, const QueuedUrl& q) {
@@ -107,7 +163,11 @@ void Crawler::admit_from_inbox(const std::vector<InboxEntry>& entries) {
       for (const RoutedUrl& u : entry.batch.urls) {
         candidates.push_back({u.url, u.host, static_cast<LinkKind>(u.kind), u.sitemap});
       }
-      admit(candidates, entry.batch.depth, entry.batch.parent, entry.batch.hops);
+      if (entry.batch.seen_only) {
+        admit_seen(entry.batch);
+      } else {
+        admit(candidates, entry.batch.depth, entry.batch.parent, entry.batch.hops);
+      }
     }
     // The acknowledgement deletes the entries from Redis: the admitted URLs must survive a power
     // loss first, not only this process (a CheckpointError here leaves them in the inbox).
@@ -174,7 +234,8 @@ void Crawler::finish_cluster(nlohmann::json& report) {
                        {"batches_sent", cluster_->batches_sent()},
                        {"urls_sent", cluster_->urls_sent()},
                        {"batches_received", cluster_->batches_received()},
-                       {"urls_handed_over", handed_over_}};
+                       {"urls_handed_over", handed_over_},
+                       {"recorded_urls_handed_over", seen_handed_over_}};
   try {
     cluster_->store_report(report);
   } catch (const RedisError& e) {
