@@ -55,6 +55,7 @@ struct CrawlFlags {
   int nodes = 0;
   int node = -1;
   std::string metrics;  // HOST:PORT
+  bool grow = false;    // --grow: record a larger --nodes for the stopped crawl
 };
 
 void apply_overrides(const CrawlFlags& f, CrawlConfig& c) {
@@ -82,10 +83,14 @@ void apply_overrides(const CrawlFlags& f, CrawlConfig& c) {
 }
 
 // Cluster mode: joins the crawl recorded in Redis, or refuses this node (docs/cluster.md).
-void join_cluster_of(const CrawlConfig& config) {
-  if (config.cluster.redis.empty()) return;
+void join_cluster_of(const CrawlConfig& config, bool grow) {
+  if (config.cluster.redis.empty()) {
+    if (grow) throw std::runtime_error("--grow needs cluster mode (--cluster)");
+    return;
+  }
   const ClusterAddress address = parse_cluster_address(config.cluster.redis, false);
   RedisClient redis(RedisEndpoint{address.host, address.port});
+  if (grow) grow_cluster(redis, cluster_identity(config));
   join_cluster(redis, cluster_identity(config));
 }
 
@@ -233,7 +238,7 @@ int run_crawl(const CrawlFlags& flags) {
       config.seeds.urls = all_seed_urls(checkpointed_config(resume->manifest, config.checkpoint.directory));
   }
   validate_config(config, flags.config_file.empty() ? "<command line>" : flags.config_file);
-  join_cluster_of(config);
+  join_cluster_of(config, flags.grow);
   if (!resume && !config.checkpoint.directory.empty()) {
     locks.lock(config.checkpoint.directory);
     if (!holds_no_generation(config.checkpoint.directory)) {
@@ -246,6 +251,7 @@ int run_crawl(const CrawlFlags& flags) {
   setup_logging(config.logging);
 
   CrawlerSettings settings = settings_from_config(config);
+  settings.cluster.grow = flags.grow;
   settings.progress =
       config.logging.progress == "always" || (config.logging.progress == "auto" && isatty(STDERR_FILENO));
   if (!config.checkpoint.directory.empty()) {
@@ -276,6 +282,10 @@ int run_crawl(const CrawlFlags& flags) {
     const std::string text = report.dump(2) + "\n";
     try {
       write_file_durably(path, text.data(), text.size());  // temp, fsync, rename: never a torn report
+      if (!crawler.cluster_report().is_null()) {           // cluster mode: every node's report merged
+        const std::string merged = crawler.cluster_report().dump(2) + "\n";
+        write_file_durably(path.parent_path() / "cluster-report.json", merged.data(), merged.size());
+      }
     } catch (const CheckpointError& e) {
       spdlog::error("cannot write the report: {}", e.what());
       if (!report["crawl"].contains("error")) {
@@ -313,6 +323,8 @@ BLOOMCRAWL_COMMAND("crawl", "Crawl from a seed-list config", [](CLI::App& app) -
   app.add_option("--node", flags->node, "This node's index, 0 to nodes-1 (cluster.node)");
   app.add_option("--metrics", flags->metrics,
                  "Serve Prometheus metrics and the status page on HOST:PORT (metrics.listen; docs/metrics.md)");
+  app.add_flag("--grow", flags->grow,
+               "Record a larger --nodes for the stopped cluster crawl; queued URLs follow their new owners");
   app.add_flag("--audit", flags->audit, "Count the seen filter's real false positives with an exact set (audit)");
   app.callback([flags, resume] {
     flags->resume = resume->count() > 0;

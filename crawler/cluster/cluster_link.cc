@@ -1,8 +1,13 @@
 #include "crawler/cluster/cluster_link.h"
 
+#include <map>
+#include <thread>
+
+#include <spdlog/spdlog.h>
 #include <nlohmann/json.hpp>
 
 #include "crawler/cluster/cluster_registry.h"
+#include "crawler/cluster/cluster_report.h"
 
 namespace bloomcrawl {
 namespace {
@@ -39,18 +44,42 @@ redis.call('SET', KEYS[1], '1')
 return 1
 )lua";
 
+// KEYS: the node hash, its liveness key, the stop key. ARGV: how long the node counts as alive in ms
+// ("0": it has ended), then the counters' field/value pairs. Returns the stop key's value.
+constexpr const char* kPublishScript = R"lua(
+local t = redis.call('TIME')
+redis.call('HSET', KEYS[1], 'updated_ms', t[1] .. string.format('%03d', math.floor(t[2] / 1000)), unpack(ARGV, 2))
+if ARGV[1] == '0' then redis.call('DEL', KEYS[2]) else redis.call('SET', KEYS[2], '1', 'PX', ARGV[1]) end
+return tonumber(redis.call('GET', KEYS[3]) or '0')
+)lua";
+
+// KEYS: the reports hash. ARGV: the node's index, its report. Stamps the report with Redis's clock.
+constexpr const char* kStoreReportScript = R"lua(
+local t = redis.call('TIME')
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2], ARGV[1] .. ':ms', t[1] .. string.format('%03d', math.floor(t[2] / 1000)))
+)lua";
+
+constexpr const char* kTimeScript =
+    "local t = redis.call('TIME') return t[1] .. string.format('%03d', math.floor(t[2] / 1000))";
+
+// How often gather_reports() and wait_for_handovers() look at Redis again.
+constexpr std::chrono::milliseconds kReportPoll{100};
+
 }  // namespace
 
 std::string encode_batch(const RoutedBatch& batch) {
   nlohmann::json urls = nlohmann::json::array();
   for (const RoutedUrl& u : batch.urls) urls.push_back({u.url, u.host, u.kind, u.sitemap ? 1 : 0});
-  return nlohmann::json{{"d", batch.depth}, {"h", batch.hops}, {"p", batch.parent}, {"u", std::move(urls)}}.dump();
+  nlohmann::json j{{"d", batch.depth}, {"h", batch.hops}, {"p", batch.parent}, {"u", std::move(urls)}};
+  if (batch.seen_only) j["s"] = 1;
+  return j.dump();
 }
 
 RoutedBatch decode_batch(std::string_view text) {
   try {
     const nlohmann::json j = nlohmann::json::parse(text);
-    RoutedBatch batch{j.at("d").get<uint32_t>(), j.at("h").get<uint32_t>(), j.at("p").get<std::string>(), {}};
+    RoutedBatch batch{
+        j.at("d").get<uint32_t>(), j.at("h").get<uint32_t>(), j.at("p").get<std::string>(), {}, j.value("s", 0) == 1};
     for (const nlohmann::json& u : j.at("u")) {
       batch.urls.push_back(
           {u.at(0).get<std::string>(), u.at(1).get<std::string>(), u.at(2).get<int>(), u.at(3).get<int>() != 0});
@@ -76,6 +105,10 @@ ClusterLink::ClusterLink(ClusterSettings settings)
   control_client_.command({"HSET", key, "idle", "0"});
   const RedisValue received = control_client_.command({"HGET", key, "received"});
   acknowledged_ = received.is_nil() ? 0 : std::stoll(received.text());
+  const RedisValue stop = control_client_.command({"GET", cluster_key(settings_.name, "stop")});
+  stop_requests_ = stop.is_nil() ? 0 : std::stoll(stop.text());
+  started_ms_ =
+      std::stoll(control_client_.call({"EVAL", kTimeScript, "0"}, [](const RedisValue& v) { return v.text(); }));
 }
 
 std::string ClusterLink::inbox(uint32_t node) const {
@@ -84,6 +117,10 @@ std::string ClusterLink::inbox(uint32_t node) const {
 
 std::string ClusterLink::node_key(uint32_t node) const {
   return cluster_key(settings_.name, "node:" + std::to_string(node));
+}
+
+std::string ClusterLink::alive_key(uint32_t node) const {
+  return cluster_key(settings_.name, "alive:" + std::to_string(node));
 }
 
 void ClusterLink::send(uint32_t node, const RoutedBatch& batch) {
@@ -150,6 +187,73 @@ bool ClusterLink::finished(const std::function<bool()>& locally_idle) {
   argv.push_back(std::to_string(acknowledged));
   published_idle_ = true;
   return control_client_.call(argv, [](const RedisValue& v) { return v.integer(); }) == 1;
+}
+
+}  // namespace bloomcrawl
+
+namespace bloomcrawl {
+
+bool ClusterLink::publish(const NodeCounters& counters, std::chrono::milliseconds alive_for) {
+  std::vector<std::string> argv = {"EVAL",
+                                   kPublishScript,
+                                   "3",
+                                   node_key(settings_.node),
+                                   alive_key(settings_.node),
+                                   cluster_key(settings_.name, "stop"),
+                                   std::to_string(alive_for.count())};
+  for (std::string& f : counter_fields(counters)) argv.push_back(std::move(f));
+  return control_client_.call(argv, [](const RedisValue& v) { return v.integer(); }) > stop_requests_;
+}
+
+void ClusterLink::store_report(const nlohmann::json& report) {
+  control_client_.command({"EVAL", kStoreReportScript, "1", cluster_key(settings_.name, "reports"),
+                           std::to_string(settings_.node), report.dump()});
+}
+
+nlohmann::json ClusterLink::gather_reports(std::chrono::milliseconds wait) {
+  const std::string reports = cluster_key(settings_.name, "reports");
+  const auto give_up_at = std::chrono::steady_clock::now() + wait;
+  for (;;) {
+    // This run's reports: those stored since this node started (an earlier run's are older).
+    std::map<uint32_t, nlohmann::json> found;
+    const RedisValue all = control_client_.command({"HGETALL", reports});
+    std::map<std::string, std::string> fields;
+    for (size_t i = 0; i + 1 < all.array().size(); i += 2) fields[all.array()[i].text()] = all.array()[i + 1].text();
+    bool waiting = false;
+    for (uint32_t node = 0; node < settings_.nodes; ++node) {
+      const std::string index = std::to_string(node);
+      if (fields.contains(index) && std::stoll(fields[index + ":ms"]) >= started_ms_) {
+        found[node] = nlohmann::json::parse(fields[index], nullptr, false);
+      } else if (control_client_.command({"EXISTS", alive_key(node)}).integer() == 1) {
+        waiting = true;  // still running or stopping: its report is coming
+      }
+    }
+    if (!waiting || std::chrono::steady_clock::now() >= give_up_at) {
+      return merge_cluster_reports(settings_.name, settings_.nodes, found);
+    }
+    std::this_thread::sleep_for(kReportPoll);
+  }
+}
+
+std::string ClusterLink::handover_key() const {
+  return cluster_key(settings_.name, "handed_over:" + std::to_string(settings_.nodes));
+}
+
+void ClusterLink::handed_over() { control_client_.command({"SADD", handover_key(), std::to_string(settings_.node)}); }
+
+void ClusterLink::wait_for_handovers() {
+  const std::string meta =
+      control_client_.call({"GET", cluster_key(settings_.name, "meta")}, [](const RedisValue& v) { return v.text(); });
+  const auto old_nodes = nlohmann::json::parse(meta, nullptr, false).value("grown_from", int64_t{0});
+  bool logged = false;
+  while (control_client_.call({"SCARD", handover_key()}, [](const RedisValue& v) { return v.integer(); }) < old_nodes) {
+    if (!logged) {
+      spdlog::warn("cluster grew to {} nodes: waiting until its {} earlier nodes are resumed with --grow",
+                   settings_.nodes, old_nodes);
+      logged = true;
+    }
+    std::this_thread::sleep_for(kReportPoll);
+  }
 }
 
 }  // namespace bloomcrawl

@@ -12,8 +12,14 @@
 // - finished() is the cluster's end-of-crawl test: it publishes this node as idle (only if no entry
 //   was acknowledged since the caller's own idleness was seen) and, in one atomic script, says the
 //   crawl is over when every node is idle and every inbox is empty, then records that for all.
-// - send() is thread-safe; receive()/acknowledge() belong to one thread and finished() to one
-//   other: each of the three uses its own connection. Errors throw RedisError.
+// - publish() writes this node's counters to its node hash (stamped with Redis's clock) and renews its
+//   liveness key, which expires `alive_for` later so a dead node shows as stale; it returns true once
+//   `bloomcrawl stop --cluster` has asked the crawl to stop after this node started.
+// - store_report() puts this node's final report in Redis; gather_reports() returns the merged
+//   cluster report, waiting (bounded) for the reports of the nodes still alive (docs/cluster.md, "The cluster report").
+// - send() is thread-safe; receive()/acknowledge() belong to one thread and finished(), publish()
+//   and the reports to one other: each of the three uses its own connection. Errors throw
+//   RedisError.
 #pragma once
 
 #include <atomic>
@@ -24,6 +30,9 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "crawler/cluster/cluster_status.h"
 #include "crawler/cluster/host_partition.h"
 #include "crawler/cluster/redis_client.h"
 
@@ -34,6 +43,10 @@ struct ClusterSettings {
   std::string name;
   uint32_t nodes = 1;
   uint32_t node = 0;
+  // --grow (docs/cluster.md, "Adding nodes"): `nodes` was just raised. A node resumed from a crawl of
+  // fewer nodes hands over what it recorded of the hosts it no longer owns, and every node started
+  // with --grow waits until all the old nodes have done so before it crawls.
+  bool grow = false;
   bool enabled() const { return !redis.host.empty(); }
 };
 
@@ -51,6 +64,9 @@ struct RoutedBatch {
   uint32_t hops = 0;
   std::string parent;
   std::vector<RoutedUrl> urls;
+  // URLs the sender recorded (fetched or refused) before the cluster grew: the owner's seen filter
+  // takes them, its frontier does not.
+  bool seen_only = false;
   bool operator==(const RoutedBatch&) const = default;
 };
 
@@ -73,6 +89,17 @@ class ClusterLink {
   // `locally_idle`: this node has no work (frontier empty, nothing pending).
   bool finished(const std::function<bool()>& locally_idle);
 
+  bool publish(const NodeCounters& counters, std::chrono::milliseconds alive_for);
+  // store_report(): this node's final report, stamped with Redis's clock. gather_reports(): the
+  // merged report of this run's stored reports, waiting up to `wait` for those of nodes still alive.
+  void store_report(const nlohmann::json& report);
+  // Growing the cluster: this node has handed over what it recorded of the hosts it no longer owns;
+  // wait_for_handovers() returns once every node of the crawl before it grew has (it logs what it
+  // waits for; the crawl cannot go on without them).
+  void handed_over();
+  void wait_for_handovers();
+  nlohmann::json gather_reports(std::chrono::milliseconds wait);
+
   uint64_t batches_sent() const { return batches_sent_.load(); }
   uint64_t urls_sent() const { return urls_sent_.load(); }
   uint64_t batches_received() const { return batches_received_.load(); }
@@ -80,6 +107,8 @@ class ClusterLink {
  private:
   std::string inbox(uint32_t node) const;
   std::string node_key(uint32_t node) const;
+  std::string alive_key(uint32_t node) const;
+  std::string handover_key() const;
 
   ClusterSettings settings_;
   HostPartition partition_;
@@ -92,6 +121,8 @@ class ClusterLink {
   // Entries this node has acknowledged in all its runs (node:I's `received`, as the script left it).
   std::atomic<int64_t> acknowledged_{0};
   bool published_idle_ = false;  // finished()'s thread
+  int64_t stop_requests_ = 0;    // the stop key's value at the start: a higher one asks this node to stop
+  int64_t started_ms_ = 0;       // Redis's clock at the start: older reports are from earlier runs
   std::atomic<uint64_t> batches_sent_{0};
   std::atomic<uint64_t> urls_sent_{0};
   std::atomic<uint64_t> batches_received_{0};

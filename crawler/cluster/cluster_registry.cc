@@ -80,4 +80,34 @@ void join_cluster(RedisClient& redis, const ClusterIdentity& id) {
   }
 }
 
+void grow_cluster(RedisClient& redis, const ClusterIdentity& id) {
+  const std::string key = cluster_key(id.name, "meta");
+  const RedisValue meta = redis.command({"GET", key});
+  const std::string where = "cannot grow cluster " + id.name + " at " + redis.endpoint().url() + ": ";
+  if (meta.is_nil()) throw ClusterMismatch(where + "no crawl of that name is recorded there");
+  const nlohmann::json recorded = nlohmann::json::parse(meta.text(), nullptr, false);
+  if (recorded.is_discarded() || !recorded.is_object() || !recorded.contains("nodes")) {
+    throw ClusterMismatch(where + key + " is not a bloomcrawl record");
+  }
+  const auto before = recorded["nodes"].get<uint32_t>();
+  if (id.nodes < before) {
+    throw ClusterMismatch(where + "it has " + std::to_string(before) + " nodes; a cluster does not shrink");
+  }
+  if (id.nodes == before) return;  // grown already, by another node started with the same --nodes
+  ClusterIdentity same_n = id;
+  same_n.nodes = before;
+  if (const std::string diff = differences(recorded, same_n); !diff.empty()) {
+    throw ClusterMismatch(where + "this node differs from the crawl recorded there:" + diff);
+  }
+  for (uint32_t node = 0; node < before; ++node) {
+    if (redis.command({"EXISTS", cluster_key(id.name, "alive:" + std::to_string(node))}).integer() == 1) {
+      throw ClusterMismatch(where + "node " + std::to_string(node) +
+                            " is running; stop the crawl first (bloomcrawl stop --cluster)");
+    }
+  }
+  nlohmann::json record = to_record(id);
+  record["grown_from"] = before;  // the nodes that hand over (ClusterLink::wait_for_handovers)
+  redis.command({"SET", key, record.dump()});
+}
+
 }  // namespace bloomcrawl

@@ -40,4 +40,10 @@ std::string cluster_key(std::string_view name, std::string_view suffix);
 // difference, RedisError when Redis fails.
 void join_cluster(RedisClient& redis, const ClusterIdentity& identity);
 
+// Records identity.nodes as the crawl's N when it is larger than the recorded N (docs/cluster.md,
+// "Adding nodes"); then join_cluster() admits the nodes started with it. Throws ClusterMismatch when
+// no crawl is recorded, N would shrink, the config keys URLs differently, or a node of the crawl is
+// still running (its liveness key exists): the crawl must be stopped first.
+void grow_cluster(RedisClient& redis, const ClusterIdentity& identity);
+
 }  // namespace bloomcrawl

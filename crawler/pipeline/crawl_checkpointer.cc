@@ -182,6 +182,10 @@ void CrawlCheckpointer::journal(const JournalBatch& batch) {
   if (journal_ && !batch.empty()) journal_->append(batch);
 }
 
+void CrawlCheckpointer::sync_journal() {
+  if (journal_) journal_->sync();
+}
+
 void CrawlCheckpointer::on_page_dispatched(uint64_t id, const FrontierUrl& entry, std::string_view url) {
   if (!crash_outstanding_.empty() && crash_outstanding_.erase(std::string(url))) ++refetched_after_crash_;
   if (!journal_) return;

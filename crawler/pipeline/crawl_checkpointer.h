@@ -74,6 +74,9 @@ class CrawlCheckpointer {
   // Inside a gate() pass. Admitted records go to the journal only while journaling().
   bool journaling() const { return journal_ != nullptr; }
   void journal(const JournalBatch& batch);
+  // Inside a gate() pass: makes every record journaled so far durable (fdatasync) before the caller
+  // lets go of their only other copy; throws CheckpointError when it cannot. No journal: a no-op.
+  void sync_journal();
   // Skips a page the journal says was completed before a crash; true if skipped.
   bool skip_replayed(const Lease& lease, std::string_view url);
   void on_page_dispatched(uint64_t id, const FrontierUrl& entry, std::string_view url);

@@ -158,13 +158,16 @@ nlohmann::json Crawler::run() {
   monitor_ = std::make_unique<CrawlMonitor>(
       monitor_options(settings_), [this] { return sample_status(); }, [this] { return interim_report(); });
   monitor_->start();
-  if (!checkpointer_->resuming()) {
+  if (cluster_ && settings_.cluster.grow) join_grown_cluster();
+  // A node joining a grown cluster afresh: the crawl's seeds were admitted when it began.
+  if (!checkpointer_->resuming() && !(cluster_ && settings_.cluster.grow)) {
     CheckpointGate::Pass pass(checkpointer_->gate());
     seed();
   }
   start_inbox();
   schedule();
   stop_inbox();
+  if (cluster_) publish_counters("stopping");
   const bool stopped = stop_requested_.load();
   drain();
   record_left_queued(stop_requested_.load());  // drain() may have failed an output and stopped
@@ -174,16 +177,11 @@ nlohmann::json Crawler::run() {
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   nlohmann::json out = report(seconds);
   const bool page_limit = frontier_.stats(false).refused(AdmitResult::kPageLimit) > 0;
-  out["crawl"]["stopped_by"] = failed_.load() ? "error" : stopped ? "signal" : page_limit ? "page_limit" : "done";
+  const char* stop_reason = cluster_stop_.load() ? "stop" : "signal";
+  out["crawl"]["stopped_by"] = failed_.load() ? "error" : stopped ? stop_reason : page_limit ? "page_limit" : "done";
   if (failed_.load()) out["crawl"]["error"] = failure();
+  if (cluster_) finish_cluster(out);
   monitor_->finish(out["crawl"]["stopped_by"]);
-  if (cluster_) {
-    out["cluster"] = {{"node", settings_.cluster.node},
-                      {"nodes", settings_.cluster.nodes},
-                      {"batches_sent", cluster_->batches_sent()},
-                      {"urls_sent", cluster_->urls_sent()},
-                      {"batches_received", cluster_->batches_received()}};
-  }
   return out;
 }
 
@@ -204,6 +202,7 @@ void Crawler::schedule() {
     if (settings_.progress) print_progress(false);
     checkpointer_->maybe_checkpoint();
     if (std::string f = checkpointer_->failure(); !f.empty()) fail(f);
+    if (cluster_) tick_cluster();
     if (now - last_robots_sweep_ >= kRobotsSweepInterval) {
       robots_.erase_expired(now);
       last_robots_sweep_ = now;
@@ -418,6 +417,7 @@ void Crawler::dispatch(Clock::time_point now, size_t max_in_flight) {
     if (!lease) return;
     const QueuedUrl q = decode_queued_url(lease->entry.url);
     if (checkpointer_->skip_replayed(*lease, q.url)) continue;
+    if (cluster_ && hand_over(*lease, q)) continue;
     PageRequest page;
     page.url = q.url;
     page.parent = q.parent;

@@ -58,6 +58,7 @@ class JournalBatch;
 class PageLog;
 class WarcWriter;
 struct PageRecord;
+struct QueuedUrl;
 struct Url;
 
 class Crawler {
@@ -82,6 +83,8 @@ class Crawler {
   // live view (crawler/observe, docs/metrics.md). Cheap (no scan of the filter's bits or of every
   // host), so it may be called every second. crawler_live.cc.
   nlohmann::json live_report() const;
+  // Cluster mode, after run(): the merged cluster report (docs/cluster.md); null otherwise.
+  const nlohmann::json& cluster_report() const { return cluster_report_; }
 
  private:
   // Expired robots.txt entries are dropped this often (RobotsCache::erase_expired is O(hosts)).
@@ -168,13 +171,31 @@ class Crawler {
   // Cluster mode (crawler_cluster.cc, docs/cluster.md). Sends the candidates whose hosts other nodes
   // own to their inboxes and removes them; throws CheckpointError when Redis cannot take them.
   void route_to_owners(std::vector<Candidate>& candidates, uint32_t depth, const std::string& parent, uint32_t hops);
+  // Scheduler thread: a URL this node queued before the cluster grew and whose host another node
+  // owns now goes to its owner's inbox instead of being fetched; true if so (docs/cluster.md,
+  // "Adding nodes"). When Redis cannot take it the crawl stops (fail()) with the URL still queued.
+  bool hand_over(const Lease& lease, const QueuedUrl& q);
   // The inbox thread: admits what other nodes sent, acknowledging it once journaled.
   void receive_from_nodes();
   void admit_from_inbox(const std::vector<InboxEntry>& entries);
+  // A seen-only batch (a grow's handover): into the seen filter and the journal, not the frontier.
+  void admit_seen(const RoutedBatch& batch);
+  // Growing (ClusterSettings::grow): a resumed node sends the URLs its pages.jsonl recorded whose
+  // hosts other nodes own now, as seen-only batches; then every --grow node waits for all the old
+  // nodes' handovers, so no link to such a URL reaches its new owner before the URL itself.
+  void join_grown_cluster();
   void start_inbox();
   void stop_inbox();
   // The scheduler's end test: finished() here, and in cluster mode every node idle, every inbox empty.
   bool crawl_over();
+  // Scheduler thread, every second: publishes this node's counters, and stops the crawl when
+  // `bloomcrawl stop --cluster` asked it to.
+  void tick_cluster();
+  // `state`: "running", "stopping" (draining), or a final "done" or "stopped". Failures are logged
+  // only: the counters are for people, the crawl does not depend on them.
+  void publish_counters(const char* state);
+  // At the end of run(): stores `report` in Redis and gathers the merged cluster report.
+  void finish_cluster(nlohmann::json& report);
 
   // No silent loss (docs/outcomes.md). write_record(): a record of pages.jsonl, counted in the
   // report's outcomes; throws CheckpointError when pages.jsonl cannot take it. fail(): an output
@@ -221,6 +242,12 @@ class Crawler {
   std::unique_ptr<ClusterLink> cluster_;  // cluster mode only
   std::thread inbox_thread_;
   std::atomic<bool> inbox_exit_{false};
+  std::atomic<bool> cluster_stop_{false};               // `bloomcrawl stop --cluster` stopped this node
+  std::chrono::steady_clock::time_point last_publish_;  // scheduler thread only
+  uint64_t pages_at_publish_ = 0;                       // scheduler thread only
+  uint64_t handed_over_ = 0;                            // scheduler thread only: hand_over()'s URLs
+  uint64_t seen_handed_over_ = 0;                       // join_grown_cluster()'s URLs
+  nlohmann::json cluster_report_;
   GroupedHosts grouped_hosts_;  // hosts already put in their IP's group
 
   std::atomic<bool> stop_requested_{false};
