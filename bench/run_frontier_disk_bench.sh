@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # The frontier at scale (issue 13): the disk frontier, today's in-RAM frontier and RocksDB alone,
 # each in its own process (peak RSS is per mode), on the same N URLs (with parents) over H hosts.
-# Usage: bench/run_frontier_disk_bench.sh [N] [H] [DIR] [MEMORY_MB]. Writes bench/results/frontier-disk.md.
+# Usage: [RAM_URLS=M] bench/run_frontier_disk_bench.sh [N] [H] [DIR] [MEMORY_MB]. Writes
+# bench/results/frontier-disk.md. RAM_URLS (default N): the in-RAM frontier's count, for N beyond
+# what it can hold (100M would need ~14 GB): issue 13 compares 100M on disk with 10M in RAM.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 urls=${1:-10000000}
 hosts=${2:-$((urls / 100))}
+ram_urls=${RAM_URLS:-$urls}
 dir=${3:-/work/tmp/frontier-disk-bench}
 memory_mb=${4:-256}
 cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DBLOOMCRAWL_BENCH=ON >/dev/null
@@ -13,7 +16,7 @@ cmake --build build/release -j2 --target frontier_disk_bench
 bin=build/release/bench/frontier_disk_bench
 mkdir -p "$dir"
 machine=$(bench/machine.sh)
-ram=$($bin ram "$urls" "$hosts")
+ram=$($bin ram "$ram_urls" "$((hosts * ram_urls / urls))")
 disk=$($bin disk "$urls" "$hosts" "$dir/disk" "$memory_mb")
 floor=$($bin rocksdb "$urls" "$hosts" "$dir/floor" "$memory_mb")
 rm -rf "$dir/disk" "$dir/floor"
@@ -24,11 +27,12 @@ value() { echo "$1" | awk -v k="$2" '$1 == k { print $2 }'; }
   echo "$machine"
   echo "- Disk: $(df -h "$dir" | awk 'NR == 2 { print $1 ", " $2 " total" }')"
   echo
-  echo "Command: \`bench/run_frontier_disk_bench.sh $urls $hosts $dir $memory_mb\` ($urls URLs of about"
+  echo "Command: \`RAM_URLS=$ram_urls bench/run_frontier_disk_bench.sh $urls $hosts $dir $memory_mb\` ($urls URLs of about"
   echo "$(value "$disk" raw_bytes_per_url) bytes, each with its parent as the crawler packs it, over $hosts hosts;"
   echo "RocksDB alone: its default options, no WAL, one put per URL, then a seek and the read of one URL per host"
   echo "round-robin;"
-  echo "pop+complete of $((urls / 10)); disk frontier memory limit $memory_mb MB)."
+  echo "pop+complete of $((urls / 10)); disk frontier memory limit $memory_mb MB). The in-RAM frontier: $ram_urls URLs"
+  echo "over $((hosts * ram_urls / urls)) hosts."
   echo
   echo "| measure | disk frontier | in-RAM frontier | RocksDB alone (floor) | target |"
   echo "|---|---|---|---|---|"

@@ -50,7 +50,9 @@ TEST(ConfigErrors, KeyInWrongSectionPointsToItsSection) {
 TEST(ConfigErrors, UnknownKeyFarFromAnyNameListsValidKeys) {
   ConfigError e = error_of(with_seed(R"("output": {"zzzzzzzz": 1})"));
   EXPECT_EQ(e.json_path(), "/output/zzzzzzzz");
-  EXPECT_THAT(e.what(), HasSubstr("unknown key (valid keys here: directory, pages_jsonl, edges, report_json, warc, report_interval_s)"));
+  EXPECT_THAT(
+      e.what(),
+      HasSubstr("unknown key (valid keys here: directory, pages_jsonl, edges, report_json, warc, report_interval_s)"));
 }
 
 TEST(ConfigErrors, WrongTypeNamesExpectedAndActual) {
