@@ -55,7 +55,7 @@ size_t read_all(int fd, std::vector<char>* sink) {
   for (ssize_t n; (n = ::read(fd, chunk.data(), chunk.size())) != 0;) {
     if (n < 0) {
       std::perror("dedup_floor_bench: read");
-      std::exit(1);
+      std::_Exit(1);
     }
     if (sink != nullptr) sink->insert(sink->end(), chunk.data(), chunk.data() + n);
     total += static_cast<size_t>(n);

@@ -7,7 +7,7 @@
 // writer's background sync thread wakes every 100 ms and is counted too).
 //
 //   warc_compress_bench LIST_OF_FILES   -> one JSON object on stdout
-#include <time.h>
+#include <ctime>
 
 #include <cstdio>
 #include <cstdlib>
@@ -85,7 +85,7 @@ nlohmann::json measure_writer(const std::vector<std::string>& bodies) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   if (argc != 2) {
     std::fprintf(stderr, "usage: %s LIST_OF_FILES\n", argv[0]);
     return 2;
@@ -103,4 +103,7 @@ int main(int argc, char** argv) {
                                  {"writer", measure_writer(bodies)}};
   std::cout << result.dump() << "\n";
   return 0;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "warc_compress_bench: %s\n", e.what());
+  return 1;
 }

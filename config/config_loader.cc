@@ -53,7 +53,7 @@ void check_across_fields(const CrawlConfig& config, const std::string& source_na
   }
   if (config.politeness.group_by_ip && config.politeness.group_by != "ip") {
     throw ConfigError(source_name, "/politeness/group_by_ip",
-                      "is a deprecated alias of /politeness/group_by \"ip\" and contradicts /politeness/group_by \"" +
+                      R"(is a deprecated alias of /politeness/group_by "ip" and contradicts /politeness/group_by ")" +
                           config.politeness.group_by + "\": set only /politeness/group_by");
   }
   const ClusterConfig& cluster = config.cluster;

@@ -16,8 +16,8 @@ double unix_now() { return std::chrono::duration<double>(std::chrono::system_clo
 
 }  // namespace
 
-ObserveServer::ObserveServer(const ListenAddress& address, LiveReport live)
-    : address_(address),
+ObserveServer::ObserveServer(ListenAddress address, LiveReport live)
+    : address_(std::move(address)),
       live_(std::move(live)),
       started_(std::chrono::steady_clock::now()),
       server_(std::make_unique<httplib::Server>()) {

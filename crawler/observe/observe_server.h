@@ -36,7 +36,7 @@ class ObserveServer {
 
   // Binds `address` (port 0: any free port) and starts serving; throws std::runtime_error naming
   // the address when it cannot bind.
-  ObserveServer(const ListenAddress& address, LiveReport live);
+  ObserveServer(ListenAddress address, LiveReport live);
   ~ObserveServer();  // stops serving and sampling
   ObserveServer(const ObserveServer&) = delete;
   ObserveServer& operator=(const ObserveServer&) = delete;

@@ -1,7 +1,7 @@
 #include "crawler/output/status_file.h"
 
-#include <signal.h>
 #include <unistd.h>
+#include <csignal>
 
 #include <cerrno>
 #include <chrono>
@@ -98,7 +98,7 @@ CrawlStatus read_status_file(const std::filesystem::path& dir) {
 
 std::string rfc3339_utc(std::chrono::system_clock::time_point time) {
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(time.time_since_epoch()).count();
-  const std::time_t seconds = std::time_t(ms / 1000);
+  const auto seconds = std::time_t(ms / 1000);
   std::tm tm{};
   gmtime_r(&seconds, &tm);
   char buf[96];  // room for any int the compiler sees: the text is 24 bytes

@@ -6,7 +6,7 @@ namespace bloomcrawl {
 
 void FetchLatency::observe_ms(double ms) {
   const double seconds = std::max(0.0, ms) / 1000.0;
-  const size_t bucket = size_t(std::lower_bound(kBounds.begin(), kBounds.end(), seconds) - kBounds.begin());
+  const auto bucket = size_t(std::lower_bound(kBounds.begin(), kBounds.end(), seconds) - kBounds.begin());
   buckets_[bucket].fetch_add(1, std::memory_order_relaxed);
   sum_us_.fetch_add(uint64_t(std::max(0.0, ms) * 1000.0), std::memory_order_relaxed);
 }

@@ -16,8 +16,10 @@ void RecentErrors::add(const std::string& url, std::string what) {
 nlohmann::json RecentErrors::to_json() const {
   std::lock_guard<std::mutex> lock(mu_);
   nlohmann::json out = nlohmann::json::array();
-  for (auto e = entries_.rbegin(); e != entries_.rend(); ++e)
-    out.push_back({{"time", e->unix_seconds}, {"url", e->url}, {"error", e->what}});
+  for (size_t i = entries_.size(); i-- > 0;) {  // newest first
+    const Entry& e = entries_[i];
+    out.push_back({{"time", e.unix_seconds}, {"url", e.url}, {"error", e.what}});
+  }
   return out;
 }
 

@@ -71,7 +71,7 @@ class ClusterControlTest : public ::testing::Test {
     c.cluster = ClusterConfig{redis_.url(), "ops", nodes, node};
     c.checkpoint.directory = (dir_.path() / ("ckpt" + std::to_string(node))).string();
     c.logging.progress = "never";
-    const fs::path path = dir_.path() / ("node" + std::to_string(node) + ".json");
+    fs::path path = dir_.path() / ("node" + std::to_string(node) + ".json");
     std::ofstream(path) << to_json(c).dump();
     return path;
   }
@@ -258,6 +258,7 @@ TEST_F(ClusterControlTest, TwoNodesStoppedAndResumedAsThreeFetchEachPageOnce) {
   web.start();
   const size_t total = web.ground_truth(web.site_depth()).size();
   std::vector<pid_t> pids;
+  pids.reserve(2);
   for (int node = 0; node < 2; ++node) {
     pids.push_back(spawn_cli({"crawl", "--config", write_config(web, 2, node).string()}, "run" + std::to_string(node)));
   }

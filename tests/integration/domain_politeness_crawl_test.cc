@@ -30,7 +30,7 @@ constexpr int kSubdomains = 6;
 class Subdomains {
  public:
   // `before_home` runs in the handler of each home page but s0's, before it answers.
-  explicit Subdomains(std::function<void()> before_home = [] {}) {
+  explicit Subdomains(const std::function<void()>& before_home = [] {}) {
     site_.server().Get("/", timeline_.stamped([this, before_home](const httplib::Request& req, httplib::Response& res) {
       std::string links = "<a href='/more'>more</a>";
       if (req.get_header_value("Host").starts_with("s0.")) {

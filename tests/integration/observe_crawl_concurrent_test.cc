@@ -189,7 +189,8 @@ TEST(ObserveCrawlTest, CrawlCommandServesTheLiveViewOnItsMetricsFlag) {
   testweb::TestWeb web(slow_web());
   web.start();
   const testing::TempDir dir;
-  const fs::path config = dir.path() / "c.json", err = dir.path() / "stderr";
+  const fs::path config = dir.path() / "c.json";
+  const fs::path err = dir.path() / "stderr";
   std::ofstream(config) << nlohmann::json{{"seeds", {{"urls", {web.seed_url()}}}},
                                           {"scope", {{"allowed_hosts", web.options().hosts}}},
                                           {"politeness", {{"delay_ms", 0}, {"concurrency_per_host", 1}}},
@@ -201,7 +202,7 @@ TEST(ObserveCrawlTest, CrawlCommandServesTheLiveViewOnItsMetricsFlag) {
   ASSERT_GT(pid, 0);
   // The log names the port taken.
   std::smatch m;
-  const std::regex logged("status page at http://127\\.0\\.0\\.1:([0-9]+)/");
+  const std::regex logged(R"(status page at http://127\.0\.0\.1:([0-9]+)/)");
   const auto deadline = Clock::now() + std::chrono::seconds(20);
   std::string log;
   while (Clock::now() < deadline) {

@@ -79,7 +79,7 @@ TEST(OpenScopeCrawl, EveryPageOnceWithRobotsTxtWithinItsShare) {
   EXPECT_EQ(log.robots_requests, 300u);
   expect_records(out.path(), web);
 
-  const size_t share = RobotsShare::slots_for(kThreads * kTransfersPerThread);
+  const size_t share = RobotsShare::slots_for(size_t{kThreads} * kTransfersPerThread);
   EXPECT_EQ(report["fetches"]["robots_share"]["slots"], share);
   EXPECT_LE(report["fetches"]["robots_share"]["peak_in_flight"].get<size_t>(), share);
   EXPECT_LE(log.robots_peak, share);
@@ -145,7 +145,7 @@ TEST_P(RobotsFault, RobotsTxtTriedAgainAndItsHostCrawled) {
   OpenWeb web(small_web());
   web.start();
   const TempDir out;
-  Injected fault{GetParam(), "http://" + web.host(5) + ":" + std::to_string(web.port()) + "/robots.txt"};
+  Injected fault{GetParam(), "http://" + OpenWeb::host(5) + ":" + std::to_string(web.port()) + "/robots.txt"};
   crawl_with_fault(web, out.path(), fault);
   expect_records(out.path(), web);
   EXPECT_EQ(web.log().robots_requests, 21u);  // host 5's twice

@@ -59,7 +59,7 @@ OpenWeb::OpenWeb(OpenWebOptions options) : options_(options) {
 OpenWeb::~OpenWeb() { stop(); }
 
 // Appends, not `"literal" + std::string`: GCC 12 warns falsely (-Wrestrict) on that at -O3.
-std::string OpenWeb::host(size_t i) const {
+std::string OpenWeb::host(size_t i) {
   std::string name = "h";
   name.append(std::to_string(i)).append(".test");
   return name;

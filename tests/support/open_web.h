@@ -59,13 +59,13 @@ class OpenWeb {
   void stop();
 
   uint16_t port() const { return port_; }
-  std::string host(size_t i) const;  // "h<i>.test"
+  static std::string host(size_t i);  // "h<i>.test"
   std::string page_url(size_t host, size_t page) const;
   std::string seed_url() const { return page_url(0, 0); }
   std::string resolve_entry() const;              // for fetch.resolve
   std::vector<std::string> ground_truth() const;  // sorted
-  // The page's HTML (what the server answers).
-  std::string page_html(size_t host, size_t page) const;
+  // The HTML of host i's page j (what the server answers).
+  std::string page_html(size_t i, size_t j) const;
 
   OpenWebLog log() const;
   uint32_t robots_in_progress() const { return robots_in_progress_.load(); }

@@ -30,7 +30,7 @@ TEST(FetcherDnsTest, NamesBeyondTheResolveCapWaitTheirTurnWhileKnownAddressesGoA
   }
   int dns_failed = 0;
   int ok = 0;
-  for (const FetchResult& r : collector.wait_for(2 * kEach)) {
+  for (const FetchResult& r : collector.wait_for(size_t{2} * kEach)) {
     if (r.id < uint64_t(kEach)) {
       EXPECT_EQ(r.outcome, FetchOutcome::kDnsFailed) << r.url << ": " << r.error;
       dns_failed += r.outcome == FetchOutcome::kDnsFailed ? 1 : 0;

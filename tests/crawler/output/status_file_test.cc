@@ -68,7 +68,7 @@ TEST(StatusFile, WhatIsNotAStatusOfThisVersionIsRefusedNamingTheFile) {
   testing::TempDir dir;
   const std::string path = (dir.path() / kStatusFileName).string();
   EXPECT_NE(error_of(dir.path()).find(path), std::string::npos) << "missing";
-  write_text(path, "{\"format\": \"bloomcrawl-status\", \"ver");
+  write_text(path, R"({"format": "bloomcrawl-status", "ver)");
   EXPECT_NE(error_of(dir.path()).find(path + ": not JSON"), std::string::npos);
   write_text(path, R"({"format": "something-else", "version": 1})");
   EXPECT_NE(error_of(dir.path()).find("not a bloomcrawl status file"), std::string::npos);

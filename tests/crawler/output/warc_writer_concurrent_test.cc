@@ -27,6 +27,7 @@ TEST(WarcWriterConcurrentTest, ThreadsArchiveEveryExchangeOnce) {
     WarcWriter writer(
         {.directory = temp.path(), .max_file_bytes = 20 << 10, .sync_interval = std::chrono::milliseconds(1)});
     std::vector<std::thread> threads;
+    threads.reserve(kThreads);
     for (int t = 0; t < kThreads; ++t) {
       threads.emplace_back([&writer, t] {
         for (int i = 0; i < kPerThread; ++i) {

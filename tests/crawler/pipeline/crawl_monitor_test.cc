@@ -24,7 +24,7 @@ class FakeCrawl {
   CrawlStatus sample() {
     std::lock_guard<std::mutex> lock(mu_);
     CrawlStatus s;
-    s.pages = s.pages_this_run = 10 * ++samples_;
+    s.pages = s.pages_this_run = uint64_t{10} * ++samples_;
     s.queued = 7;
     cv_.notify_all();
     return s;
