@@ -130,10 +130,13 @@ TEST_F(ClusterControlTest, StatusAndStopWorkOnARunningClusterAndItResumes) {
     pids.push_back(spawn_cli({"crawl", "--config", configs.back().string()}, "run" + std::to_string(node)));
   }
   ASSERT_TRUE(web.wait_for_page_requests(uint32_t(total / 4), std::chrono::seconds(60)));
+  // Counters are published once a second, so the first "running" record may predate every page:
+  // wait for one that counts pages as well.
   const ClusterStatus running = status_when([](const ClusterStatus& s) {
-    return std::all_of(s.per_node.begin(), s.per_node.end(),
-                       [](const NodeStatus& n) { return n.counters.state == "running"; });
+    return s.total.pages > 0 && std::all_of(s.per_node.begin(), s.per_node.end(),
+                                            [](const NodeStatus& n) { return n.counters.state == "running"; });
   });
+  ASSERT_GT(running.total.pages, 0u) << "no node published a fetched page within 20 s";
 
   auto [code, out] = run_cli({"status", "--cluster", cluster(), "--json"}, "status-json");
   ASSERT_EQ(code, 0) << out;
