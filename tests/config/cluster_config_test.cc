@@ -12,7 +12,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-std::string error_of(const std::string& cluster_json) {
+std::string cluster_error_of(const std::string& cluster_json) {
   try {
     parse_config(R"({"seeds": {"urls": ["https://example.com/"]}, "cluster": )" + cluster_json + "}", "cfg.json");
   } catch (const ConfigError& e) {
@@ -58,15 +58,15 @@ TEST(ClusterConfig, DefaultIsOffAndValuesLoad) {
 }
 
 TEST(ClusterConfig, MistakesNameTheField) {
-  EXPECT_EQ(error_of(R"({"redis": "redis://h:1", "name": "n", "nodes": 3, "node": 3})"),
+  EXPECT_EQ(cluster_error_of(R"({"redis": "redis://h:1", "name": "n", "nodes": 3, "node": 3})"),
             "cfg.json: /cluster/node: must be less than /cluster/nodes (3), got 3");
-  EXPECT_EQ(error_of(R"({"redis": "redis://h:1"})"),
+  EXPECT_EQ(cluster_error_of(R"({"redis": "redis://h:1"})"),
             "cfg.json: /cluster/name: cluster mode needs both /cluster/redis and /cluster/name");
-  EXPECT_EQ(error_of(R"({"name": "n"})"),
+  EXPECT_EQ(cluster_error_of(R"({"name": "n"})"),
             "cfg.json: /cluster/redis: cluster mode needs both /cluster/redis and /cluster/name");
-  EXPECT_THAT(error_of(R"({"redis": "redis://h:1/n", "name": "n"})"), HasSubstr("/cluster/redis: "));
-  EXPECT_THAT(error_of(R"({"redis": "redis://h:1", "name": "a/b"})"), HasSubstr("/cluster/name: "));
-  EXPECT_THAT(error_of(R"({"nodes": 0})"), HasSubstr("/cluster/nodes: "));
+  EXPECT_THAT(cluster_error_of(R"({"redis": "redis://h:1/n", "name": "n"})"), HasSubstr("/cluster/redis: "));
+  EXPECT_THAT(cluster_error_of(R"({"redis": "redis://h:1", "name": "a/b"})"), HasSubstr("/cluster/name: "));
+  EXPECT_THAT(cluster_error_of(R"({"nodes": 0})"), HasSubstr("/cluster/nodes: "));
 }
 
 TEST(ClusterConfig, IsNotKeyAffecting) {

@@ -14,7 +14,7 @@ CrawlConfig parse_politeness(const std::string& politeness) {
                       "cfg.json");
 }
 
-std::string error_of(const std::string& politeness) {
+std::string politeness_error_of(const std::string& politeness) {
   try {
     parse_politeness(politeness);
   } catch (const ConfigError& e) {
@@ -28,7 +28,7 @@ TEST(PolitenessGroupConfig, DefaultsToHostAndReadsEachChoice) {
   for (const std::string& choice : kPolitenessGroupings) {
     EXPECT_EQ(parse_politeness(R"("group_by": ")" + choice + "\"").politeness.group_by, choice);
   }
-  EXPECT_EQ(error_of(R"("group_by": "subdomain")"),
+  EXPECT_EQ(politeness_error_of(R"("group_by": "subdomain")"),
             "cfg.json: /politeness/group_by: must be one of host, domain, ip, got \"subdomain\"");
 }
 
@@ -42,10 +42,10 @@ TEST(PolitenessGroupConfig, DeprecatedGroupByIpAloneMeansIp) {
 }
 
 TEST(PolitenessGroupConfig, GroupByIpContradictingGroupByIsRefused) {
-  EXPECT_EQ(error_of(R"("group_by_ip": true, "group_by": "domain")"),
+  EXPECT_EQ(politeness_error_of(R"("group_by_ip": true, "group_by": "domain")"),
             "cfg.json: /politeness/group_by_ip: is a deprecated alias of /politeness/group_by \"ip\" and "
             "contradicts /politeness/group_by \"domain\": set only /politeness/group_by");
-  EXPECT_NE(error_of(R"("group_by_ip": true, "group_by": "host")"), "no error");
+  EXPECT_NE(politeness_error_of(R"("group_by_ip": true, "group_by": "host")"), "no error");
 }
 
 TEST(PolitenessGroupConfig, ValidateConfigRefusesTheContradictionSetInCode) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "frontier/frontier.h"
+#include "tests/support/frontier_testing.h"
 #include "tests/support/temp_dir.h"
 
 // TSan's reports inside Debian's uninstrumented librocksdb are suppressed by frontier/url_store.cc.
@@ -17,15 +18,11 @@
 namespace bloomcrawl {
 namespace {
 
+using testing::numbered;
+
 namespace fs = std::filesystem;
 
 // Builds "prefix<n>" by appending: GCC 12 -O3 misreports -Wrestrict on `"literal" + std::string`.
-std::string numbered(std::string_view prefix, int n) {
-  std::string out(prefix);
-  out.append(std::to_string(n));
-  return out;
-}
-
 FrontierOptions disk_options(const fs::path& store) {
   FrontierOptions options;
   options.default_delay = std::chrono::milliseconds(0);

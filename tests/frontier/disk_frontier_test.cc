@@ -10,21 +10,17 @@
 #include <vector>
 
 #include "frontier/frontier.h"
+#include "tests/support/frontier_testing.h"
 #include "tests/support/temp_dir.h"
 
 namespace bloomcrawl {
 namespace {
 
+using testing::kT0;
+using testing::numbered;
+
 using std::chrono::milliseconds;
 namespace fs = std::filesystem;
-
-const Clock::time_point kT0 = Clock::time_point{} + std::chrono::hours(1000);
-
-std::string numbered(std::string_view prefix, uint64_t n) {
-  std::string out(prefix);
-  out.append(std::to_string(n));
-  return out;
-}
 
 FrontierOptions disk_options(const fs::path& store, uint64_t memory_limit) {
   FrontierOptions options;

@@ -10,11 +10,12 @@
 #include "frontier/frontier.h"
 #include "frontier/frontier_image.h"
 #include "frontier/frontier_snapshot.h"
+#include "tests/support/frontier_testing.h"
 
 namespace bloomcrawl {
 namespace {
 
-const Clock::time_point kT0 = Clock::time_point{} + std::chrono::hours(1000);
+using testing::kT0;
 
 // Built by appending: GCC 12 misreports `"h" + std::to_string(n) + ...` under -Werror=restrict.
 std::string host_of(int n) {

@@ -11,18 +11,13 @@
 
 #include "frontier/frontier.h"
 #include "frontier/frontier_snapshot.h"
+#include "tests/support/frontier_testing.h"
 
 namespace bloomcrawl {
 namespace {
 
-const Clock::time_point kT0 = Clock::time_point{} + std::chrono::hours(1000);
-
-FrontierOptions fast() {
-  FrontierOptions options;
-  options.default_delay = std::chrono::milliseconds(0);
-  options.default_concurrency = 4;
-  return options;
-}
+using testing::kT0;
+using testing::no_delay;
 
 std::string sealed(const FrontierImage& image) {
   std::string bytes = image.encode_body();
@@ -37,7 +32,7 @@ std::string url_of(int host, int i) {
 // Many hosts, some with one URL (small single chunk), some with thousands (linked 4 KiB chunks),
 // over two depths; some leases in flight; a named group and per-host settings.
 Frontier populated() {
-  Frontier frontier(fast());
+  Frontier frontier(no_delay(4));
   for (int i = 0; i < 6000; ++i) frontier.push("host0.example", url_of(0, i), 1 + i % 2);
   for (int h = 1; h < 200; ++h) {
     for (int i = 0; i < h % 7; ++i) frontier.push("host" + std::to_string(h) + ".example", url_of(h, i), i % 3);
@@ -88,7 +83,7 @@ TEST(FrontierImageTest, EncodesTheStateAtCaptureWhateverHappensAfter) {
   ASSERT_NE(frontier.snapshot(), expected);  // the frontier did change
 
   EXPECT_EQ(sealed(image), expected);
-  EXPECT_EQ(image.queued_urls(), Frontier::restore(expected, fast()).stats().queued - 20);
+  EXPECT_EQ(image.queued_urls(), Frontier::restore(expected, no_delay(4)).stats().queued - 20);
 }
 
 TEST(FrontierImageTest, OutlivesItsFrontier) {

@@ -6,18 +6,13 @@
 #include <vector>
 
 #include "frontier/frontier.h"
+#include "tests/support/frontier_testing.h"
 
 namespace bloomcrawl {
 namespace {
 
-const Clock::time_point kT0 = Clock::time_point{} + std::chrono::hours(1000);
-
-FrontierOptions no_delay() {
-  FrontierOptions options;
-  options.default_delay = std::chrono::milliseconds(0);
-  options.default_concurrency = 1000;
-  return options;
-}
+using testing::kT0;
+using testing::no_delay;
 
 std::string url(int n) {
   std::string out("https://h/");
@@ -26,7 +21,7 @@ std::string url(int n) {
 }
 
 TEST(FrontierLimitsTest, RefusesUrlsDeeperThanMaxDepth) {
-  FrontierOptions options = no_delay();
+  FrontierOptions options = no_delay(1000);
   options.max_depth = 2;
   Frontier frontier(options);
   EXPECT_EQ(frontier.push("h", "a", 2), AdmitResult::kQueued);
@@ -41,7 +36,7 @@ TEST(FrontierLimitsTest, RefusesUrlsDeeperThanMaxDepth) {
 }
 
 TEST(FrontierLimitsTest, PerHostQueueLimitRefusesOnlyWhileFull) {
-  FrontierOptions options = no_delay();
+  FrontierOptions options = no_delay(1000);
   options.max_queued_per_host = 2;
   Frontier frontier(options);
   EXPECT_EQ(frontier.push("h", url(1), 0), AdmitResult::kQueued);
@@ -56,7 +51,7 @@ TEST(FrontierLimitsTest, PerHostQueueLimitRefusesOnlyWhileFull) {
 }
 
 TEST(FrontierLimitsTest, PerHostPageLimitCountsDispatchedAndQueued) {
-  FrontierOptions options = no_delay();
+  FrontierOptions options = no_delay(1000);
   options.max_pages_per_host = 3;
   Frontier frontier(options);
   EXPECT_EQ(frontier.push("h", url(1), 0), AdmitResult::kQueued);
@@ -71,7 +66,7 @@ TEST(FrontierLimitsTest, PerHostPageLimitCountsDispatchedAndQueued) {
 }
 
 TEST(FrontierLimitsTest, RequeueIgnoresOnlyTheHostQueueLimit) {
-  FrontierOptions options = no_delay();
+  FrontierOptions options = no_delay(1000);
   options.max_queued_per_host = 1;
   options.max_pages_per_host = 3;
   Frontier frontier(options);
@@ -84,7 +79,7 @@ TEST(FrontierLimitsTest, RequeueIgnoresOnlyTheHostQueueLimit) {
 }
 
 TEST(FrontierLimitsTest, KeepQueuesWhateverTheLimitsAndAClosedFrontierDispatchesNothing) {
-  FrontierOptions options = no_delay();
+  FrontierOptions options = no_delay(1000);
   options.max_depth = 1;
   options.max_pages_per_host = 1;
   Frontier frontier(options);
@@ -102,7 +97,7 @@ TEST(FrontierLimitsTest, KeepQueuesWhateverTheLimitsAndAClosedFrontierDispatches
 // A restore with a lower per-host page limit: each host hands over the queued URLs beyond what the
 // limit still lets it dispatch, the last in pop order, each visited once.
 TEST(FrontierLimitsTest, TakeOverLimitHandsOverTheQueuesOfHostsPastALoweredLimit) {
-  Frontier before(no_delay());
+  Frontier before(no_delay(1000));
   for (int i = 0; i < 5; ++i) before.push("over", url(i), 0);
   for (int i = 0; i < 2; ++i) before.push("under", url(10 + i), 0);
   for (int i = 0; i < 4; ++i) before.push("partly", url(20 + i), 0);
@@ -115,7 +110,7 @@ TEST(FrontierLimitsTest, TakeOverLimitHandsOverTheQueuesOfHostsPastALoweredLimit
     ASSERT_TRUE(lease);
     before.complete(*lease, kT0, HostOutcome::ok());
   }
-  FrontierOptions lowered = no_delay();
+  FrontierOptions lowered = no_delay(1000);
   lowered.max_pages_per_host = 2;
   Frontier after = Frontier::restore(before.snapshot(), lowered);
   std::vector<std::string> taken;
@@ -127,7 +122,7 @@ TEST(FrontierLimitsTest, TakeOverLimitHandsOverTheQueuesOfHostsPastALoweredLimit
 }
 
 TEST(FrontierLimitsTest, ReleasedLeaseDoesNotCountAsAPage) {
-  FrontierOptions options = no_delay();
+  FrontierOptions options = no_delay(1000);
   options.max_pages_per_host = 1;
   Frontier frontier(options);
   EXPECT_EQ(frontier.push("h", url(1), 0), AdmitResult::kQueued);
@@ -139,7 +134,7 @@ TEST(FrontierLimitsTest, ReleasedLeaseDoesNotCountAsAPage) {
 }
 
 TEST(FrontierLimitsTest, GlobalPageLimitStopsAdmissionAndEndsTheCrawl) {
-  FrontierOptions options = no_delay();
+  FrontierOptions options = no_delay(1000);
   options.max_pages = 3;
   Frontier frontier(options);
   for (int i = 0; i < 3; ++i) EXPECT_EQ(frontier.push(url(i), url(i), 0), AdmitResult::kQueued);
@@ -157,7 +152,7 @@ TEST(FrontierLimitsTest, GlobalPageLimitStopsAdmissionAndEndsTheCrawl) {
 }
 
 TEST(FrontierLimitsTest, StatsCountQueuedBytesAndMemory) {
-  Frontier frontier(no_delay());
+  Frontier frontier(no_delay(1000));
   frontier.push("h", "https://h/abc", 0);
   frontier.push("g", "https://g/de", 1);
   FrontierStats stats = frontier.stats();

@@ -10,23 +10,19 @@
 
 #include "base/coding.h"
 #include "frontier/frontier.h"
+#include "tests/support/frontier_testing.h"
 
 namespace bloomcrawl {
 namespace {
 
+using testing::kT0;
+using testing::no_delay;
+
 using std::chrono::milliseconds;
 using std::chrono::seconds;
 
-const Clock::time_point kT0 = Clock::time_point{} + std::chrono::hours(1000);
-
-FrontierOptions fast() {
-  FrontierOptions options;
-  options.default_delay = milliseconds(0);
-  return options;
-}
-
 // Pops everything dispatchable at `now`, completing each lease at once.
-std::vector<std::string> drain(Frontier& frontier, Clock::time_point now) {
+std::vector<std::string> drain_urls(Frontier& frontier, Clock::time_point now) {
   std::vector<std::string> urls;
   while (auto lease = frontier.pop_ready(now)) {
     urls.push_back(lease->entry.url);
@@ -45,7 +41,7 @@ std::string framed(std::string_view body) {
 
 std::string restore_error(std::string_view bytes) {
   try {
-    Frontier::restore(bytes, fast());
+    Frontier::restore(bytes, no_delay());
   } catch (const std::runtime_error& e) {
     return e.what();
   }
@@ -53,7 +49,7 @@ std::string restore_error(std::string_view bytes) {
 }
 
 TEST(FrontierSnapshotTest, RoundTripKeepsQueuesOrderAndInFlightLeases) {
-  Frontier original(fast());
+  Frontier original(no_delay());
   original.push("a", "https://a/2", 2);
   original.push("a", "https://a/0", 0);
   original.push("a", "https://a/1", 1);
@@ -63,7 +59,7 @@ TEST(FrontierSnapshotTest, RoundTripKeepsQueuesOrderAndInFlightLeases) {
   ASSERT_TRUE(leased);
   const std::string snapshot = original.snapshot();
 
-  Frontier restored = Frontier::restore(snapshot, fast());
+  Frontier restored = Frontier::restore(snapshot, no_delay());
   const FrontierStats stats = restored.stats();
   EXPECT_EQ(stats.queued, 5u);
   EXPECT_EQ(stats.in_flight, 0u);
@@ -72,14 +68,14 @@ TEST(FrontierSnapshotTest, RoundTripKeepsQueuesOrderAndInFlightLeases) {
 
   std::vector<std::string> a_urls;
   std::vector<std::string> b_urls;
-  for (const std::string& url : drain(restored, kT0)) (url[8] == 'a' ? a_urls : b_urls).push_back(url);
+  for (const std::string& url : drain_urls(restored, kT0)) (url[8] == 'a' ? a_urls : b_urls).push_back(url);
   EXPECT_EQ(a_urls, (std::vector<std::string>{"https://a/0", "https://a/1", "https://a/2"}));
   EXPECT_EQ(b_urls, (std::vector<std::string>{"https://b/x", "https://b/y"}));
   EXPECT_TRUE(restored.empty_and_idle());
 }
 
 TEST(FrontierSnapshotTest, RoundTripKeepsHostSettingsAndPageCounts) {
-  FrontierOptions options = fast();
+  FrontierOptions options = no_delay();
   options.max_pages_per_host = 2;
   Frontier original(options);
   original.push("counted", "c1", 0);
@@ -97,9 +93,9 @@ TEST(FrontierSnapshotTest, RoundTripKeepsHostSettingsAndPageCounts) {
   Frontier restored = Frontier::restore(original.snapshot(), options);
   EXPECT_EQ(restored.stats().dispatched, 1u);
   EXPECT_EQ(restored.push("counted", "c3", 0), AdmitResult::kHostPageLimit);
-  EXPECT_EQ(drain(restored, kT0), std::vector<std::string>{"c2"});
+  EXPECT_EQ(drain_urls(restored, kT0), std::vector<std::string>{"c2"});
   restored.release_host("held");
-  EXPECT_EQ(drain(restored, kT0), std::vector<std::string>{"h1"});
+  EXPECT_EQ(drain_urls(restored, kT0), std::vector<std::string>{"h1"});
 
   restored.push("slow", "s1", 0);
   restored.push("slow", "s2", 0);
@@ -107,7 +103,7 @@ TEST(FrontierSnapshotTest, RoundTripKeepsHostSettingsAndPageCounts) {
   ASSERT_TRUE(slow);
   restored.complete(*slow, kT0, HostOutcome::ok());
   EXPECT_EQ(restored.next_ready_time(), kT0 + seconds(30));
-  drain(restored, kT0 + seconds(30));
+  drain_urls(restored, kT0 + seconds(30));
 
   restored.push("wide", "w1", 0);
   restored.push("wide", "w2", 0);
@@ -121,7 +117,7 @@ TEST(FrontierSnapshotTest, RoundTripKeepsHostSettingsAndPageCounts) {
 }
 
 TEST(FrontierSnapshotTest, ARestoredCrawlDelayStillMeansOneRequestAtATime) {
-  FrontierOptions options = fast();
+  FrontierOptions options = no_delay();
   options.default_concurrency = 4;
   Frontier original(options);
   original.set_host_delay("slow", milliseconds(10));
@@ -134,7 +130,7 @@ TEST(FrontierSnapshotTest, ARestoredCrawlDelayStillMeansOneRequestAtATime) {
 // A resume groups as its own configuration says (FrontierOptions::group_of), not as the
 // checkpoint's run did; without group_of the checkpoint's groups (IP addresses) stay.
 TEST(FrontierSnapshotTest, GroupOfDecidesGroupsAtRestore) {
-  Frontier original(fast());
+  Frontier original(no_delay());
   original.set_politeness_group("a", "10.0.0.1");
   original.set_politeness_group("b", "10.0.0.1");
   original.push("a", "a1", 0);
@@ -147,15 +143,15 @@ TEST(FrontierSnapshotTest, GroupOfDecidesGroupsAtRestore) {
     return hosts;
   };
 
-  Frontier kept = Frontier::restore(snapshot, fast());
+  Frontier kept = Frontier::restore(snapshot, no_delay());
   EXPECT_EQ(dispatchable(kept).size(), 2u) << "a and b still share their address's slot";
 
-  FrontierOptions by_host = fast();
+  FrontierOptions by_host = no_delay();
   by_host.group_of = [](std::string_view) { return std::string(); };
   Frontier ungrouped = Frontier::restore(snapshot, by_host);
   EXPECT_EQ(dispatchable(ungrouped), (std::set<std::string>{"a", "b", "c"}));
 
-  FrontierOptions by_name = fast();
+  FrontierOptions by_name = no_delay();
   by_name.group_of = [](std::string_view host) { return host == "a" ? std::string() : std::string("bc"); };
   Frontier regrouped = Frontier::restore(snapshot, by_name);
   const std::set<std::string> first = dispatchable(regrouped);
@@ -164,9 +160,9 @@ TEST(FrontierSnapshotTest, GroupOfDecidesGroupsAtRestore) {
 }
 
 TEST(FrontierSnapshotTest, HoldNewHostsHoldsRestoredHosts) {
-  Frontier original(fast());
+  Frontier original(no_delay());
   original.push("h", "u", 0);
-  FrontierOptions options = fast();
+  FrontierOptions options = no_delay();
   options.hold_new_hosts = true;
   Frontier restored = Frontier::restore(original.snapshot(), options);
   EXPECT_EQ(restored.held_hosts(), std::vector<std::string>{"h"});
@@ -176,12 +172,12 @@ TEST(FrontierSnapshotTest, HoldNewHostsHoldsRestoredHosts) {
 }
 
 TEST(FrontierSnapshotTest, LowerPerHostLimitAtRestoreDropsTheExcessAtDispatch) {
-  Frontier original(fast());
+  Frontier original(no_delay());
   for (int i = 0; i < 5; ++i) original.push("h", std::to_string(i), 0);
-  FrontierOptions lower = fast();
+  FrontierOptions lower = no_delay();
   lower.max_pages_per_host = 2;
   Frontier restored = Frontier::restore(original.snapshot(), lower);
-  EXPECT_EQ(drain(restored, kT0), (std::vector<std::string>{"0", "1"}));
+  EXPECT_EQ(drain_urls(restored, kT0), (std::vector<std::string>{"0", "1"}));
   const FrontierStats stats = restored.stats();
   EXPECT_EQ(stats.dropped_over_limit, 3u);
   EXPECT_EQ(stats.queued, 0u);
@@ -190,13 +186,13 @@ TEST(FrontierSnapshotTest, LowerPerHostLimitAtRestoreDropsTheExcessAtDispatch) {
 }
 
 TEST(FrontierSnapshotTest, EmptyFrontierRoundTrips) {
-  Frontier restored = Frontier::restore(Frontier(fast()).snapshot(), fast());
+  Frontier restored = Frontier::restore(Frontier(no_delay()).snapshot(), no_delay());
   EXPECT_TRUE(restored.empty_and_idle());
   EXPECT_EQ(restored.stats().hosts, 0u);
 }
 
 TEST(FrontierSnapshotTest, CorruptedBytesAreRejectedWithWhereAndWhat) {
-  Frontier original(fast());
+  Frontier original(no_delay());
   original.push("host", "https://host/page", 0);
   const std::string good = original.snapshot();
 
@@ -219,7 +215,7 @@ TEST(FrontierSnapshotTest, StructurallyInvalidBodiesAreRejected) {
   // Body: group count, then host count and hosts (key, group, flags, delay, concurrency,
   // pages, URL count, URLs as depth + bytes).
   const std::string one_host = std::string("\x00\x01\x01h\x00\x00\x00\x00\x00\x01\x00\x01u", 13);
-  EXPECT_EQ(Frontier::restore(framed(one_host), fast()).stats().queued, 1u);
+  EXPECT_EQ(Frontier::restore(framed(one_host), no_delay()).stats().queued, 1u);
 
   EXPECT_NE(restore_error(framed(one_host + "x")).find("unexpected bytes after the last host at byte 21"),
             std::string::npos);

@@ -1,6 +1,7 @@
 // Frontier scheduling: breadth-first order per host, delay and concurrency, no starvation,
 // hold/release and politeness groups. Time is an explicit fake clock; nothing sleeps.
 #include "frontier/frontier.h"
+#include "tests/support/frontier_testing.h"
 
 #include <gtest/gtest.h>
 
@@ -12,18 +13,13 @@
 namespace bloomcrawl {
 namespace {
 
+using testing::kT0;
+using testing::numbered;
+
 using std::chrono::milliseconds;
 using std::chrono::seconds;
 
-const Clock::time_point kT0 = Clock::time_point{} + std::chrono::hours(1000);
-
 // Builds "prefix<n>" by appending: GCC 12 -O3 misreports -Wrestrict on `"literal" + std::string`.
-std::string numbered(std::string_view prefix, int n) {
-  std::string out(prefix);
-  out.append(std::to_string(n));
-  return out;
-}
-
 FrontierOptions options_with_delay(milliseconds delay) {
   FrontierOptions options;
   options.default_delay = delay;

@@ -9,15 +9,12 @@
 #include <vector>
 
 #include "frontier/host_queue_chunks.h"
+#include "tests/support/frontier_testing.h"
 
 namespace bloomcrawl {
 namespace {
 
-std::string numbered(std::string_view prefix, int n) {
-  std::string out(prefix);
-  out.append(std::to_string(n));
-  return out;
-}
+using testing::numbered;
 
 std::vector<std::pair<std::string, uint32_t>> drain(HostQueue& queue) {
   std::vector<std::pair<std::string, uint32_t>> out;

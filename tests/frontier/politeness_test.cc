@@ -7,14 +7,15 @@
 #include <gtest/gtest.h>
 
 #include "frontier/frontier.h"
+#include "tests/support/frontier_testing.h"
 
 namespace bloomcrawl {
 namespace {
 
+using testing::kT0;
+
 using std::chrono::milliseconds;
 using std::chrono::seconds;
-
-const Clock::time_point kT0 = Clock::time_point{} + std::chrono::hours(1000);
 
 FrontierOptions options(milliseconds delay, uint32_t budget = 3) {
   FrontierOptions result;

@@ -216,7 +216,7 @@ std::set<std::string> page_urls(const TestWeb& web) {
   return urls;
 }
 
-TestWebOptions slow_web() {
+TestWebOptions slow_resume_web() {
   TestWebOptions o;
   o.trap = false;
   o.pages_per_host = 40;
@@ -225,7 +225,7 @@ TestWebOptions slow_web() {
 }
 
 TEST_F(ResumeTest, KilledAtRandomMomentsFetchesTheGroundTruthOnce) {
-  TestWeb web(slow_web());
+  TestWeb web(slow_resume_web());
   web.start();
   write_config(web);
   const std::vector<std::string> truth_list = web.ground_truth(web.site_depth());
@@ -319,7 +319,7 @@ TEST_F(ResumeTest, KilledAtRandomMomentsFetchesTheGroundTruthOnce) {
 // one if the kill fell between its records and its line). warcio reads every record, from
 // completed files and from the .open files the kills left, and every digest verifies.
 TEST_F(ResumeTest, KilledWithWarcOnEveryRecordedPageHasItsResponseRecord) {
-  TestWeb web(slow_web());
+  TestWeb web(slow_resume_web());
   web.start();
   write_config(web, {{"output", {{"warc", {{"enabled", true}}}}}});
   std::map<std::string, uint64_t> in_flight_by_url;
@@ -367,7 +367,7 @@ TEST_F(ResumeTest, KilledWithWarcOnEveryRecordedPageHasItsResponseRecord) {
 }
 
 TEST_F(ResumeTest, SigtermTakesAFinalCheckpointAndResumeFinishes) {
-  TestWeb web(slow_web());
+  TestWeb web(slow_resume_web());
   web.start();
   write_config(web);
   start({});
@@ -392,7 +392,7 @@ TEST_F(ResumeTest, SigtermTakesAFinalCheckpointAndResumeFinishes) {
 }
 
 TEST_F(ResumeTest, ChangedCanonicalizationIsRefusedNamingTheField) {
-  TestWeb web(slow_web());
+  TestWeb web(slow_resume_web());
   web.start();
   write_config(web);
   start({});
@@ -406,7 +406,7 @@ TEST_F(ResumeTest, ChangedCanonicalizationIsRefusedNamingTheField) {
 }
 
 TEST_F(ResumeTest, CorruptedNewestGenerationFallsBackToThePreviousOne) {
-  TestWeb web(slow_web());
+  TestWeb web(slow_resume_web());
   web.start();
   write_config(web);
   start({});
@@ -433,7 +433,7 @@ TEST_F(ResumeTest, CorruptedNewestGenerationFallsBackToThePreviousOne) {
 // them, across a stop and a resume. Each one is an in-scope URL never fetched; a missed page is
 // one of them or reachable only through them.
 TEST_F(ResumeTest, AuditCountsRealFalsePositivesAcrossResumes) {
-  TestWebOptions o = slow_web();
+  TestWebOptions o = slow_resume_web();
   o.pages_per_host = 300;  // enough URLs to fill the first layer, where false positives happen
   o.response_delay = std::chrono::milliseconds(0);
   TestWeb web(o);
@@ -465,7 +465,7 @@ TEST_F(ResumeTest, AuditCountsRealFalsePositivesAcrossResumes) {
 }
 
 TEST_F(ResumeTest, FreshCrawlRefusesACheckpointDirectoryHoldingACrawl) {
-  TestWeb web(slow_web());
+  TestWeb web(slow_resume_web());
   web.start();
   write_config(web);
   fs::create_directories(checkpoint_dir());
@@ -477,7 +477,7 @@ TEST_F(ResumeTest, FreshCrawlRefusesACheckpointDirectoryHoldingACrawl) {
 // What a crawl killed before its first generation leaves (it fetched nothing) is no crawl to
 // resume, and must not block a new one.
 TEST_F(ResumeTest, FreshCrawlTakesOverWhatACrawlKilledBeforeItsFirstGenerationLeft) {
-  TestWeb web(slow_web());
+  TestWeb web(slow_resume_web());
   web.start();
   write_config(web);
   fs::create_directories(checkpoint_dir() / "frontier-live");

@@ -32,7 +32,7 @@ using std::chrono::milliseconds;
 
 // The implicit noexcept move reaches nlohmann::json's noexcept move constructor, whose body clang-tidy reads
 // as throwing (json_value's constructor holds a throw that no value type reaches).
-struct Crawl {  // NOLINT(bugprone-exception-escape): json's noexcept move cannot throw, see above
+struct OutageCrawl {  // NOLINT(bugprone-exception-escape): json's noexcept move cannot throw, see above
   nlohmann::json report;
   std::map<std::string, std::vector<nlohmann::json>> records;  // pages.jsonl by URL, in order
 
@@ -68,11 +68,11 @@ CrawlerSettings quick(const CrawlConfig& c) {
   return s;
 }
 
-Crawl run_crawl(CrawlerSettings s, const std::string& name) {
+OutageCrawl run_crawl(CrawlerSettings s, const std::string& name) {
   const fs::path out = fs::temp_directory_path() / (name + "_" + std::to_string(getpid()));
   fs::remove_all(out);
   s.output_dir = out;
-  Crawl result;
+  OutageCrawl result;
   result.report = Crawler(std::move(s)).run();
   result.records = testing::read_page_records(out);
   fs::remove_all(out);
@@ -104,7 +104,7 @@ TEST(RobotsOutageCrawl, ARobotsTxtAnswering503ForAWhileHoldsTheHostThenEveryPage
   serve_page(site, "/private", "no");
   site.start();
   CrawlConfig c = loopback_config({site.url("/")});
-  const Crawl crawl = run_crawl(quick(c), "robots_outage_503");
+  const OutageCrawl crawl = run_crawl(quick(c), "robots_outage_503");
   site.stop();
 
   EXPECT_EQ(crawl.report["crawl"]["stopped_by"], "done");
@@ -128,7 +128,7 @@ TEST(RobotsOutageCrawl, ARobotsTxtFailingPastTheGiveUpTimeRecordsEachUrlAsRobots
   site.start();
   CrawlerSettings s = quick(loopback_config({site.url("/"), site.url("/x"), site.url("/y")}));
   s.robots.give_up = milliseconds(300);
-  const Crawl crawl = run_crawl(s, "robots_outage_give_up");
+  const OutageCrawl crawl = run_crawl(s, "robots_outage_give_up");
   site.stop();
 
   EXPECT_EQ(crawl.report["crawl"]["stopped_by"], "done");
@@ -171,7 +171,7 @@ TEST(RobotsOutageCrawl, HostsRefusingConnectionsAreGivenUpAfterTheirErrorBudgetA
   // The outage give-up stays at its default hour: the crawl ends only because these hosts are
   // given up after their error budget.
   ASSERT_EQ(c.politeness.robots_unreachable_give_up_s, 3600);
-  const Crawl crawl = run_crawl(settings_from_config(c), "robots_outage_refused");
+  const OutageCrawl crawl = run_crawl(settings_from_config(c), "robots_outage_refused");
 
   EXPECT_EQ(crawl.report["crawl"]["stopped_by"], "done");
   EXPECT_EQ(crawl.report["fetches"]["robots_fetches"], 200 * 3);
@@ -208,7 +208,7 @@ TEST(RobotsOutageCrawl, AFailedRefetchKeepsTheLastGoodCopy) {
   CrawlerSettings s = quick(c);
   // Without the last good copy the failed re-fetch would give the host up at once.
   s.robots.give_up = milliseconds(1);
-  const Crawl crawl = run_crawl(s, "robots_outage_last_good");
+  const OutageCrawl crawl = run_crawl(s, "robots_outage_last_good");
   site.stop();
 
   EXPECT_EQ(crawl.report["crawl"]["stopped_by"], "done");
@@ -238,7 +238,7 @@ TEST(RobotsOutageCrawl, ARobotsTxtOverTheFetchLimitHasItsFirstPartObeyed) {
   CrawlConfig c = loopback_config({site.url("/")});
   c.fetch.max_body_bytes = 1 << 20;
   c.fetch.compression = false;  // the test server would spend seconds compressing 10 MB
-  const Crawl crawl = run_crawl(quick(c), "robots_outage_big");
+  const OutageCrawl crawl = run_crawl(quick(c), "robots_outage_big");
   site.stop();
 
   EXPECT_EQ(crawl.report["crawl"]["stopped_by"], "done");
