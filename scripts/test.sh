@@ -4,11 +4,9 @@
 #   1. Release build with warnings as errors (gcc), all tests;
 #   2. clang with ASan+UBSan, all tests, then every fuzz target for a short bounded time;
 #   3. clang with TSan, the concurrent tests.
-# Exits non-zero on the first failure. Meant for a 2-core machine in under 30 minutes: 28 at
-# 2139848 (clang-tidy 10, the three builds 17), but 42.8 at 8bd7ab7 after the issue 14-16 merges
-# (clang-tidy 15.5, Release build 8.5, ASan build ~9). Hence: the tests' own code compiled at -O1
-# (-O0 under the sanitizers), the fuzz targets side by side, and tests/ tidied for bugs only
-# (tests/.clang-tidy). Still over budget: see docs/testing.md, "Time budget".
+# Exits non-zero on the first failure. Meant for a 2-core machine in under 30 minutes; the time
+# budget and what keeps the script inside it (unity-built test programs, tests' own code at -O1/-O0,
+# clang-tidy without the *_test.cc files) are in docs/testing.md, "Time budget".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
