@@ -130,6 +130,9 @@ TEST_F(ClusterControlTest, StatusAndStopWorkOnARunningClusterAndItResumes) {
     pids.push_back(spawn_cli({"crawl", "--config", configs.back().string()}, "run" + std::to_string(node)));
   }
   ASSERT_TRUE(web.wait_for_page_requests(uint32_t(total / 4), std::chrono::seconds(60)));
+  // From here no response is answered until the nodes have stopped, so the crawl cannot end before
+  // the stop, however fast this machine is.
+  web.hold_responses();
   // Counters are published once a second, so the first "running" record may predate every page:
   // wait for one that counts pages as well.
   const ClusterStatus running = status_when([](const ClusterStatus& s) {
@@ -175,6 +178,7 @@ TEST_F(ClusterControlTest, StatusAndStopWorkOnARunningClusterAndItResumes) {
   const ClusterStatus stopped = status_when([](const ClusterStatus&) { return true; });
   for (const NodeStatus& n : stopped.per_node) EXPECT_EQ(n.counters.state, "stopped");
   EXPECT_LT(web.summary().page_requests, total) << "stopped before the end";
+  web.release_responses();
 
   for (int node = 0; node < 3; ++node) {
     pids[size_t(node)] =
