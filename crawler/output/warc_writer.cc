@@ -62,7 +62,7 @@ WarcExchange warc_exchange_of(const FetchResult& result) {
           .date = result.fetch_time,
           .request_head = result.request_headers,
           .response_head = last_response_head(result.response_headers),
-          .body = result.raw_body,
+          .body = received_body(result),
           .payload_digest = result.payload_digest,
           .status = result.status,
           .content_type = result.content_type};
