@@ -4,6 +4,7 @@
 
 #include <zlib.h>
 
+#include <cstdint>
 #include <random>
 #include <string>
 #include <string_view>
@@ -37,8 +38,13 @@ std::string gunzip_warc_member(std::string_view bytes, size_t* member_size) {
 // Bytes that do not compress: a member may be larger than its input.
 std::string noise_for_warc_gzip(size_t size) {
   std::mt19937_64 rng(15);
-  std::string s(size, '\0');
-  for (char& c : s) c = char(rng());
+  std::string s;
+  s.reserve(size + 8);
+  while (s.size() < size) {
+    const uint64_t word = rng();
+    s.append(reinterpret_cast<const char*>(&word), sizeof word);
+  }
+  s.resize(size);
   return s;
 }
 
