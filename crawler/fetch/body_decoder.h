@@ -37,6 +37,8 @@ class BodyDecoder {
   // error() says what; empty when the decoded sink stopped it).
   bool feed(std::string_view received, const PayloadSink& payload, const DecodedSink& decoded);
   const std::string& error() const { return error_; }
+  // Neither chunked nor content-coded: the decoded bytes are the received bytes.
+  bool passes_through() const { return !chunked_ && !inflater_ && error_.empty(); }
 
  private:
   class Chunked;

@@ -244,7 +244,11 @@ bool FetchTransfer::body_bytes(std::string_view bytes) {
     }
   }
   if (!decoder_) decoder_.emplace(false, "");  // a body without a final head (HTTP/0.9): as is
-  if (options_.capture_headers && result_.content_accepted) result_.raw_body.append(bytes);
+  // A body received as is is kept once, in `body` (FetchResult::raw_body), unless only its first
+  // part is kept there.
+  if (options_.capture_headers && result_.content_accepted && (keep_first_bytes_ > 0 || !decoder_->passes_through())) {
+    result_.raw_body.append(bytes);
+  }
   const bool fed = decoder_->feed(
       bytes, [this](std::string_view payload) { digest_.update(payload); },
       [this](std::string_view decoded) { return decoded_bytes(decoded); });

@@ -30,6 +30,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace bloomcrawl {
@@ -126,10 +127,17 @@ struct FetchResult {
   // Filled only with FetchOptions::capture_headers: the request head as sent, every response
   // head received (status line and fields, 1xx included), CRLF line endings, and the body of an
   // accepted type as received (content coding and chunk framing included; trailers are in it).
+  // A body neither chunked nor content-coded is not kept twice: raw_body stays empty and the
+  // received bytes are `body` (received_body()).
   std::string request_headers;
   std::string response_headers;
   std::string raw_body;
 };
+
+// The body as received: raw_body, or `body` when that holds the received bytes.
+inline std::string_view received_body(const FetchResult& result) {
+  return result.raw_body.empty() ? std::string_view(result.body) : std::string_view(result.raw_body);
+}
 
 class Fetcher {
  public:

@@ -46,6 +46,26 @@ std::string record_head(const std::string& fields, size_t block_length) {
   return "WARC/1.1\r\n" + fields + "Content-Length: " + std::to_string(block_length) + "\r\n\r\n";
 }
 
+// A worker's compressor and the buffer its exchange's records are built in, reused across
+// exchanges (and writers) so that archiving a page allocates almost nothing.
+struct ThreadScratch {
+  WarcGzip gzip;
+  PayloadDigest digest;
+  std::string bytes;
+
+  // `bytes` emptied; a buffer grown by a rare large record is freed rather than kept by the thread.
+  std::string& empty_bytes() {
+    bytes.clear();
+    if (bytes.capacity() > kWarcGzipKeepBytes) std::string().swap(bytes);
+    return bytes;
+  }
+};
+
+ThreadScratch& thread_scratch() {
+  thread_local ThreadScratch scratch;
+  return scratch;
+}
+
 // The final response head: captured heads include any 1xx responses before it.
 std::string_view last_response_head(std::string_view heads) {
   size_t end = heads.size();
@@ -62,7 +82,7 @@ WarcExchange warc_exchange_of(const FetchResult& result) {
           .date = result.fetch_time,
           .request_head = result.request_headers,
           .response_head = last_response_head(result.response_headers),
-          .body = result.raw_body,
+          .body = received_body(result),
           .payload_digest = result.payload_digest,
           .status = result.status,
           .content_type = result.content_type};
@@ -108,11 +128,14 @@ void WarcWriter::open_file_locked() {
   const std::string fields = "WARC-Type: warcinfo\r\nWARC-Record-ID: " + record_id() +
                              "\r\nWARC-Date: " + rfc3339_utc_ms(std::chrono::system_clock::now()) +
                              "\r\nWARC-Filename: " + filename_ + "\r\nContent-Type: application/warc-fields\r\n";
-  append_locked(warc_gzip_member({record_head(fields, info.size()), info, "\r\n\r\n"}));
+  // Its own buffer: the thread's holds the exchange that opens the file.
+  std::string bytes;
+  thread_scratch().gzip.append_member({record_head(fields, info.size()), info, "\r\n\r\n"}, &bytes);
+  append_locked(bytes);
   ++records_;
 }
 
-void WarcWriter::append_locked(const std::string& bytes) {
+void WarcWriter::append_locked(std::string_view bytes) {
   file_->file.append(bytes);
   file_bytes_ += bytes.size();
   unsynced_ = true;
@@ -123,7 +146,9 @@ void WarcWriter::write(const WarcExchange& x) {
   const std::string date = rfc3339_utc_ms(x.date);
   std::string common = "WARC-Date: " + date + "\r\nWARC-Target-URI: " + std::string(x.url) + "\r\n";
   if (!x.remote_ip.empty()) common += "WARC-IP-Address: " + std::string(x.remote_ip) + "\r\n";
-  PayloadDigest block_digest;
+  ThreadScratch& scratch = thread_scratch();
+  PayloadDigest& block_digest = scratch.digest;
+  block_digest.reset();
   block_digest.update(x.response_head);
   block_digest.update(x.body);
   std::string response_fields = "WARC-Type: response\r\nWARC-Record-ID: " + response_id + "\r\n" + common;
@@ -135,10 +160,12 @@ void WarcWriter::write(const WarcExchange& x) {
                                      "\r\nWARC-Block-Digest: " + sha1_base32_digest(x.request_head) +
                                      "\r\nContent-Type: application/http;msgtype=request\r\n";
   // Compressed here, on the caller's thread: the lock below covers only the write.
-  std::string bytes = warc_gzip_member(
-      {record_head(response_fields, x.response_head.size() + x.body.size()), x.response_head, x.body, "\r\n\r\n"});
+  std::string& bytes = scratch.empty_bytes();
+  scratch.gzip.append_member(
+      {record_head(response_fields, x.response_head.size() + x.body.size()), x.response_head, x.body, "\r\n\r\n"},
+      &bytes);
   const uint64_t response_length = bytes.size();
-  bytes += warc_gzip_member({record_head(request_fields, x.request_head.size()), x.request_head, "\r\n\r\n"});
+  scratch.gzip.append_member({record_head(request_fields, x.request_head.size()), x.request_head, "\r\n\r\n"}, &bytes);
   const std::string index_start = cdxj_line_start(x.url, date, x.content_type, x.status, x.payload_digest);
 
   std::lock_guard<std::mutex> lock(mu_);

@@ -72,7 +72,7 @@ class WarcWriter {
 
   void open_file_locked();
   void close_locked();
-  void append_locked(const std::string& bytes);
+  void append_locked(std::string_view bytes);
   void abandon_file_locked(uint64_t whole_bytes);
   void sync_loop();
 

@@ -110,6 +110,29 @@ TEST_F(FetchRawBodyTest, KeepsTheBodyAsReceivedAndParsesItDecoded) {
   }
 }
 
+// A body that came neither chunked nor content-coded is kept once: `body` is what was received.
+TEST_F(FetchRawBodyTest, ABodyReceivedAsIsIsKeptOnce) {
+  const std::string html = page();
+  serve("/plain", html, "", false);
+  serve("/plain-chunked", html, "", true);
+  server_.start();
+
+  const FetchResult plain = fetch("/plain");
+  ASSERT_EQ(plain.outcome, FetchOutcome::kOk) << plain.error;
+  EXPECT_TRUE(plain.body == html);
+  EXPECT_TRUE(plain.raw_body.empty());
+  EXPECT_TRUE(received_body(plain) == html);
+  EXPECT_EQ(plain.payload_digest, sha1_base32_digest(html));
+  EXPECT_EQ(plain.body_wire_bytes, html.size());
+
+  const FetchResult chunked = fetch("/plain-chunked");
+  ASSERT_EQ(chunked.outcome, FetchOutcome::kOk) << chunked.error;
+  EXPECT_TRUE(chunked.body == html);
+  EXPECT_TRUE(received_body(chunked) == chunked.raw_body);
+  EXPECT_TRUE(chunked.raw_body.starts_with("3e8\r\n")) << chunked.raw_body.substr(0, 8);
+  EXPECT_EQ(chunked.payload_digest, sha1_base32_digest(html));
+}
+
 TEST_F(FetchRawBodyTest, DigestWithoutCaptureAndNoRawBody) {
   serve("/gzip", testing::gzip("hello"), "gzip", false);
   server_.start();

@@ -204,6 +204,15 @@ TEST_F(WarcWriterTest, IndexMatchesWarciosIndexer) {
   EXPECT_EQ(ours.size(), 8u);
 }
 
+// The fetcher keeps a body received as is once, in `body` (fetcher.h); the record holds it.
+TEST(WarcFormat, ExchangeHoldsTheBodyAsReceived) {
+  FetchResult result;
+  result.body = "<html>as received</html>";
+  EXPECT_EQ(warc_exchange_of(result).body.data(), result.body.data());
+  result.raw_body = "18\r\n<html>as received</html>\r\n0\r\n\r\n";
+  EXPECT_EQ(warc_exchange_of(result).body.data(), result.raw_body.data());
+}
+
 TEST(WarcFormat, Sha1DigestIsBase32OfSha1) {
   // SHA-1("abc") = a9993e364706816aba3e25717850c26c9cd0d89d
   EXPECT_EQ(sha1_base32_digest("abc"), "sha1:VGMT4NSHA2AWVOR6EVYXQUGCNSONBWE5");
