@@ -162,6 +162,38 @@ void Frontier::set_politeness_group(std::string_view host, std::string_view grou
   shared_->notify_if_earlier(before);
 }
 
+void Frontier::push_prerequisite(std::string_view host, uint64_t token) {
+  std::lock_guard lock(shared_->mutex);
+  shared_->state.push_prerequisite(host, token);
+}
+
+std::optional<PrerequisiteLease> Frontier::pop_prerequisite(Clock::time_point now) {
+  std::lock_guard lock(shared_->mutex);
+  if (shared_->closed) return std::nullopt;
+  return shared_->state.pop_prerequisite(now);
+}
+
+std::optional<Clock::time_point> Frontier::next_prerequisite_time() const {
+  std::lock_guard lock(shared_->mutex);
+  return shared_->state.next_prerequisite_time();
+}
+
+void Frontier::complete_prerequisite(const PrerequisiteLease& lease, Clock::time_point now) {
+  std::lock_guard lock(shared_->mutex);
+  const auto before = shared_->state.next_ready_time();
+  shared_->state.complete_prerequisite(lease, now);
+  shared_->notify_if_earlier(before);
+  if (shared_->state.empty_and_idle()) shared_->ready_changed.notify_all();
+}
+
+void Frontier::release_prerequisite(const PrerequisiteLease& lease) {
+  std::lock_guard lock(shared_->mutex);
+  const auto before = shared_->state.next_ready_time();
+  shared_->state.release_prerequisite(lease);
+  shared_->notify_if_earlier(before);
+  if (shared_->state.empty_and_idle()) shared_->ready_changed.notify_all();
+}
+
 void Frontier::close() {
   {
     std::lock_guard lock(shared_->mutex);

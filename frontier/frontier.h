@@ -10,6 +10,8 @@
 //  - Every lease is given back exactly once: complete() (fetched, with its politeness outcome),
 //    retry() (outcome applied, URL back at the head of its host queue) or release() (not
 //    fetched: back at the head of its host queue, clock untouched).
+//  - A prerequisite (push_prerequisite(): a request to a host that is none of its URLs, such as
+//    its robots.txt) obeys the same politeness key as the host's URLs and shares its slots.
 //  - push() enforces depth, page, per-host page and per-host queue limits; a refusal returns the
 //    reason and is counted in stats().
 //  - Thread-safe: one internal mutex, held only for the bookkeeping of one call.
@@ -116,14 +118,36 @@ class Frontier {
   // back-off and error budget. A host moves to the group with whatever is in flight.
   void set_politeness_group(std::string_view host, std::string_view group);
 
-  // Wakes every wait_ready() and makes pop_ready() return nullopt from now on.
+  // Prerequisites: requests to a host that are none of its queued URLs (e.g. its robots.txt),
+  // under the same politeness as its URLs. Each waits for the host's politeness key (delay,
+  // concurrency cap, back-off, a Crawl-delay's one at a time) and takes one of the key's slots
+  // while in flight, so pages and prerequisites together never exceed the key's cap. A held
+  // host's prerequisites are served: they are what it is held for. They are not pages (no page
+  // limit applies) and snapshots do not keep them. `token` is the caller's, handed back in the
+  // lease; a key's prerequisites are served in the order pushed.
+  void push_prerequisite(std::string_view host, uint64_t token);
+  // A prerequisite whose key may be contacted at `now`; nullopt when none may or the frontier is
+  // closed. A caller that wants prerequisites served before pages asks here before pop_ready().
+  std::optional<PrerequisiteLease> pop_prerequisite(Clock::time_point now);
+  // The earliest time a waiting prerequisite may be served (possibly in the past); nullopt if none
+  // waits with a free slot.
+  std::optional<Clock::time_point> next_prerequisite_time() const;
+  // The prerequisite was answered at `now`: the host's delay runs from then. No outcome is applied
+  // (back-off, error budget): the caller judges its answers by its own rules.
+  void complete_prerequisite(const PrerequisiteLease& lease, Clock::time_point now);
+  // Nothing answered the prerequisite (not sent, or no server reached): its slot is free, the
+  // clock untouched. Both throw std::invalid_argument for a lease that is not in flight.
+  void release_prerequisite(const PrerequisiteLease& lease);
+
+  // Wakes every wait_ready() and makes pop_ready() and pop_prerequisite() return nullopt from now on.
   void close();
   bool closed() const;
 
   // compute_memory walks every host to sum queue memory (bytes_used; O(hosts) under the lock):
   // leave it off for frequent progress reports.
   FrontierStats stats(bool compute_memory = true) const;
-  // Nothing queued (or the page limit reached) and nothing in flight: the crawl is done.
+  // No URL queued (or the page limit reached), no prerequisite waiting and nothing in flight: the
+  // crawl is done.
   bool empty_and_idle() const;
 
   // Checkpoint: queued URLs, in-flight leases as if released, per-host settings and page counts.

@@ -210,17 +210,29 @@ void FrontierState::refresh(uint32_t host_id) {
   reschedule(host.group);
 }
 
+namespace {
+
+void place_if(ReadyQueue& queue, uint32_t id, bool has_slot, Clock::time_point ready_at) {
+  if (!has_slot) {
+    queue.remove(id);
+  } else if (!queue.contains(id) || queue.time_of(id) != ready_at) {
+    queue.place(id, ready_at);
+  }
+}
+
+}  // namespace
+
 void FrontierState::reschedule(uint32_t group_id) {
   const Group& group = groups_[group_id];
-  const bool has_slot = group.ring_head != kNone && group.clock.in_flight < slots_of(group, hosts_[group.ring_head]);
-  if (!has_slot) {
-    ready_.remove(group_id);
-    return;
-  }
   const Clock::time_point ready_at = group.clock.ready_at();
-  if (!ready_.contains(group_id) || ready_.time_of(group_id) != ready_at) {
-    ready_.place(group_id, ready_at);
-  }
+  place_if(ready_, group_id,
+           group.ring_head != kNone && group.clock.in_flight < slots_of(group, hosts_[group.ring_head]), ready_at);
+  if (prerequisites_.empty()) return;  // the common case costs no lookup
+  const auto waiting = prerequisites_.find(group_id);
+  place_if(
+      prerequisites_ready_, group_id,
+      waiting != prerequisites_.end() && group.clock.in_flight < slots_of(group, hosts_[waiting->second.front().host]),
+      ready_at);
 }
 
 void FrontierState::drop_queue(uint32_t host_id) {
@@ -340,6 +352,79 @@ void FrontierState::drop(const Lease& lease) {
   refresh(dropped.host);
 }
 
+void FrontierState::push_prerequisite(std::string_view host, uint64_t token) {
+  const uint32_t id = find_or_create_host(host, nullptr);
+  const uint32_t group = hosts_[id].group;
+  prerequisites_[group].push_back({id, token});
+  reschedule(group);
+}
+
+std::optional<PrerequisiteLease> FrontierState::pop_prerequisite(Clock::time_point now) {
+  if (prerequisites_ready_.empty() || prerequisites_ready_.top_time() > now) return std::nullopt;
+  const uint32_t group_id = prerequisites_ready_.top_id();
+  const auto waiting = prerequisites_.find(group_id);
+  const Prerequisite next = waiting->second.front();
+  waiting->second.pop_front();
+  if (waiting->second.empty()) prerequisites_.erase(waiting);
+  Host& host = hosts_[next.host];
+  Group& group = groups_[group_id];
+  ++host.prerequisites_in_flight;
+  ++group.clock.in_flight;
+  // As pop_ready(): re-placed behind the groups already waiting.
+  group.clock.next_contact = std::max(group.clock.next_contact, now);
+  prerequisites_ready_.remove(group_id);
+  reschedule(group_id);
+  const uint64_t lease_id = next_lease_id_++;
+  prerequisite_leases_.emplace(lease_id, next.host);
+  return PrerequisiteLease{std::string(host.key), next.token, lease_id};
+}
+
+std::optional<Clock::time_point> FrontierState::next_prerequisite_time() const {
+  return prerequisites_ready_.earliest();
+}
+
+uint32_t FrontierState::take_prerequisite(const PrerequisiteLease& lease, const char* operation) {
+  const auto it = prerequisite_leases_.find(lease.lease_id);
+  if (it == prerequisite_leases_.end()) {
+    throw std::invalid_argument(std::string("Frontier::") + operation + ": prerequisite lease " +
+                                std::to_string(lease.lease_id) + " of " + lease.host + " is not in flight");
+  }
+  const uint32_t host_id = it->second;
+  prerequisite_leases_.erase(it);
+  Host& host = hosts_[host_id];
+  --host.prerequisites_in_flight;
+  --groups_[host.group].clock.in_flight;
+  return host_id;
+}
+
+void FrontierState::complete_prerequisite(const PrerequisiteLease& lease, Clock::time_point now) {
+  const uint32_t host_id = take_prerequisite(lease, "complete_prerequisite");
+  const Host& host = hosts_[host_id];
+  PolitenessClock& clock = groups_[host.group].clock;
+  clock.next_contact = std::max(clock.next_contact, now + delay_of(host));
+  reschedule(host.group);
+}
+
+void FrontierState::release_prerequisite(const PrerequisiteLease& lease) {
+  reschedule(hosts_[take_prerequisite(lease, "release_prerequisite")].group);
+}
+
+void FrontierState::move_prerequisites(uint32_t host_id, uint32_t from, uint32_t to) {
+  const auto waiting = prerequisites_.find(from);
+  if (waiting == prerequisites_.end()) return;
+  std::deque<Prerequisite>& source = waiting->second;
+  const auto moved =
+      std::stable_partition(source.begin(), source.end(), [&](const Prerequisite& p) { return p.host != host_id; });
+  if (moved == source.end()) return;
+  std::deque<Prerequisite>& target = prerequisites_[to];  // may rehash: `waiting` is not used again
+  target.insert(target.end(), moved, source.end());
+  source.erase(moved, source.end());
+  if (source.empty()) {
+    prerequisites_.erase(from);
+    prerequisites_ready_.remove(from);
+  }
+}
+
 std::optional<Clock::time_point> FrontierState::next_ready_time() const {
   if (page_limit_reached()) return std::nullopt;
   return ready_.earliest();
@@ -399,16 +484,18 @@ void FrontierState::join_group(uint32_t host_id, std::string_view group) {
   Group& from = groups_[source];
   Group& to = groups_[target];
   const uint32_t own_delay = moving.delay_ms != kDefaultDelay ? 1 : 0;
+  const uint32_t in_flight = moving.in_flight + moving.prerequisites_in_flight;
   from.members--;
   from.crawl_delay_members -= own_delay;
-  from.clock.in_flight -= moving.in_flight;
+  from.clock.in_flight -= in_flight;
   to.members++;
   to.crawl_delay_members += own_delay;
-  to.clock.in_flight += moving.in_flight;
+  to.clock.in_flight += in_flight;
   // The joined server inherits the stricter clock: whatever the host was waiting for still holds.
   to.clock.next_contact = std::max(to.clock.next_contact, from.clock.next_contact);
   to.clock.blocked_until = std::max(to.clock.blocked_until, from.clock.blocked_until);
   moving.group = target;
+  move_prerequisites(host_id, source, target);
   if (!from.named && from.members == 0) {
     ready_.remove(source);
     free_groups_.push_back(source);
@@ -483,7 +570,10 @@ uint64_t FrontierState::take_over_limit(
   return taken;
 }
 
-bool FrontierState::empty_and_idle() const { return leases_.empty() && (queued_ == 0 || page_limit_reached()); }
+bool FrontierState::empty_and_idle() const {
+  return leases_.empty() && prerequisite_leases_.empty() && prerequisites_.empty() &&
+         (queued_ == 0 || page_limit_reached());
+}
 
 FrontierStats FrontierState::stats(bool compute_memory) const {
   FrontierStats stats;

@@ -45,6 +45,12 @@ class FrontierState {
   void drop(const Lease& lease);
   std::optional<Clock::time_point> next_ready_time() const;
 
+  void push_prerequisite(std::string_view host, uint64_t token);
+  std::optional<PrerequisiteLease> pop_prerequisite(Clock::time_point now);
+  std::optional<Clock::time_point> next_prerequisite_time() const;
+  void complete_prerequisite(const PrerequisiteLease& lease, Clock::time_point now);
+  void release_prerequisite(const PrerequisiteLease& lease);
+
   void set_host_delay(std::string_view host, std::chrono::milliseconds delay);
   void set_host_concurrency(std::string_view host, uint32_t concurrency);
   void hold_host(std::string_view host);
@@ -89,6 +95,7 @@ class FrontierState {
     uint32_t ring_next = kNone;  // ring of the group's dispatchable hosts; kNone = not in it
     uint32_t ring_prev = kNone;
     bool held = false;
+    uint16_t prerequisites_in_flight = 0;  // in the group's in_flight, not in the host's (pages)
   };
   struct Group {
     PolitenessClock clock;
@@ -96,6 +103,11 @@ class FrontierState {
     uint32_t members = 0;
     uint32_t crawl_delay_members = 0;  // members with their own delay: the group runs serially
     bool named = false;
+  };
+  // A prerequisite waiting for its group (push_prerequisite()).
+  struct Prerequisite {
+    uint32_t host;
+    uint64_t token;
   };
   struct InFlight {
     uint32_t host;
@@ -128,10 +140,14 @@ class FrontierState {
   uint32_t slots_of(const Group& group, const Host& next) const;
   // Sets the host's own delay, counted in its group: it makes the group serial (docs/frontier.md).
   void set_own_delay(uint32_t host_id, uint32_t delay_ms);
+  // Moves the host's waiting prerequisites from one group's to another's.
+  void move_prerequisites(uint32_t host_id, uint32_t from, uint32_t to);
+  uint32_t take_prerequisite(const PrerequisiteLease& lease, const char* operation);
   // Keeps ring membership and the group's ready-queue entry in line with the host's state.
   void refresh(uint32_t host_id);
   // The refusal push() would give (kQueued: none).
   AdmitResult check_limits(std::string_view host, uint32_t depth, bool queue_limit) const;
+  // Places the group in (or removes it from) the ready queues of its URLs and its prerequisites.
   void reschedule(uint32_t group_id);
   void link(uint32_t host_id);
   void unlink(uint32_t host_id);
@@ -153,6 +169,11 @@ class FrontierState {
   ReadyQueue ready_;
   std::unordered_map<uint64_t, InFlight> leases_;
   uint64_t next_lease_id_ = 1;
+  // Prerequisites: the waiting ones per group, oldest first (only groups that have some), the
+  // groups among those with a free slot by ready time, and the leases in flight (id -> host).
+  std::unordered_map<uint32_t, std::deque<Prerequisite>> prerequisites_;
+  ReadyQueue prerequisites_ready_;
+  std::unordered_map<uint64_t, uint32_t> prerequisite_leases_;
 
   uint64_t queued_ = 0;
   uint64_t queued_bytes_ = 0;

@@ -59,6 +59,15 @@ struct Lease {
   uint64_t lease_id = 0;
 };
 
+// A politeness slot taken for a prerequisite of `host` (Frontier::push_prerequisite): a request
+// that is none of its queued URLs. Give it back exactly once: complete_prerequisite() or
+// release_prerequisite().
+struct PrerequisiteLease {
+  std::string host;
+  uint64_t token = 0;  // the caller's, from push_prerequisite()
+  uint64_t lease_id = 0;
+};
+
 // What happened to a request, as far as politeness is concerned.
 struct HostOutcome {
   enum class Kind : uint8_t { kOk, kError, kBackoff };

@@ -21,13 +21,16 @@ struct PageRequest {
   bool sitemap = false;
 };
 
-// The frontier holds `host` until its origin's robots.txt is known.
+// The frontier holds `host` until its origin's robots.txt is known. Every request (each redirect
+// hop, each retry) is one of the host's prerequisites in the frontier, so it waits for the host's
+// politeness key like a page (docs/politeness.md).
 struct RobotsRequest {
   std::string host;
-  std::string origin;    // "scheme://host[:port]", the robots cache key
-  std::string url;       // the URL fetched (follows redirects)
-  uint32_t hops = 0;     // redirects followed to get here
-  uint32_t attempt = 0;  // earlier attempts that failed
+  std::string origin;       // "scheme://host[:port]", the robots cache key
+  std::string url;          // the URL fetched (follows redirects)
+  uint32_t hops = 0;        // redirects followed to get here
+  uint32_t attempt = 0;     // earlier attempts that failed
+  PrerequisiteLease lease;  // the key's slot, from when the request is sent until its answer
 };
 
 using CrawlRequest = std::variant<PageRequest, RobotsRequest>;

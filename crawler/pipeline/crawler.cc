@@ -54,6 +54,12 @@ size_t in_flight_budget(const FetchOptions& fetch) { return size_t(fetch.threads
 
 size_t minus_or_zero(size_t a, size_t b) { return a > b ? a - b : 0; }
 
+// No server answered at all (no DNS answer, a refused connection, a failed TLS handshake).
+bool unreachable(const FetchResult& result) {
+  return result.outcome == FetchOutcome::kDnsFailed || result.outcome == FetchOutcome::kConnectFailed ||
+         result.outcome == FetchOutcome::kTlsError;
+}
+
 // Status files in the output and checkpoint directories; report.json mid-crawl when it is written.
 CrawlMonitor::Options monitor_options(const CrawlerSettings& s) {
   CrawlMonitor::Options o;
@@ -195,6 +201,11 @@ void Crawler::schedule() {
     Clock::time_point wake = now + std::chrono::milliseconds(250);
     if (auto ready = frontier_.next_ready_time()) wake = std::min(wake, std::max(*ready, now));
     if (auto robots = requests_.next_due()) wake = std::min(wake, std::max(*robots, now));
+    // A robots.txt request waiting for its host's key, when the share has a slot for it (a full
+    // share is freed by a transfer's end, which wakes the scheduler).
+    if (auto robots = frontier_.next_prerequisite_time(); robots && robots_share_.in_flight() < robots_share_.slots()) {
+      wake = std::min(wake, std::max(*robots, now));
+    }
     std::unique_lock<std::mutex> lock(work_mu_);
     work_cv_.wait_until(lock, wake, [&] { return scheduler_wake_ || stop_requested_.load(); });
     scheduler_wake_ = false;
@@ -350,12 +361,35 @@ Crawler::RobotsVerdict Crawler::robots_verdict(const std::string& host, std::str
 void Crawler::start_robots_fetch(RobotsRequest request) {
   pending_.fetch_add(1);
   robots_share_.add_pending();
-  // A slot of the share, and room in the whole budget: pages in flight may use what robots.txt
-  // does not hold, and the scheduler starts a queued request as soon as a transfer ends.
-  if (fetcher_->in_flight() < in_flight_budget(settings_.fetch) && robots_share_.try_start()) {
-    submit_robots(std::move(request));
-  } else {
-    requests_.queue(std::move(request));
+  queue_robots_fetch(std::move(request));
+  start_ready_robots_fetches(Clock::now());
+}
+
+void Crawler::queue_robots_fetch(RobotsRequest request) {
+  const uint64_t token = next_request_id_.fetch_add(1);
+  const std::string host = request.host;
+  requests_.queue(token, std::move(request));
+  frontier_.push_prerequisite(host, token);
+}
+
+// A request goes when its host's politeness key lets it (the frontier's prerequisite), its share
+// has a slot and the whole budget has room: pages in flight may use what robots.txt does not hold,
+// and the scheduler starts a waiting request as soon as a transfer ends or its key is ready.
+void Crawler::start_ready_robots_fetches(Clock::time_point now) {
+  while (fetcher_->in_flight() < in_flight_budget(settings_.fetch) && robots_share_.try_start()) {
+    std::optional<PrerequisiteLease> lease = frontier_.pop_prerequisite(now);
+    if (!lease) {
+      robots_share_.finished();
+      return;
+    }
+    std::optional<RobotsRequest> request = requests_.take_queued(lease->token);
+    if (!request) {  // dropped by a stop in between: nothing to send
+      frontier_.release_prerequisite(*lease);
+      robots_share_.finished();
+      continue;
+    }
+    request->lease = std::move(*lease);
+    submit_robots(std::move(*request));
   }
 }
 
@@ -372,18 +406,11 @@ void Crawler::submit_robots(RobotsRequest request) {
   fetcher_->submit(std::move(fr));
 }
 
-// Due retries and redirect hops join the queue (they were pending while they waited); then the
-// queue, oldest first, takes the free slots of the share.
+// Due retries join their hosts' prerequisites (they were pending while they waited); then those
+// whose keys are ready take the free slots of the share.
 void Crawler::start_due_robots_fetches(Clock::time_point now) {
-  for (RobotsRequest& r : requests_.take_due(now)) requests_.queue(std::move(r));
-  while (fetcher_->in_flight() < in_flight_budget(settings_.fetch) && robots_share_.try_start()) {
-    std::optional<RobotsRequest> next = requests_.take_queued();
-    if (!next) {
-      robots_share_.finished();
-      return;
-    }
-    submit_robots(std::move(*next));
-  }
+  for (RobotsRequest& r : requests_.take_due(now)) queue_robots_fetch(std::move(r));
+  start_ready_robots_fetches(now);
 }
 
 void Crawler::robots_work_done() {
@@ -487,6 +514,7 @@ void Crawler::on_fetch_complete(FetchResult&& result) {
   // Past take() the request exists nowhere else: whatever throws, it must end here, or the
   // pending count never returns to zero and the crawl never finishes.
   try {
+    if (const RobotsRequest* robots = std::get_if<RobotsRequest>(&*taken)) settle_robots_slot(*robots, result);
     complete_fetch(*taken, result);
   } catch (const std::exception& e) {
     abandon_fetch(*taken, result, e.what());
@@ -568,6 +596,19 @@ bool Crawler::settle_page(const PageRequest& page, const FetchResult& result) {
   checkpointer_->on_page_fetched(result.id);
   if (settings_.group_by_ip && !result.remote_ip.empty()) group_by_address(page.lease.entry.host, result.remote_ip);
   return true;
+}
+
+// As for a page (settle_page), at the end of the transfer: an answer starts the host's delay. A
+// request that reached no server (cancelled, refused by the SSRF guard, unreachable) leaves the
+// clock as it was: there was no one to be polite to, and an unreachable host's tries stay as
+// close as docs/robots.md says.
+void Crawler::settle_robots_slot(const RobotsRequest& request, const FetchResult& result) {
+  if (result.outcome == FetchOutcome::kCancelled || result.outcome == FetchOutcome::kBlockedAddress ||
+      unreachable(result)) {
+    frontier_.release_prerequisite(request.lease);
+  } else {
+    frontier_.complete_prerequisite(request.lease, Clock::now());
+  }
 }
 
 void Crawler::work_done() {
@@ -662,7 +703,7 @@ void Crawler::process_robots(const RobotsRequest& request, const FetchResult& re
   RobotsNext next;
   try {
     inject_fault(WorkerPath::kRobots, request.url);
-    if (follow_robots_redirect(request, result, now)) return;
+    if (follow_robots_redirect(request, result)) return;
     if (result.outcome == FetchOutcome::kBlockedAddress) {
       // The SSRF guard refused the host's address: its pages will be refused the same way and
       // recorded as blocked_address, which says more than "disallowed by robots.txt" would.
@@ -692,15 +733,17 @@ void Crawler::settle_robots(const RobotsRequest& request, const RobotsNext& next
     retry.hops = 0;
     schedule_robots_fetch(std::move(retry), next.at, now);
   }
-  // The robots.txt request counts toward the host's politeness like any other; a host given up
-  // has its URLs recorded at once, with no request to wait for.
+  // The robots.txt request counted toward the host's politeness like any other (its answer
+  // started the delay, settle_robots_slot()); released from now, the first page also waits a
+  // Crawl-delay the answer gave. A host given up has its URLs recorded at once, with no request
+  // to wait for.
   if (next.kind == RobotsNext::Kind::kGivenUp) frontier_.release_host(request.host);
   if (next.kind == RobotsNext::Kind::kSettled || next.kind == RobotsNext::Kind::kKeptLastGood) {
     frontier_.release_host(request.host, now);
   }
 }
 
-bool Crawler::follow_robots_redirect(const RobotsRequest& request, const FetchResult& result, Clock::time_point now) {
+bool Crawler::follow_robots_redirect(const RobotsRequest& request, const FetchResult& result) {
   if (result.outcome != FetchOutcome::kOk || result.status < 300 || result.status >= 400 || result.location.empty() ||
       request.hops >= uint32_t(kRobotsMaxRedirects)) {
     return false;
@@ -709,11 +752,13 @@ bool Crawler::follow_robots_redirect(const RobotsRequest& request, const FetchRe
   std::optional<Url> base = parse_url(request.url);
   std::optional<Url> target = base ? parse_url(result.location, &*base) : std::nullopt;
   if (!target || (target->scheme != "http" && target->scheme != "https")) return false;
-  // Each hop is a request like any other: it waits the politeness delay after the answer.
+  // Each hop is a request like any other: a prerequisite of the same host, it waits for the
+  // host's politeness key, whose delay the answer started. A hop to another host waits this
+  // host's clock, not that host's (docs/politeness.md).
   RobotsRequest hop = request;
   hop.url = target->href();
   hop.hops = request.hops + 1;
-  schedule_robots_fetch(std::move(hop), now + settings_.frontier.default_delay, now);
+  start_robots_fetch(std::move(hop));
   return true;
 }
 
@@ -735,11 +780,8 @@ RobotsNext Crawler::apply_robots(const RobotsRequest& request, const FetchResult
   } else {
     // No server answered at all: as for pages, a few tries settle it. Anything else (a timeout,
     // a reset, a broken answer) is an outage that may pass.
-    const bool unreachable = result.outcome == FetchOutcome::kDnsFailed ||
-                             result.outcome == FetchOutcome::kConnectFailed ||
-                             result.outcome == FetchOutcome::kTlsError;
-    next =
-        robots_.on_failed(request.origin, unreachable ? RobotsFailure::kHostUnreachable : RobotsFailure::kOutage, now);
+    next = robots_.on_failed(request.origin,
+                             unreachable(result) ? RobotsFailure::kHostUnreachable : RobotsFailure::kOutage, now);
   }
   if (next.rules) {
     // Crawl-delay: 0 asks for nothing; any other value makes the host serial (set_host_delay).

@@ -120,15 +120,18 @@ class Crawler {
   // failed write, the lease then released.
   bool drop_unfetched(const PageRequest& page, const char* outcome, const std::string& error);
   void submit_page(PageRequest page);
-  // Starts a robots.txt fetch now if its share of the in-flight budget has a slot (robots_share.h),
-  // else queues it for start_due_robots_fetches().
+  // A robots.txt fetch, pending from now: a prerequisite of its host in the frontier, so it waits
+  // for the host's politeness key like a page; started at once if that key and its share of the
+  // in-flight budget (robots_share.h) let it, else by the scheduler when they do.
   void start_robots_fetch(RobotsRequest request);
+  void queue_robots_fetch(RobotsRequest request);
+  void start_ready_robots_fetches(Clock::time_point now);
   void submit_robots(RobotsRequest request);
   void start_due_robots_fetches(Clock::time_point now);
   // A robots.txt request settled (processed, cancelled or dropped): its pending work is done.
   void robots_work_done();
-  // A robots.txt request (a retry or a redirect hop) to start at `due`: now if due, else kept
-  // waiting in requests_ for start_due_robots_fetches().
+  // A robots.txt request (a retry) to start at `due`: now if due, else kept waiting in requests_
+  // for start_due_robots_fetches().
   void schedule_robots_fetch(RobotsRequest request, Clock::time_point due, Clock::time_point now);
 
   // Fetcher threads.
@@ -143,13 +146,15 @@ class Crawler {
   void inject_fault(WorkerPath path, std::string_view url) const;
   // Settles the page's host; false when the page is not to be processed (requeued for a retry).
   bool settle_page(const PageRequest& page, const FetchResult& result);
+  // Gives back the frontier slot of a robots.txt request whose transfer ended.
+  void settle_robots_slot(const RobotsRequest& request, const FetchResult& result);
   void group_by_address(const std::string& host, const std::string& ip);
 
   // Parse workers.
   void parse_worker();
   void process_robots(const RobotsRequest& request, const FetchResult& result);
   // A redirect hop of a robots.txt fetch; true if one was scheduled.
-  bool follow_robots_redirect(const RobotsRequest& request, const FetchResult& result, Clock::time_point now);
+  bool follow_robots_redirect(const RobotsRequest& request, const FetchResult& result);
   RobotsNext apply_robots(const RobotsRequest& request, const FetchResult& result, Clock::time_point now);
   void settle_robots(const RobotsRequest& request, const RobotsNext& next, Clock::time_point now);
   void log_robots_failure(const RobotsRequest& request, const FetchResult& result, const RobotsNext& next,

@@ -32,16 +32,17 @@ std::vector<RobotsRequest> RequestTable::take_due(Clock::time_point now) {
   return due;
 }
 
-void RequestTable::queue(RobotsRequest request) {
+void RequestTable::queue(uint64_t token, RobotsRequest request) {
   std::lock_guard<std::mutex> lock(mu_);
-  queued_.push_back(std::move(request));
+  queued_.emplace(token, std::move(request));
 }
 
-std::optional<RobotsRequest> RequestTable::take_queued() {
+std::optional<RobotsRequest> RequestTable::take_queued(uint64_t token) {
   std::lock_guard<std::mutex> lock(mu_);
-  if (queued_.empty()) return std::nullopt;
-  RobotsRequest request = std::move(queued_.front());
-  queued_.pop_front();
+  auto it = queued_.find(token);
+  if (it == queued_.end()) return std::nullopt;
+  RobotsRequest request = std::move(it->second);
+  queued_.erase(it);
   return request;
 }
 

@@ -1,13 +1,12 @@
 // RequestTable: the crawl's requests between the scheduler and the parse workers. Each request
 // submitted to the fetcher is kept by id until its result comes back (take()); a robots.txt
-// request that must wait (a retry after a pause, a redirect hop after the politeness delay) is
-// kept with its due time until the scheduler starts it (take_due()); a robots.txt request due now
-// but beyond its share of the in-flight budget (robots_share.h) is queued, first come first
-// served, until a slot frees (take_queued()). Thread-safe.
+// request that must wait (a retry after a pause) is kept with its due time until the scheduler
+// starts it (take_due()); a robots.txt request due now is queued under a token, which the
+// frontier holds as one of the host's prerequisites, until its politeness key and its share of
+// the in-flight budget (robots_share.h) let it go (take_queued()). Thread-safe.
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <mutex>
 #include <optional>
 #include <unordered_map>
@@ -33,9 +32,9 @@ class RequestTable {
   void wait(RobotsRequest request, Clock::time_point due);
   // The waiting requests due by `now`, removed.
   std::vector<RobotsRequest> take_due(Clock::time_point now);
-  void queue(RobotsRequest request);
-  // The oldest queued request, removed; nullopt if none.
-  std::optional<RobotsRequest> take_queued();
+  void queue(uint64_t token, RobotsRequest request);
+  // The request queued under `token`, removed; nullopt if there is none (dropped at a stop).
+  std::optional<RobotsRequest> take_queued(uint64_t token);
   size_t queued();
   // Every waiting and queued request, removed (the crawl is stopping); returns how many there were.
   size_t drop_waiting();
@@ -47,7 +46,7 @@ class RequestTable {
   std::mutex mu_;
   std::unordered_map<uint64_t, CrawlRequest> submitted_;
   std::vector<std::pair<Clock::time_point, RobotsRequest>> waiting_;
-  std::deque<RobotsRequest> queued_;
+  std::unordered_map<uint64_t, RobotsRequest> queued_;
 };
 
 }  // namespace bloomcrawl

@@ -2,7 +2,7 @@
 // open-scope crawl meets new hosts faster than their robots.txt files come back; unbounded, those
 // fetches would fill the fetcher and the pending count that page dispatch is bounded by, and page
 // fetching would stall behind them. With a share, at most slots() robots.txt fetches are out at
-// once (the rest queue in the RequestTable, first come first served), and pages are dispatched
+// once (the rest wait as their hosts' frontier prerequisites, request_table.h), and pages are dispatched
 // against the budget minus only what robots.txt holds or is about to take: max_in_flight -
 // slots() pages always flow. Counts robots.txt work separately from page work (in flight: from
 // submit to the fetcher's report; pending: from the request's start, queued or waiting, until it

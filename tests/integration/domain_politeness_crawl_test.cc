@@ -64,7 +64,7 @@ class Subdomains {
     return report;
   }
 
-  // Page requests: robots.txt requests are each host's own (docs/frontier.md, "Politeness groups").
+  // Page requests (robots.txt requests in a group: robots_politeness_crawl_concurrent_test.cc).
   std::vector<Request> pages() const {
     return timeline_.requests([](const Request& r) { return r.path != "/robots.txt"; });
   }

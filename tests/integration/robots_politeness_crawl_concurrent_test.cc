@@ -1,0 +1,161 @@
+// robots.txt requests obey the politeness of their host's key like pages (issue 16): under
+// politeness.group_by "domain" the robots.txt files of many new subdomains go out within the
+// group's concurrency and delay, and a Crawl-delay host's robots.txt re-fetch (its cache entry
+// expired during the crawl) never runs beside one of its pages. Judged from the server's side,
+// robots.txt requests included. The names sN.site.localhost reach the loopback server through
+// libcurl, which resolves every *.localhost name to loopback itself (RFC 6761 6.3).
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "config/config.h"
+#include "crawler/pipeline/crawl_settings.h"
+#include "crawler/pipeline/crawler.h"
+#include "tests/support/fetch_loopback_server.h"
+#include "tests/support/request_timeline.h"
+#include "tests/support/temp_dir.h"
+
+namespace bloomcrawl {
+namespace {
+
+using std::chrono::milliseconds;
+using RobotsTimelineRequest = testing::RequestTimeline::Request;
+
+bool is_robots_request(const RobotsTimelineRequest& r) { return r.path == "/robots.txt"; }
+
+size_t count_robots_requests(const std::vector<RobotsTimelineRequest>& requests) {
+  return size_t(std::count_if(requests.begin(), requests.end(), is_robots_request));
+}
+
+// s0's home page links the home pages of `count` subdomains of site.localhost; each answers its
+// robots.txt after a moment, so robots.txt requests sent together overlap at the server.
+class ManySubdomains {
+ public:
+  explicit ManySubdomains(int count) : count_(count) {
+    // A thread per subdomain's kept-alive connection and more: with cpp-httplib's default pool
+    // a new connection would wait for an idle one to time out.
+    site_.server().new_task_queue = [count] { return new httplib::ThreadPool(size_t(count) + 8); };
+    site_.server().Get("/robots.txt", timeline_.stamped([](const httplib::Request&, httplib::Response& res) {
+      std::this_thread::sleep_for(milliseconds(20));
+      res.set_content("User-agent: *\nDisallow: /private\n", "text/plain");
+    }));
+    site_.server().Get("/", timeline_.stamped([this](const httplib::Request& req, httplib::Response& res) {
+      std::string links;
+      if (req.get_header_value("Host").starts_with("s0.")) {
+        for (int i = 0; i < count_; ++i) links += "<a href='" + home(i) + "'>s</a>";
+      }
+      res.set_content(links, "text/html");
+    }));
+    site_.start();
+  }
+
+  std::string home(int i) const {
+    const std::string url = site_.url("");
+    return "http://s" + std::to_string(i) + ".site.localhost:" + url.substr(url.rfind(':') + 1) + "/";
+  }
+
+  nlohmann::json crawl(int concurrency, milliseconds delay) {
+    const testing::TempDir out;
+    CrawlConfig c;
+    c.seeds.urls = {home(0)};
+    c.scope.allowed_domains = {"site.localhost"};
+    c.politeness.group_by = "domain";
+    c.politeness.concurrency_per_host = concurrency;
+    c.politeness.delay_ms = int(delay.count());
+    c.fetch.allowed_ranges = {"127.0.0.0/8", "::1/128"};
+    c.output.directory = out.path().string();
+    nlohmann::json report = Crawler(settings_from_config(c)).run();
+    site_.stop();
+    return report;
+  }
+
+  std::vector<RobotsTimelineRequest> requests() const { return timeline_.requests(); }
+
+ private:
+  int count_;
+  testing::LoopbackHttpServer site_;
+  testing::RequestTimeline timeline_;
+};
+
+constexpr int kManySubdomains = 12;
+
+TEST(RobotsPolitenessCrawl, RobotsTxtOfManySubdomainsStaysWithinTheGroupsConcurrency) {
+  ManySubdomains site(kManySubdomains);
+  const nlohmann::json report = site.crawl(2, milliseconds(0));
+  EXPECT_EQ(report["crawl"]["stopped_by"], "done");
+  const std::vector<RobotsTimelineRequest> requests = site.requests();
+  EXPECT_EQ(count_robots_requests(requests), size_t(kManySubdomains));
+  ASSERT_EQ(requests.size(), 2u * kManySubdomains);  // each subdomain's robots.txt and home page
+  EXPECT_LE(testing::RequestTimeline::max_in_flight(requests), 2u);
+}
+
+TEST(RobotsPolitenessCrawl, RobotsTxtOfManySubdomainsStartsTheGroupsDelayApart) {
+  constexpr milliseconds kDelay{40};
+  ManySubdomains site(kManySubdomains);
+  const nlohmann::json report = site.crawl(1, kDelay);
+  EXPECT_EQ(report["crawl"]["stopped_by"], "done");
+  const std::vector<RobotsTimelineRequest> requests = site.requests();
+  EXPECT_EQ(count_robots_requests(requests), size_t(kManySubdomains));
+  ASSERT_EQ(requests.size(), 2u * kManySubdomains);
+  EXPECT_EQ(testing::RequestTimeline::max_in_flight(requests), 1u);
+  EXPECT_GE(testing::RequestTimeline::min_start_gap(requests), kDelay);
+}
+
+TEST(RobotsPolitenessCrawl, ACrawlDelayHostsRobotsTxtRefetchNeverRunsBesideAPage) {
+  constexpr milliseconds kCrawlDelay{200};
+  constexpr int kPages = 9;
+  testing::LoopbackHttpServer site;
+  testing::RequestTimeline timeline;
+  // The first answer gives the Crawl-delay; every re-fetch fails, so the expired copy stays in
+  // force and is fetched again after back-off while the pages go on (docs/robots.md).
+  std::atomic<int> robots_answers{0};
+  site.server().Get("/robots.txt", timeline.stamped([&](const httplib::Request&, httplib::Response& res) {
+    std::this_thread::sleep_for(milliseconds(30));
+    if (robots_answers++ == 0) {
+      res.set_content("User-agent: *\nCrawl-delay: 0.2\n", "text/plain");
+    } else {
+      res.status = 503;
+    }
+  }));
+  site.server().Get("/", timeline.stamped([](const httplib::Request&, httplib::Response& res) {
+    std::string links;
+    for (int i = 0; i < kPages; ++i) links += "<a href='/p" + std::to_string(i) + "'>p</a>";
+    res.set_content(links, "text/html");
+  }));
+  site.server().Get(R"(/p\d+)", timeline.stamped([](const httplib::Request&, httplib::Response& res) {
+    std::this_thread::sleep_for(milliseconds(30));
+    res.set_content("page", "text/html");
+  }));
+  site.start();
+
+  const testing::TempDir out;
+  CrawlConfig c;
+  c.seeds.urls = {site.url("/")};
+  c.scope.allowed_hosts = {"127.0.0.1"};
+  c.politeness.delay_ms = 0;
+  c.politeness.concurrency_per_host = 4;
+  c.politeness.robots_ttl_s = 1;  // expires during the crawl
+  c.fetch.allowed_ranges = {"127.0.0.0/8"};
+  c.output.directory = out.path().string();
+  CrawlerSettings settings = settings_from_config(c);
+  settings.robots.retry_initial = milliseconds(200);  // the failed re-fetch is tried again soon
+  const nlohmann::json report = Crawler(std::move(settings)).run();
+  site.stop();
+
+  EXPECT_EQ(report["crawl"]["stopped_by"], "done");
+  const std::vector<RobotsTimelineRequest> requests = timeline.requests();
+  ASSERT_EQ(requests.size() - count_robots_requests(requests), 1u + kPages);
+  // The first fetch, the re-fetch on expiry, and at least one re-fetch beside the pages' crawl.
+  EXPECT_GE(count_robots_requests(requests), 3u);
+  EXPECT_EQ(testing::RequestTimeline::max_in_flight(requests), 1u);
+  EXPECT_GE(testing::RequestTimeline::min_start_gap(requests), kCrawlDelay);
+}
+
+}  // namespace
+}  // namespace bloomcrawl
