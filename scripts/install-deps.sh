@@ -9,7 +9,7 @@ packages=(
   libidn2-dev libicu-dev zlib1g-dev libssl-dev libbrotli-dev libcli11-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev libbloom-dev libcpp-httplib-dev librocksdb-dev
   libhiredis-dev redis-server
-  libpsl-dev publicsuffix prometheus-cpp-dev
+  libpsl-dev publicsuffix prometheus-cpp-dev libdeflate-dev
   nginx openssl prometheus chromium
   "$@"
 )
