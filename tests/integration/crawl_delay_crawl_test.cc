@@ -10,6 +10,7 @@
 #include "crawler/pipeline/crawl_settings.h"
 #include "crawler/pipeline/crawler.h"
 #include "tests/support/fetch_loopback_server.h"
+#include "tests/support/loopback_crawl.h"
 #include "tests/support/request_timeline.h"
 #include "tests/support/temp_dir.h"
 
@@ -26,28 +27,11 @@ TEST(CrawlDelayCrawl, OneRequestInFlightAndStartsAtLeastTheDelayApart) {
   site.server().Get("/robots.txt", timeline.stamped([](const httplib::Request&, httplib::Response& res) {
     res.set_content("User-agent: *\nCrawl-delay: 0.2\n", "text/plain");
   }));
-  site.server().Get("/", timeline.stamped([](const httplib::Request&, httplib::Response& res) {
-    std::string links;
-    for (int i = 0; i < kPages; ++i) links += "<a href='/p" + std::to_string(i) + "'>p</a>";
-    res.set_content(links, "text/html");
-  }));
-  site.server().Get(R"(/p\d+)", timeline.stamped([](const httplib::Request&, httplib::Response& res) {
-    // A server that takes a moment to answer, so that requests sent together overlap here.
-    std::this_thread::sleep_for(milliseconds(30));
-    res.set_content("page", "text/html");
-  }));
+  testing::serve_page_list(site, timeline, kPages, milliseconds(30));
   site.start();
-
-  const testing::TempDir out;
-  CrawlConfig c;
-  c.seeds.urls = {site.url("/")};
-  c.scope.allowed_hosts = {"127.0.0.1"};
-  c.politeness.delay_ms = 0;
-  c.politeness.concurrency_per_host = 4;  // issue 16: four requests every Crawl-delay
-  c.fetch.allowed_ranges = {"127.0.0.0/8"};
-  c.output.directory = out.path().string();
-  const nlohmann::json report = Crawler(settings_from_config(c)).run();
-  site.stop();
+  const nlohmann::json report = testing::crawl_loopback_site(site, milliseconds(0), [](CrawlConfig& c) {
+    c.politeness.concurrency_per_host = 4;  // issue 16: four requests every Crawl-delay
+  });
 
   EXPECT_EQ(report["crawl"]["stopped_by"], "done");
   const auto requests = timeline.requests();

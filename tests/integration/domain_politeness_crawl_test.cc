@@ -15,6 +15,7 @@
 #include "crawler/pipeline/crawl_settings.h"
 #include "crawler/pipeline/crawler.h"
 #include "tests/support/fetch_loopback_server.h"
+#include "tests/support/loopback_crawl.h"
 #include "tests/support/request_timeline.h"
 #include "tests/support/temp_dir.h"
 
@@ -50,18 +51,7 @@ class Subdomains {
   std::string home(int i) const { return "http://s" + std::to_string(i) + ".site.localhost:" + port() + "/"; }
 
   nlohmann::json crawl(const std::string& group_by, int concurrency, milliseconds delay) {
-    const testing::TempDir out;
-    CrawlConfig c;
-    c.seeds.urls = {home(0)};
-    c.scope.allowed_domains = {"site.localhost"};
-    c.politeness.group_by = group_by;
-    c.politeness.concurrency_per_host = concurrency;
-    c.politeness.delay_ms = int(delay.count());
-    c.fetch.allowed_ranges = {"127.0.0.0/8", "::1/128"};
-    c.output.directory = out.path().string();
-    nlohmann::json report = Crawler(settings_from_config(c)).run();
-    site_.stop();
-    return report;
+    return testing::crawl_subdomains(site_, home(0), group_by, concurrency, delay);
   }
 
   // Page requests (robots.txt requests in a group: robots_politeness_crawl_concurrent_test.cc).

@@ -18,6 +18,7 @@
 #include "crawler/pipeline/crawl_settings.h"
 #include "crawler/pipeline/crawler.h"
 #include "tests/support/fetch_loopback_server.h"
+#include "tests/support/loopback_crawl.h"
 #include "tests/support/request_timeline.h"
 #include "tests/support/temp_dir.h"
 
@@ -61,18 +62,7 @@ class ManySubdomains {
   }
 
   nlohmann::json crawl(int concurrency, milliseconds delay) {
-    const testing::TempDir out;
-    CrawlConfig c;
-    c.seeds.urls = {home(0)};
-    c.scope.allowed_domains = {"site.localhost"};
-    c.politeness.group_by = "domain";
-    c.politeness.concurrency_per_host = concurrency;
-    c.politeness.delay_ms = int(delay.count());
-    c.fetch.allowed_ranges = {"127.0.0.0/8", "::1/128"};
-    c.output.directory = out.path().string();
-    nlohmann::json report = Crawler(settings_from_config(c)).run();
-    site_.stop();
-    return report;
+    return testing::crawl_subdomains(site_, home(0), "domain", concurrency, delay);
   }
 
   std::vector<RobotsTimelineRequest> requests() const { return timeline_.requests(); }
@@ -123,30 +113,17 @@ TEST(RobotsPolitenessCrawl, ACrawlDelayHostsRobotsTxtRefetchNeverRunsBesideAPage
       res.status = 503;
     }
   }));
-  site.server().Get("/", timeline.stamped([](const httplib::Request&, httplib::Response& res) {
-    std::string links;
-    for (int i = 0; i < kPages; ++i) links += "<a href='/p" + std::to_string(i) + "'>p</a>";
-    res.set_content(links, "text/html");
-  }));
-  site.server().Get(R"(/p\d+)", timeline.stamped([](const httplib::Request&, httplib::Response& res) {
-    std::this_thread::sleep_for(milliseconds(30));
-    res.set_content("page", "text/html");
-  }));
+  testing::serve_page_list(site, timeline, kPages, milliseconds(30));
   site.start();
-
-  const testing::TempDir out;
-  CrawlConfig c;
-  c.seeds.urls = {site.url("/")};
-  c.scope.allowed_hosts = {"127.0.0.1"};
-  c.politeness.delay_ms = 0;
-  c.politeness.concurrency_per_host = 4;
-  c.politeness.robots_ttl_s = 1;  // expires during the crawl
-  c.fetch.allowed_ranges = {"127.0.0.0/8"};
-  c.output.directory = out.path().string();
-  CrawlerSettings settings = settings_from_config(c);
-  settings.robots.retry_initial = milliseconds(200);  // the failed re-fetch is tried again soon
-  const nlohmann::json report = Crawler(std::move(settings)).run();
-  site.stop();
+  const nlohmann::json report = testing::crawl_loopback_site(
+      site, milliseconds(0),
+      [](CrawlConfig& c) {
+        c.politeness.concurrency_per_host = 4;
+        c.politeness.robots_ttl_s = 1;  // expires during the crawl
+      },
+      [](CrawlerSettings& s) {
+        s.robots.retry_initial = milliseconds(200);
+      });  // the failed re-fetch is tried again soon
 
   EXPECT_EQ(report["crawl"]["stopped_by"], "done");
   const std::vector<RobotsTimelineRequest> requests = timeline.requests();
