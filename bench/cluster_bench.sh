@@ -2,7 +2,9 @@
 # Cluster benchmark (issue 14): the nginx benchmark site of bench/crawl_bench.sh (bench/nginx_site.sh,
 # here on 16 loopback hosts so that hosts spread over the nodes) crawled by one single-node
 # bloomcrawl and by clusters of 1, 2 and 4 nodes on this machine, each run with the same total
-# transfers in flight (64), against a fresh nginx and a fresh redis-server. Pages and duplicates come
+# transfers in flight (64), against a fresh nginx and a fresh redis-server; and, as the floor of N
+# processes on this machine, N single-node crawls at once, each of 1/N of the hosts (its own seed and
+# scope, 64/N transfers, no Redis). Pages and duplicates come
 # from nginx's access log; CPU from /usr/bin/time of every node; Redis's traffic from INFO stats and
 # commandstats, its memory from INFO memory (used_memory_peak, and used_memory sampled every 0.2 s
 # beside the inboxes' lengths for the bytes per cross-node URL in flight). Writes
@@ -61,13 +63,18 @@ start_redis() {
   log "redis-server did not start"; cat "$work/redis/log" >&2; exit 1
 }
 
-# The crawl config for N nodes (0: single-node mode), transfers split evenly.
+# The crawl config for N nodes (0: single-node mode), transfers split evenly. With PART (0 ≤ PART < N),
+# a floor run's process: the hosts i with i % N == PART, seeded with the first one's home page.
 write_config() {
-  local n="$1" file="$2" per_node=$transfers
+  local n="$1" file="$2" part="${3:-}" per_node=$transfers run_seed="$seed" mine=("${hosts[@]:1}")
   [ "$n" -gt 0 ] && per_node=$((transfers / n))
-  allowed_hosts="$(printf '"%s", ' "${hosts[@]:1}")"
-  fill_template "$repo/bench/crawl_bloomcrawl.conf" "$file.in" SEED="$seed" ALLOWED_HOSTS="${allowed_hosts%, }" \
-    PER_HOST=4 OUTPUT="OUT" MEMORY_LIMIT_MB=256
+  if [ -n "$part" ]; then
+    mine=(); for i in "${!hosts[@]}"; do [ $((i % n)) = "$part" ] && mine+=("${hosts[$i]}"); done
+    run_seed="http://${mine[0]}:$port/"
+  fi
+  allowed_hosts="$(printf '"%s", ' "${mine[@]}")"
+  fill_template "$repo/bench/crawl_bloomcrawl.conf" "$file.in" SEED="$run_seed" ALLOWED_HOSTS="${allowed_hosts%, }" \
+    PER_HOST=4 OUTPUT="OUT" MEMORY_LIMIT_MB=256 TLS_FETCH="" WARC=false
   "$py" - "$file.in" "$file" "$per_node" <<'EOF'
 import json, sys
 text = "\n".join(l for l in open(sys.argv[1]) if not l.lstrip().startswith("//"))
@@ -92,27 +99,32 @@ sample_redis() {
 }
 
 run() {
-  local n="$1" name="single"
-  [ "$n" -gt 0 ] && name="cluster-$n"
+  local n="$1" kind="${2:-cluster}" name="single" config
+  [ "$n" -gt 0 ] && name="$kind-$n"
   log "running $name"
   write_config "$n" "$work/$name.json"
+  if [ "$kind" = floor ]; then
+    for part in $(seq 0 $((n - 1))); do write_config "$n" "$work/$name.$part.json" "$part"; done
+  fi
   start_nginx "$name"
   local pids=() cluster=()
-  if [ "$n" -gt 0 ]; then
+  if [ "$kind" = cluster ] && [ "$n" -gt 0 ]; then
     start_redis
     rcli info memory | sed -n 's/^used_memory:\([0-9]*\).*/\1/p' >"$work/$name.redis-empty"
     sample_redis "$name" "$n" &
     sampler=$!
   fi
   for node in $(seq 0 $(( n > 0 ? n - 1 : 0 ))); do
-    [ "$n" -gt 0 ] && cluster=(--cluster "redis://127.0.0.1:$redis_port/bench" --nodes "$n" --node "$node")
+    config="$work/$name.json"
+    [ "$kind" = floor ] && config="$work/$name.$node.json"
+    [ "$kind" = cluster ] && [ "$n" -gt 0 ] && cluster=(--cluster "redis://127.0.0.1:$redis_port/bench" --nodes "$n" --node "$node")
     /usr/bin/time -f "%e %U %S %M" -o "$work/$name.$node.time" \
-      "$bloomcrawl" crawl --config "$work/$name.json" -o "$work/$name-out-$node" "${cluster[@]}" \
+      "$bloomcrawl" crawl --config "$config" -o "$work/$name-out-$node" "${cluster[@]}" \
       >"$work/$name.$node.out" 2>&1 &
     pids+=($!)
   done
   for p in "${pids[@]}"; do wait "$p" || log "$name: a node exited with status $?"; done
-  if [ "$n" -gt 0 ]; then
+  if [ "$kind" = cluster ] && [ "$n" -gt 0 ]; then
     rcli info stats >"$work/$name.redis-stats"
     rcli info commandstats >"$work/$name.redis-commands"
     rcli info memory >"$work/$name.redis-memory"
@@ -120,12 +132,13 @@ run() {
     stop_redis
   fi
   stop_nginx
-  echo "$name $n" >>"$work/runs"
+  echo "$name $n $kind" >>"$work/runs"
 }
 
 load_start="$(cut -d' ' -f1-3 /proc/loadavg)"
 run 0
 for n in $node_counts; do run "$n"; done
+for n in $node_counts; do [ "$n" -gt 1 ] && run "$n" floor; done
 # Redis bytes per URL waiting in an inbox, measured directly: up to 20,000 of the site's URLs put in
 # one stream as the nodes encode them (crawler/cluster/cluster_link.cc), one per batch and in
 # batches of 8, on a fresh server; the memory it grew by over the URLs.
@@ -169,7 +182,7 @@ def info(path):
     return d
 rows = []
 for line in open(f"{work}/runs"):
-    name, n = line.split(); n = int(n)
+    name, n, kind = line.split(); n = int(n)
     pages = dups = 0
     log_pages = collections.Counter()
     for l in open(f"{work}/{name}.access.log"):  # host, path, status, ... (bench/crawl_nginx.conf)
@@ -183,8 +196,8 @@ for line in open(f"{work}/runs"):
     for f in glob.glob(f"{work}/{name}.*.time"):
         e, u, s, m = open(f).read().split()[-4:]
         wall = max(wall, float(e)); cpu += float(u) + float(s); rss = max(rss, int(m))
-    row = dict(name=name, nodes=n, pages=pages, dups=dups, wall=wall, cpu=cpu, rss_mib=rss / 1024)
-    if n:
+    row = dict(name=name, nodes=n, kind=kind, pages=pages, dups=dups, wall=wall, cpu=cpu, rss_mib=rss / 1024)
+    if n and kind == "cluster":
         st = info(f"{work}/{name}.redis-stats"); cs = info(f"{work}/{name}.redis-commands"); mem = info(f"{work}/{name}.redis-memory")
         empty = int(open(f"{work}/{name}.redis-empty").read().strip())
         calls = {k[8:]: int(re.search(r"calls=(\d+)", v).group(1)) for k, v in cs.items() if k.startswith("cmdstat_")}
@@ -217,17 +230,23 @@ with open(out, "w") as f:
             "no AOF, on this machine\n")
     f.write(f"- Every run has {transfers} transfers in flight in total (N nodes: {transfers}/N each), 4 per host, "
             "no politeness delay, robots.txt obeyed; all nodes of a run share the 2 cores\n")
-    f.write("- Command: `nice -n 10 bench/cluster_bench.sh`\n\n")
-    f.write("| run | nodes | pages fetched | duplicates | wall s | pages/s | CPU s | CPU ms / page | vs single | peak RSS MiB (largest node) |\n|---|---|---|---|---|---|---|---|---|---|\n")
+    f.write("- Command: `bench/cluster_bench.sh`\n")
+    f.write("- floor-N: N single-node processes at once, each crawling the hosts i with i % N == its index "
+            "(its own seed, 64/N transfers, no Redis): what N processes cost on this machine without any cluster work\n\n")
+    cpp_of = lambda r: r["cpu"] / r["pages"] * 1000 if r["pages"] else 0
+    floor = {r["nodes"]: cpp_of(r) for r in rows if r["kind"] == "floor"}
+    f.write("| run | nodes | pages fetched | duplicates | wall s | pages/s | CPU s | CPU ms / page | vs single | vs floor-N |"
+            " peak RSS MiB (largest node) |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
     for r in rows:
-        cpp = r["cpu"] / r["pages"] * 1000 if r["pages"] else 0
+        cpp = cpp_of(r)
+        vs_floor = f"{(cpp / floor[r['nodes']] - 1) * 100:+.1f}%" if r["kind"] == "cluster" and floor.get(r["nodes"]) else "-"
         f.write(f"| {r['name']} | {r['nodes'] or '-'} | {r['pages']} | {r['dups']} | {r['wall']:.1f} | "
                 f"{r['pages'] / r['wall'] if r['wall'] else 0:.0f} | {r['cpu']:.1f} | {cpp:.3f} | "
-                f"{(cpp / sp - 1) * 100 if sp else 0:+.1f}% | {r['rss_mib']:.0f} |\n")
+                f"{(cpp / sp - 1) * 100 if sp else 0:+.1f}% | {vs_floor} | {r['rss_mib']:.0f} |\n")
     f.write("\nRedis, per cluster run (fresh server; `INFO stats`, `INFO commandstats`, `INFO memory`):\n\n")
     f.write("| run | commands | commands / page | XADD | EVAL | XREADGROUP | bytes in+out | bytes / page | URLs sent to other nodes | URLs / batch | used_memory_peak MiB (empty server) | peak URLs in inboxes | Redis bytes / cross-node URL in flight |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
     for r in rows:
-        if not r["nodes"]:
+        if not r["nodes"] or r["kind"] != "cluster":
             continue
         c = r["calls"]
         bpu = f"{r['bytes_per_url']:.0f}" if r["bytes_per_url"] else "-"

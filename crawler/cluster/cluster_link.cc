@@ -67,24 +67,47 @@ constexpr std::chrono::milliseconds kReportPoll{100};
 
 }  // namespace
 
-std::string encode_batch(const RoutedBatch& batch) {
+namespace {
+
+nlohmann::json batch_json(const RoutedBatch& batch) {
   nlohmann::json urls = nlohmann::json::array();
   for (const RoutedUrl& u : batch.urls) urls.push_back({u.url, u.host, u.kind, u.sitemap ? 1 : 0});
   nlohmann::json j{{"d", batch.depth}, {"h", batch.hops}, {"p", batch.parent}, {"u", std::move(urls)}};
   if (batch.seen_only) j["s"] = 1;
-  return j.dump();
+  return j;
 }
 
-RoutedBatch decode_batch(std::string_view text) {
+RoutedBatch batch_from(const nlohmann::json& j) {
+  RoutedBatch batch{
+      j.at("d").get<uint32_t>(), j.at("h").get<uint32_t>(), j.at("p").get<std::string>(), {}, j.value("s", 0) == 1};
+  for (const nlohmann::json& u : j.at("u")) {
+    batch.urls.push_back(
+        {u.at(0).get<std::string>(), u.at(1).get<std::string>(), u.at(2).get<int>(), u.at(3).get<int>() != 0});
+  }
+  return batch;
+}
+
+}  // namespace
+
+std::string encode_batch(const RoutedBatch& batch) { return batch_json(batch).dump(); }
+
+std::string encode_batches(const std::vector<RoutedBatch>& batches) {
+  if (batches.size() == 1) return encode_batch(batches.front());
+  nlohmann::json all = nlohmann::json::array();
+  for (const RoutedBatch& b : batches) all.push_back(batch_json(b));
+  return all.dump();
+}
+
+std::vector<RoutedBatch> decode_batches(std::string_view text) {
   try {
     const nlohmann::json j = nlohmann::json::parse(text);
-    RoutedBatch batch{
-        j.at("d").get<uint32_t>(), j.at("h").get<uint32_t>(), j.at("p").get<std::string>(), {}, j.value("s", 0) == 1};
-    for (const nlohmann::json& u : j.at("u")) {
-      batch.urls.push_back(
-          {u.at(0).get<std::string>(), u.at(1).get<std::string>(), u.at(2).get<int>(), u.at(3).get<int>() != 0});
+    std::vector<RoutedBatch> out;
+    if (j.is_array()) {
+      for (const nlohmann::json& b : j) out.push_back(batch_from(b));
+    } else {
+      out.push_back(batch_from(j));
     }
-    return batch;
+    return out;
   } catch (const nlohmann::json::exception& e) {
     throw RedisError(std::string("malformed inbox entry: ") + e.what());
   }
@@ -123,14 +146,14 @@ std::string ClusterLink::alive_key(uint32_t node) const {
   return cluster_key(settings_.name, "alive:" + std::to_string(node));
 }
 
-void ClusterLink::send(uint32_t node, const RoutedBatch& batch) {
-  const std::string text = encode_batch(batch);
+void ClusterLink::send(uint32_t node, const std::vector<RoutedBatch>& batches) {
+  const std::string text = encode_batches(batches);
   {
     std::lock_guard lock(send_mu_);
     send_client_.command({"XADD", inbox(node), "*", "from", std::to_string(settings_.node), "batch", text});
   }
   batches_sent_.fetch_add(1);
-  urls_sent_.fetch_add(batch.urls.size());
+  for (const RoutedBatch& b : batches) urls_sent_.fetch_add(b.urls.size());
 }
 
 std::vector<InboxEntry> ClusterLink::receive(std::chrono::milliseconds wait) {
@@ -146,7 +169,7 @@ std::vector<InboxEntry> ClusterLink::receive(std::chrono::milliseconds wait) {
         InboxEntry e{entry.array().at(0).text(), {}};
         const RedisValue& fields = entry.array().at(1);
         for (size_t i = 0; !fields.is_nil() && i + 1 < fields.array().size(); i += 2) {
-          if (fields.array()[i].text() == "batch") e.batch = decode_batch(fields.array()[i + 1].text());
+          if (fields.array()[i].text() == "batch") e.batches = decode_batches(fields.array()[i + 1].text());
         }
         out.push_back(std::move(e));
       }

@@ -2,8 +2,8 @@
 // "Key layout" and "End of the crawl"). It knows Redis and the host partition, not the crawler.
 //
 // Contract:
-// - send() puts one batch (the links of one page, or seeds) in the owner's inbox stream with one
-//   XADD; it returns once Redis has it.
+// - send() puts batches (the links of one page or of many, ClusterOutbox; seeds) in the owner's
+//   inbox stream as one entry, with one XADD; it returns once Redis has it.
 // - receive() returns entries of this node's inbox through its consumer group: after a start, first
 //   the entries delivered before and never acknowledged (id 0), then new ones (id >); after a
 //   reconnect the former again, as a lost reply may have delivered entries never seen. An entry
@@ -72,7 +72,7 @@ struct RoutedBatch {
 
 struct InboxEntry {
   std::string id;
-  RoutedBatch batch;
+  std::vector<RoutedBatch> batches;
 };
 
 class ClusterLink {
@@ -83,7 +83,7 @@ class ClusterLink {
   const ClusterSettings& settings() const { return settings_; }
   uint32_t owner(std::string_view host) const { return partition_.owner(host); }
 
-  void send(uint32_t node, const RoutedBatch& batch);
+  void send(uint32_t node, const std::vector<RoutedBatch>& batches);
   std::vector<InboxEntry> receive(std::chrono::milliseconds wait);
   void acknowledge(const std::vector<InboxEntry>& entries);
   // `locally_idle`: this node has no work (frontier empty, nothing pending).
@@ -100,6 +100,7 @@ class ClusterLink {
   void wait_for_handovers();
   nlohmann::json gather_reports(std::chrono::milliseconds wait);
 
+  // Inbox entries (XADDs) sent and acknowledged, and the URLs sent in them.
   uint64_t batches_sent() const { return batches_sent_.load(); }
   uint64_t urls_sent() const { return urls_sent_.load(); }
   uint64_t batches_received() const { return batches_received_.load(); }
@@ -128,8 +129,10 @@ class ClusterLink {
   std::atomic<uint64_t> batches_received_{0};
 };
 
-// The inbox entry's text (docs/cluster.md) and back; decode throws RedisError on a malformed one.
+// The inbox entry's text (docs/cluster.md) and back: one batch (an object, as the first version
+// wrote every entry) or several (an array of them). Decoding throws RedisError on a malformed one.
 std::string encode_batch(const RoutedBatch& batch);
-RoutedBatch decode_batch(std::string_view text);
+std::string encode_batches(const std::vector<RoutedBatch>& batches);
+std::vector<RoutedBatch> decode_batches(std::string_view text);
 
 }  // namespace bloomcrawl

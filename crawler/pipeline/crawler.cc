@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 
 #include "base/data_error.h"
+#include "crawler/cluster/cluster_outbox.h"
 #include "crawler/extract/robots_meta.h"
 #include "crawler/extract/sitemap.h"
 #include "crawler/output/page_log.h"
@@ -115,7 +116,10 @@ Crawler::Crawler(CrawlerSettings settings, std::unique_ptr<CrawlCheckpoint> resu
   if (checkpointer_->resuming() && !checkpointer_->enabled()) {
     throw std::invalid_argument("resuming needs the checkpoint directory");
   }
-  if (settings_.cluster.enabled()) cluster_ = std::make_unique<ClusterLink>(settings_.cluster);
+  if (settings_.cluster.enabled()) {
+    cluster_ = std::make_unique<ClusterLink>(settings_.cluster);
+    start_outbox();
+  }
   if (settings_.write_warc) {
     warc_ = std::make_unique<WarcWriter>(
         WarcOptions{.directory = settings_.output_dir / "warc", .max_file_bytes = settings_.warc_max_file_bytes});
@@ -138,6 +142,7 @@ Crawler::~Crawler() {
   for (std::thread& t : workers_) {
     if (t.joinable()) t.join();
   }
+  if (outbox_) outbox_->stop();
 }
 
 void Crawler::stop() {
@@ -167,8 +172,15 @@ nlohmann::json Crawler::run() {
   if (cluster_ && settings_.cluster.grow) join_grown_cluster();
   // A node joining a grown cluster afresh: the crawl's seeds were admitted when it began.
   if (!checkpointer_->resuming() && !(cluster_ && settings_.cluster.grow)) {
-    CheckpointGate::Pass pass(checkpointer_->gate());
-    seed();
+    {
+      CheckpointGate::Pass pass(checkpointer_->gate());
+      seed();
+    }
+    try {
+      wait_for_sends(0);  // other nodes' seeds, in Redis before the crawl goes on
+    } catch (const RedisError&) {
+      // The outbox has failed the crawl: schedule() returns at once.
+    }
   }
   start_inbox();
   schedule();
@@ -239,6 +251,9 @@ void Crawler::drain() {
   work_cv_.notify_all();
   for (std::thread& t : workers_) t.join();
   workers_.clear();
+  // The last links out, and the completions of the pages that sent them journaled, before the
+  // final checkpoint.
+  if (outbox_) outbox_->stop();
   try {
     if (page_log_) page_log_->flush();
     if (warc_) warc_->close();
@@ -632,6 +647,7 @@ void Crawler::parse_worker() {
       completed_.pop_front();
     }
     const bool page_request = std::holds_alternative<PageRequest>(item.request);
+    const uint64_t sends_before = sends_so_far();
     {
       CheckpointGate::Pass pass(checkpointer_->gate());
       PageRequest* page = std::get_if<PageRequest>(&item.request);
@@ -662,6 +678,11 @@ void Crawler::parse_worker() {
     if (page_request) {
       work_done();
     } else {
+      try {
+        wait_for_sends(sends_before);  // a robots.txt's sitemaps for other nodes: no record waits for them
+      } catch (const RedisError&) {
+        // The outbox has failed the crawl.
+      }
       robots_work_done();
     }
   }
@@ -686,6 +707,7 @@ bool Crawler::record_crawler_error(const PageRequest& page, const FetchResult& r
 void Crawler::mark_processed(const FetchResult& result) {
   try {
     inject_fault(WorkerPath::kPageProcessed, result.url);
+    if (mark_processed_once_sent(result)) return;
     checkpointer_->on_page_processed(result.id, result);
   } catch (const CheckpointError& e) {
     fail(e.what());  // the journal cannot take it: the crawl stops, the page stays outstanding

@@ -52,6 +52,7 @@
 namespace bloomcrawl {
 
 class ClusterLink;
+class ClusterOutbox;
 class CrawlCheckpointer;
 class CrawlMonitor;
 class JournalBatch;
@@ -173,9 +174,18 @@ class Crawler {
   bool admit_new(const Candidate& c, uint32_t depth, const std::string& parent, uint32_t hops, Clock::time_point now,
                  JournalBatch& batch);
 
-  // Cluster mode (crawler_cluster.cc, docs/cluster.md). Sends the candidates whose hosts other nodes
-  // own to their inboxes and removes them; throws CheckpointError when Redis cannot take them.
+  // Cluster mode (crawler_cluster.cc, docs/cluster.md). Queues the candidates whose hosts other nodes
+  // own in the outbox, for their inboxes, and removes them.
   void route_to_owners(std::vector<Candidate>& candidates, uint32_t depth, const std::string& parent, uint32_t hops);
+  void start_outbox();
+  // mark_processed() of a page whose worker has links still in the outbox: its completion is
+  // journaled once they are in Redis (the outbox's thread, in a gate pass), so a crash before that
+  // fetches it again and sends them again. False when there is nothing to wait for.
+  bool mark_processed_once_sent(const FetchResult& result);
+  // Outside any gate pass: waits until what this thread queued since sends_so_far() returned
+  // `ticket_before` is in Redis. Throws RedisError when the outbox has failed (the crawl then stops).
+  void wait_for_sends(uint64_t ticket_before);
+  uint64_t sends_so_far() const;
   // Scheduler thread: a URL this node queued before the cluster grew and whose host another node
   // owns now goes to its owner's inbox instead of being fetched; true if so (docs/cluster.md,
   // "Adding nodes"). When Redis cannot take it the crawl stops (fail()) with the URL still queued.
@@ -244,7 +254,8 @@ class Crawler {
   std::unique_ptr<WarcWriter> warc_;
   std::unique_ptr<CrawlCheckpointer> checkpointer_;
   std::unique_ptr<Fetcher> fetcher_;
-  std::unique_ptr<ClusterLink> cluster_;  // cluster mode only
+  std::unique_ptr<ClusterLink> cluster_;   // cluster mode only
+  std::unique_ptr<ClusterOutbox> outbox_;  // cluster mode only; its callbacks use the members above
   std::thread inbox_thread_;
   std::atomic<bool> inbox_exit_{false};
   std::atomic<bool> cluster_stop_{false};               // `bloomcrawl stop --cluster` stopped this node

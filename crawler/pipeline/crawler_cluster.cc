@@ -7,6 +7,7 @@
 
 #include "base/data_error.h"
 #include "crawler/cluster/cluster_link.h"
+#include "crawler/cluster/cluster_outbox.h"
 #include "crawler/persist/journal.h"
 #include "crawler/persist/journal_records.h"
 #include "crawler/pipeline/crawl_checkpoint_gate.h"
@@ -27,6 +28,11 @@ constexpr std::chrono::milliseconds kRunningAlive{3000};
 constexpr std::chrono::milliseconds kStoppingAlive{60000};
 // How long a node waits for the other live nodes' final reports.
 constexpr std::chrono::milliseconds kReportWait{30000};
+// The outbox sends an owner's links once this many wait for it, or once the oldest has waited this
+// long: a few XADDs per owner a second instead of one per page (bench/results/cluster.md). The age
+// also bounds how long a page stays outstanding after its processing (mark_processed_once_sent()).
+constexpr size_t kOutboxUrls = 256;
+constexpr std::chrono::milliseconds kOutboxAge{50};
 
 }  // namespace
 
@@ -39,17 +45,51 @@ void Crawler::route_to_owners(std::vector<Candidate>& candidates, uint32_t depth
     outgoing[owner].urls.push_back({std::move(c.url), std::move(c.host), static_cast<int>(c.kind), c.sitemap});
     return true;
   });
-  // Sent before the page's processing is journaled: a crash before that fetches the page again
-  // and sends its links again, which the owner's seen filter absorbs.
+  // Sent before the page's processing is journaled (mark_processed_once_sent()): a crash before
+  // that fetches the page again and sends its links again, which the owner's seen filter absorbs.
   for (uint32_t node = 0; node < outgoing.size(); ++node) {
-    if (outgoing[node].urls.empty()) continue;
-    try {
-      cluster_->send(node, outgoing[node]);
-    } catch (const RedisError& e) {
-      throw CheckpointError(settings_.cluster.redis.url(), std::string("links not sent: ") + e.what());
-    }
+    if (!outgoing[node].urls.empty()) outbox_->add(node, std::move(outgoing[node]));
   }
 }
+
+void Crawler::start_outbox() {
+  outbox_ = std::make_unique<ClusterOutbox>(*cluster_, kOutboxUrls, kOutboxAge, [this](const std::string& why) {
+    fail(settings_.cluster.redis.url() + ": links not sent: " + why);
+  });
+}
+
+bool Crawler::mark_processed_once_sent(const FetchResult& result) {
+  if (!outbox_ || !checkpointer_->enabled()) return false;
+  // The thread's last batch covers this page's links (it may be an earlier page's: waiting for it
+  // too only delays this page's record).
+  const uint64_t ticket = outbox_->last_ticket();
+  if (ticket == 0) return false;
+  FetchResult done;  // what the completion record needs, without the body
+  done.id = result.id;
+  done.url = result.url;
+  done.outcome = result.outcome;
+  done.status = result.status;
+  done.body_decoded_bytes = result.body_decoded_bytes;
+  done.total_ms = result.total_ms;
+  return outbox_->after_send(ticket, [this, done = std::move(done)] {
+    CheckpointGate::Pass pass(checkpointer_->gate());
+    try {
+      checkpointer_->on_page_processed(done.id, done);
+    } catch (const CheckpointError& e) {
+      fail(e.what());  // the page stays outstanding, as in mark_processed()
+    } catch (const std::exception& e) {
+      spdlog::error("{}: recorded, but not marked done for a resume: {}", done.url, e.what());
+    }
+  });
+}
+
+void Crawler::wait_for_sends(uint64_t ticket_before) {
+  if (!outbox_) return;
+  const uint64_t ticket = outbox_->last_ticket();
+  if (ticket != ticket_before) outbox_->wait_sent(ticket);
+}
+
+uint64_t Crawler::sends_so_far() const { return outbox_ ? outbox_->last_ticket() : 0; }
 
 void Crawler::admit_seen(const RoutedBatch& b) {
   std::vector<std::string_view> keys;
@@ -79,7 +119,7 @@ void Crawler::join_grown_cluster() {
     std::vector<RoutedBatch> outgoing(settings_.cluster.nodes, RoutedBatch{0, 0, "", {}, true});
     auto send = [&](uint32_t node) {
       if (outgoing[node].urls.empty()) return;
-      cluster_->send(node, outgoing[node]);
+      cluster_->send(node, {outgoing[node]});
       seen_handed_over_ += outgoing[node].urls.size();
       outgoing[node].urls.clear();
     };
@@ -109,7 +149,7 @@ bool Crawler::hand_over(const Lease& lease, const QueuedUrl& q) {
   RoutedBatch batch{lease.entry.depth, q.redirect_hops, std::string(q.parent), {}};
   batch.urls.push_back({std::string(q.url), lease.entry.host, static_cast<int>(LinkKind::kAnchor), q.sitemap});
   try {
-    cluster_->send(owner, batch);
+    cluster_->send(owner, {batch});
   } catch (const RedisError& e) {
     frontier_.release(lease);  // stays queued here: the checkpoint keeps it for a resume
     fail(std::string("cluster: queued URL not handed over: ") + e.what());
@@ -155,31 +195,36 @@ void Crawler::receive_from_nodes() {
 }
 
 void Crawler::admit_from_inbox(const std::vector<InboxEntry>& entries) {
+  const uint64_t sends_before = sends_so_far();
   {
     // One pass: no checkpoint swaps the journal between the records and their sync.
     CheckpointGate::Pass pass(checkpointer_->gate());
     for (const InboxEntry& entry : entries) {
-      std::vector<Candidate> candidates;
-      for (const RoutedUrl& u : entry.batch.urls) {
-        candidates.push_back({u.url, u.host, static_cast<LinkKind>(u.kind), u.sitemap});
-      }
-      if (entry.batch.seen_only) {
-        admit_seen(entry.batch);
-      } else {
-        admit(candidates, entry.batch.depth, entry.batch.parent, entry.batch.hops);
+      for (const RoutedBatch& b : entry.batches) {
+        std::vector<Candidate> candidates;
+        for (const RoutedUrl& u : b.urls)
+          candidates.push_back({u.url, u.host, static_cast<LinkKind>(u.kind), u.sitemap});
+        if (b.seen_only) {
+          admit_seen(b);
+        } else {
+          admit(candidates, b.depth, b.parent, b.hops);
+        }
       }
     }
     // The acknowledgement deletes the entries from Redis: the admitted URLs must survive a power
     // loss first, not only this process (a CheckpointError here leaves them in the inbox).
     checkpointer_->sync_journal();
   }
+  // Links this node passed on to others (none, while every node runs the same N) leave first.
+  wait_for_sends(sends_before);
   cluster_->acknowledge(entries);
 }
 
 bool Crawler::crawl_over() {
   if (!cluster_) return finished();
   try {
-    return cluster_->finished([this] { return finished(); });
+    // finished() first: a page's links are in the outbox before the page stops being pending.
+    return cluster_->finished([this] { return finished() && outbox_->idle(); });
   } catch (const RedisError& e) {
     fail(std::string("cluster end test: ") + e.what());
     return true;

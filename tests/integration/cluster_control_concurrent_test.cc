@@ -1,7 +1,7 @@
 // Operating a running cluster (docs/cluster.md, "Status and stop", "The cluster report", "Adding
 // nodes") with a real redis-server: `bloomcrawl status --cluster` and `bloomcrawl stop --cluster` on
-// three running `bloomcrawl` processes, the merged cluster report against the server's count, and a
-// two-node crawl stopped and resumed as three nodes.
+// three running `bloomcrawl` processes, the merged cluster report against the server's count, a
+// two-node crawl stopped and resumed as three nodes, and inbox entries acknowledged only once synced.
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "config/config.h"
+#include "crawler/cluster/cluster_link.h"
 #include "crawler/cluster/cluster_registry.h"
 #include "crawler/cluster/cluster_status.h"
 #include "crawler/cluster/host_partition.h"
@@ -27,6 +28,7 @@
 #include "crawler/pipeline/crawl_settings.h"
 #include "crawler/pipeline/crawler.h"
 #include "crawler/url/url.h"
+#include "tests/support/faulty_file_system.h"
 #include "tests/support/page_records.h"
 #include "tests/support/redis_server.h"
 #include "tests/support/run_concurrently.h"
@@ -318,6 +320,33 @@ TEST_F(ClusterControlTest, TwoNodesStoppedAndResumedAsThreeFetchEachPageOnce) {
   auto [code, out] = run_cli({"crawl", "--config", (dir_.path() / "node0.json").string(), "--resume"}, "old-n");
   EXPECT_EQ(code, 1);
   EXPECT_THAT(out, HasSubstr("nodes: 3 in the cluster, 2 on this node"));
+}
+
+// An inbox entry is acknowledged (and so deleted from Redis) only once the URLs it brought are durable
+// in the journal: with every fdatasync failing, the node stops on the error and the entry stays in
+// its inbox for the resume to read again.
+TEST_F(ClusterControlTest, AnInboxEntryStaysInRedisUntilItsUrlsAreSynced) {
+  testweb::TestWeb web(six_hosts(std::chrono::milliseconds(0)));
+  web.start();
+  const std::string host = parse_url(web.seed_url()).value().origin_host_port();
+  const auto me = int(HostPartition(2).owner(host));
+  CrawlConfig c = testing::test_web_config(web, node_dir(me));
+  c.cluster = ClusterConfig{redis_.url(), "ops", 2, me};
+  c.checkpoint.directory = (dir_.path() / "ckpt").string();
+  RedisClient redis(RedisEndpoint{"127.0.0.1", redis_.port()});
+  join_cluster(redis, cluster_identity(c));
+  const std::string inbox = cluster_key("ops", "inbox:" + std::to_string(me));
+  const RoutedBatch batch{1, 0, web.seed_url(), {{web.url(0, "/from-another-node"), host, 0, false}}};
+  redis.command({"XADD", inbox, "*", "from", std::to_string(1 - me), "batch", encode_batch(batch)});
+
+  testing::FaultyFileSystem disk;
+  disk.fail_data_syncs(EIO);
+  CrawlerSettings settings = settings_from_config(c);
+  settings.checkpoint.directory = c.checkpoint.directory;
+  settings.checkpoint.config = nlohmann::json::object();
+  const nlohmann::json report = Crawler(settings).run();
+  EXPECT_EQ(report["crawl"]["stopped_by"], "error");
+  EXPECT_EQ(redis.command({"XLEN", inbox}).integer(), 1) << "the entry was deleted before its URLs were durable";
 }
 
 }  // namespace
