@@ -19,10 +19,7 @@ bool register_command(Command command) {
 }
 
 bool has_command(std::string_view name) {
-  for (const Command& command : registered_commands()) {
-    if (command.name == name) return true;
-  }
-  return false;
+  return std::ranges::any_of(registered_commands(), [&](const Command& command) { return command.name == name; });
 }
 
 namespace {

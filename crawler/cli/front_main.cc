@@ -8,8 +8,8 @@
 
 #include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <string>
+#include <system_error>
 
 #include "crawler/cli/command.h"
 
@@ -22,13 +22,15 @@ int exec_crawler(char** argv) {
   std::string self(4096, '\0');
   const ssize_t n = ::readlink("/proc/self/exe", self.data(), self.size());
   if (n <= 0 || static_cast<size_t>(n) == self.size()) {
-    std::fprintf(stderr, "bloomcrawl: cannot find its own program: %s\n", std::strerror(errno));
+    std::fprintf(stderr, "bloomcrawl: cannot find its own program: %s\n",
+                 std::generic_category().message(errno).c_str());
     return 127;
   }
   self.resize(static_cast<size_t>(n));
   const std::string crawler = self.substr(0, self.rfind('/') + 1) + kCrawlerProgram;
   ::execv(crawler.c_str(), argv);
-  std::fprintf(stderr, "bloomcrawl: cannot run %s: %s\n", crawler.c_str(), std::strerror(errno));
+  std::fprintf(stderr, "bloomcrawl: cannot run %s: %s\n", crawler.c_str(),
+               std::generic_category().message(errno).c_str());
   return 127;
 }
 
