@@ -150,8 +150,9 @@ p(f"""## How it is measured
   child, which includes GNU time's ~1 ms); peak RSS. Timed runs write to /dev/null; a pass before them compares each dedup output
   with awk's.
 - `start-up F` is `bloomcrawl dedup --fpr F --capacity C` on empty input: the floor below which
-  no run of that command goes (loading the binary's ~50 shared libraries, CLI set-up, sizing the
-  filter); "net of start-up" divides the lines by the time above it.
+  no run of that command goes (loading the `bloomcrawl` front program's 12 shared libraries, CLI
+  set-up, sizing the filter: docs/design.md, "The front program"); "net of start-up" divides the
+  lines by the time above it.
 - `bloomcrawl dedup --fpr F --capacity C` and `dedup_libbloom_bench C F` are sized alike: C is the
   distinct count + 20%. getline+libbloom is `bench/dedup_libbloom_bench.cc`: getline(), bloom_add,
   fwrite(), as a user would write it.

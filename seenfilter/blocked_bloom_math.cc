@@ -26,30 +26,44 @@ namespace {
 // every k for every j cost a short `bloomcrawl dedup` 12 ms of start-up. Only the part of the
 // distribution that is not exactly zero is visited, and the sums for the k read off at one b run
 // side by side; each is still summed in order over S, so the figures are identical to the plain
-// recurrence. Extended on demand by rerunning the series to twice the budget.
+// recurrence. Extended on demand by running the series on from where it stopped to the budget
+// asked for (it keeps its state), so no bit choice is computed twice.
 class BlockHitTable {
  public:
   // sum_j Pois(j; lambda) * hit[j] over j in [first, last], under one lock.
   double poisson_mixture(double lambda, uint64_t first, uint64_t last, uint32_t probes) {
     if (probes > kMaxProbes) throw std::invalid_argument("blocked_fpr: more than 32 probes");
     std::lock_guard lock(mu_);
-    if (last >= hit_[probes].size()) tabulate(std::max<uint64_t>(2 * bits_, std::max(probes, 1u) * (last + 1)));
-    while (log_factorial_.size() <= last) {
-      int sign;  // lgamma_r: std::lgamma writes the global signgam, a data race between threads
-      log_factorial_.push_back(::lgamma_r(static_cast<double>(log_factorial_.size()) + 1.0, &sign));
-    }
+    if (last >= hit_[probes].size()) extend(std::max(probes, 1u) * (last + 1));
+    const std::vector<double>& weights = poisson_weights(lambda, first, last);
     const std::vector<double>& hit = hit_[probes];
-    const double log_lambda = std::log(lambda);
     double sum = 0.0;
-    for (uint64_t j = first; j <= last; ++j) {
-      sum += std::exp(-lambda + static_cast<double>(j) * log_lambda - log_factorial_[j]) * hit[j];
-    }
+    for (uint64_t j = first; j <= last; ++j) sum += weights[j - first] * hit[j];
     return sum;
   }
 
  private:
-  // hit_[k][j] for every k and every j with j*k < bits (j < bits for k = 0).
-  void tabulate(uint64_t bits) {
+  // Pois(j; lambda) for j in [first, last], kept for the next call: best_probes() asks for one
+  // load with every probe count in turn.
+  const std::vector<double>& poisson_weights(double lambda, uint64_t first, uint64_t last) {
+    if (lambda == weights_lambda_ && first == weights_first_ && weights_.size() == last - first + 1) return weights_;
+    while (log_factorial_.size() <= last) {
+      int sign;  // lgamma_r: std::lgamma writes the global signgam, a data race between threads
+      log_factorial_.push_back(::lgamma_r(static_cast<double>(log_factorial_.size()) + 1.0, &sign));
+    }
+    const double log_lambda = std::log(lambda);
+    weights_.clear();
+    for (uint64_t j = first; j <= last; ++j) {
+      weights_.push_back(std::exp(-lambda + static_cast<double>(j) * log_lambda - log_factorial_[j]));
+    }
+    weights_lambda_ = lambda;
+    weights_first_ = first;
+    return weights_;
+  }
+
+  // Runs the series on to `bits` bit choices: hit_[k][j] for every k and every j with j*k < bits
+  // (j < bits for k = 0).
+  void extend(uint64_t bits) {
     if (power_[kMaxProbes].empty()) {
       for (uint32_t k = 1; k <= kMaxProbes; ++k) {
         power_[k].resize(kBlockBits + 1);
@@ -57,23 +71,20 @@ class BlockHitTable {
           power_[k][s] = std::pow(static_cast<double>(s) / kBlockBits, static_cast<double>(k));
         }
       }
+      occupancy_.assign(kBlockBits + 1, 0.0);
+      occupancy_[0] = 1.0;
     }
-    hit_[0].assign(bits, 1.0);                         // no bits to test: every query "hits"
-    std::array<uint32_t, kMaxProbes + 1> remainder{};  // b mod k, kept without dividing
-    for (uint32_t k = 1; k <= kMaxProbes; ++k) hit_[k].assign((bits + k - 1) / k, 0.0);
-    std::vector<double> occupancy(kBlockBits + 1, 0.0);  // P(S = s) after b bit choices
-    occupancy[0] = 1.0;
-    uint32_t lo = 0;  // occupancy[s] == 0 for s < lo and s > hi
-    uint32_t hi = 0;
+    hit_[0].resize(bits, 1.0);  // no bits to test: every query "hits"
+    for (uint32_t k = 1; k <= kMaxProbes; ++k) hit_[k].resize((bits + k - 1) / k, 0.0);
     std::array<uint32_t, kMaxProbes> due{};  // the k read off at this b
-    for (uint64_t b = 0; b < bits; ++b) {
+    for (uint64_t b = bits_; b < bits; ++b) {
       uint32_t n = 0;
       for (uint32_t k = 1; k <= kMaxProbes; ++k) {
-        if (remainder[k] == 0) due[n++] = k;  // j = b / k < hit_[k].size(), as b < bits
-        if (++remainder[k] == k) remainder[k] = 0;
+        if (remainder_[k] == 0) due[n++] = k;  // j = b / k < hit_[k].size(), as b < bits
+        if (++remainder_[k] == k) remainder_[k] = 0;
       }
-      read_off(occupancy, lo, hi, b, std::span(due.data(), n));
-      add_one_bit(occupancy, lo, hi);
+      read_off(occupancy_, lo_, hi_, b, std::span(due.data(), n));
+      add_one_bit(occupancy_, lo_, hi_);
     }
     bits_ = bits;
   }
@@ -117,10 +128,17 @@ class BlockHitTable {
   }
 
   std::mutex mu_;
-  uint64_t bits_ = 0;                                      // bit choices the series was run to
+  uint64_t bits_ = 0;              // bit choices the series was run to
+  std::vector<double> occupancy_;  // P(S = s) after bits_ bit choices
+  uint32_t lo_ = 0;                // occupancy_[s] == 0 for s < lo_ and s > hi_
+  uint32_t hi_ = 0;
+  std::array<uint32_t, kMaxProbes + 1> remainder_{};       // bits_ mod k, kept without dividing
   std::array<std::vector<double>, kMaxProbes + 1> power_;  // power_[k][s] = (s/512)^k
   std::array<std::vector<double>, kMaxProbes + 1> hit_;
   std::vector<double> log_factorial_;  // log(j!)
+  double weights_lambda_ = -1.0;       // poisson_weights' last call
+  uint64_t weights_first_ = 0;
+  std::vector<double> weights_;
 };
 
 BlockHitTable& block_hits() {

@@ -3,10 +3,14 @@
 //
 // setup() declares the subcommand's options on `app` (CLI11) and returns the function that runs
 // it once the command line is parsed; that function returns the process exit code.
+//
+// A program holds the commands whose files it links: `bloomcrawl-crawler` all of them, the
+// `bloomcrawl` front only the filters (docs/design.md, "The front program").
 #pragma once
 
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -24,6 +28,10 @@ struct Command {
 
 std::vector<Command>& registered_commands();
 bool register_command(Command command);
+bool has_command(std::string_view name);
+
+// Parses argv against the registered commands and runs the one named; returns the exit code.
+int run_commands(int argc, char** argv);
 
 }  // namespace bloomcrawl::cli
 
