@@ -207,6 +207,12 @@ void Crawler::schedule() {
   const size_t max_in_flight = in_flight_budget(settings_.fetch);
   while (!stop_requested_.load()) {
     Clock::time_point now = Clock::now();
+    // Before crawl_over() may mark this node idle: a node that lets the crawl end is alive in
+    // Redis until its report is stored, so every other node waits for that report.
+    if (cluster_) {
+      tick_cluster();  // may ask to stop (bloomcrawl stop --cluster)
+      if (stop_requested_.load()) break;
+    }
     start_due_robots_fetches(now);
     dispatch(now, max_in_flight);
     if (crawl_over()) break;
@@ -225,7 +231,6 @@ void Crawler::schedule() {
     if (settings_.progress) print_progress(false);
     checkpointer_->maybe_checkpoint();
     if (std::string f = checkpointer_->failure(); !f.empty()) fail(f);
-    if (cluster_) tick_cluster();
     if (now - last_robots_sweep_ >= kRobotsSweepInterval) {
       robots_.erase_expired(now);
       last_robots_sweep_ = now;
