@@ -10,29 +10,17 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/shell_run.h"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-struct FrontRun {
-  int exit_code = -1;
-  std::string out;  // stdout and stderr
-};
-
-FrontRun run_front_shell(const std::string& command) {
-  FrontRun result;
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return result;
-  char buffer[4096];
-  std::size_t n = 0;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) result.out.append(buffer, n);
-  const int status = pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
-}
+using FrontRun = bloomcrawl::testing::ShellRun;
+using bloomcrawl::testing::run_shell;
 
 TEST(FrontProgram, HelpListsEveryCommandInNameOrder) {
-  const FrontRun run = run_front_shell(std::string(BLOOMCRAWL_BIN) + " --help");
+  const FrontRun run = run_shell(std::string(BLOOMCRAWL_BIN) + " --help");
   ASSERT_EQ(run.exit_code, 0) << run.out;
   size_t last = 0;
   for (const char* name : {"crawl", "dedup", "inspect", "robots", "status", "stop", "url"}) {
@@ -45,7 +33,7 @@ TEST(FrontProgram, HelpListsEveryCommandInNameOrder) {
 
 TEST(FrontProgram, LoadsNoneOfTheCrawlersLibraries) {
   // What ldd prints: the shared libraries the dynamic loader maps for the program.
-  const FrontRun run = run_front_shell("LD_TRACE_LOADED_OBJECTS=1 " + std::string(BLOOMCRAWL_BIN));
+  const FrontRun run = run_shell("LD_TRACE_LOADED_OBJECTS=1 " + std::string(BLOOMCRAWL_BIN));
   ASSERT_EQ(run.exit_code, 0) << run.out;
   EXPECT_NE(run.out.find("libxxhash"), std::string::npos) << run.out;
   for (const char* heavy : {"libcurl", "librocksdb", "libcrypto", "libhiredis", "libprometheus", "libspdlog"}) {
@@ -54,7 +42,7 @@ TEST(FrontProgram, LoadsNoneOfTheCrawlersLibraries) {
 }
 
 TEST(FrontProgram, HandsOtherCommandsOnWithTheirExitStatus) {
-  const FrontRun run = run_front_shell(std::string(BLOOMCRAWL_BIN) + " inspect /nonexistent/front_program_test");
+  const FrontRun run = run_shell(std::string(BLOOMCRAWL_BIN) + " inspect /nonexistent/front_program_test");
   EXPECT_EQ(run.exit_code, 1) << run.out;
   EXPECT_NE(run.out.find("bloomcrawl inspect: /nonexistent/front_program_test"), std::string::npos) << run.out;
 }
@@ -64,10 +52,10 @@ TEST(FrontProgram, WithoutTheCrawlerBesideItRunsItsFiltersAndNamesWhatIsMissing)
   fs::create_directories(dir);
   const fs::path alone = dir / "bloomcrawl";
   fs::copy_file(BLOOMCRAWL_BIN, alone);
-  const FrontRun dedup = run_front_shell("printf 'a\\nb\\na\\n' | " + alone.string() + " dedup");
+  const FrontRun dedup = run_shell("printf 'a\\nb\\na\\n' | " + alone.string() + " dedup");
   EXPECT_EQ(dedup.exit_code, 0) << dedup.out;
   EXPECT_EQ(dedup.out, "a\nb\n");
-  const FrontRun crawl = run_front_shell(alone.string() + " crawl --help");
+  const FrontRun crawl = run_shell(alone.string() + " crawl --help");
   EXPECT_EQ(crawl.exit_code, 127) << crawl.out;
   EXPECT_NE(crawl.out.find("cannot run " + (dir / "bloomcrawl-crawler").string()), std::string::npos) << crawl.out;
   fs::remove_all(dir);

@@ -10,26 +10,16 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "tests/support/shell_run.h"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-struct CliRun {
-  int exit_code = -1;
-  std::string out;  // stdout and stderr
-};
+using CliRun = bloomcrawl::testing::ShellRun;
 
 CliRun run_robots(const std::string& args) {
-  CliRun result;
-  const std::string command = std::string(BLOOMCRAWL_BIN) + " robots " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return result;
-  char buffer[4096];
-  std::size_t n = 0;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) result.out.append(buffer, n);
-  const int status = pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
+  return bloomcrawl::testing::run_shell(std::string(BLOOMCRAWL_BIN) + " robots " + args);
 }
 
 class RobotsCli : public ::testing::Test {
