@@ -233,21 +233,17 @@ TEST_F(ClusterCrawlTest, ANodeKilledAndResumedLosesNothing) {
 TEST_F(ClusterCrawlTest, ANodeKilledWithLinksInItsOutboxLosesNone) {
   kill_node_one_and_resume([&](const testweb::TestWeb& web) {
     const HostPartition partition(kNodes);
-    const auto answered_for_node_one = [&](testweb::SteadyTime since) {
-      size_t n = 0;
-      for (const testweb::LoggedRequest& r : web.requests()) {
-        const std::string host = r.host + ":" + std::to_string(web.port());
-        n += !r.robots_txt && r.end >= since && partition.owner(host) == 1 ? 1 : 0;
-      }
-      return n;
-    };
     RedisClient(RedisEndpoint{"127.0.0.1", redis_.port()}).command({"CLIENT", "PAUSE", "10000", "WRITE"});
     const auto paused_at = std::chrono::steady_clock::now();
-    const auto give_up = paused_at + std::chrono::seconds(5);
-    while (answered_for_node_one(paused_at) == 0 && std::chrono::steady_clock::now() < give_up) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    EXPECT_GT(answered_for_node_one(paused_at), 0u) << "node 1 fetched nothing while Redis was paused";
+    const bool answered = web.wait_for_requests(
+        [&](const std::vector<testweb::LoggedRequest>& requests) {
+          return std::any_of(requests.begin(), requests.end(), [&](const testweb::LoggedRequest& r) {
+            return !r.robots_txt && r.end >= paused_at &&
+                   partition.owner(r.host + ":" + std::to_string(web.port())) == 1;
+          });
+        },
+        std::chrono::seconds(5));
+    EXPECT_TRUE(answered) << "node 1 fetched nothing while Redis was paused";
   });
 }
 

@@ -152,6 +152,8 @@ void TestWeb::handle(size_t host, const httplib::Request& request, httplib::Resp
   for (const auto& [name, value] : answer.headers) response.set_header(name, value);
   response.set_content(answer.body, answer.content_type);
   log_.end(ticket, answer.status);
+  std::lock_guard lock(hold_mutex_);  // taken after the log changed, so no waiter misses it
+  hold_changed_.notify_all();         // wait_for_requests() watches request ends through this condition
 }
 
 void TestWeb::handle_control(const httplib::Request& request, httplib::Response& response) const {
@@ -224,6 +226,12 @@ void TestWeb::release_responses() {
 bool TestWeb::wait_for_in_flight(uint32_t n, std::chrono::milliseconds timeout) const {
   std::unique_lock lock(hold_mutex_);
   return hold_changed_.wait_for(lock, timeout, [&] { return log_.in_flight() >= n; });
+}
+
+bool TestWeb::wait_for_requests(const std::function<bool(const std::vector<LoggedRequest>&)>& ready,
+                                std::chrono::milliseconds timeout) const {
+  std::unique_lock lock(hold_mutex_);
+  return hold_changed_.wait_for(lock, timeout, [&] { return ready(log_.requests()); });
 }
 
 bool TestWeb::wait_for_page_requests(uint64_t n, std::chrono::milliseconds timeout) const {

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -84,6 +85,10 @@ class TestWeb {
   bool wait_for_in_flight(uint32_t n, std::chrono::milliseconds timeout) const;
   // Waits until at least n page requests (robots.txt excluded) have arrived; false on timeout.
   bool wait_for_page_requests(uint64_t n, std::chrono::milliseconds timeout) const;
+  // Waits until `ready` holds for the request log, looked at again as each request begins and ends;
+  // false on timeout.
+  bool wait_for_requests(const std::function<bool(const std::vector<LoggedRequest>&)>& ready,
+                         std::chrono::milliseconds timeout) const;
 
  private:
   void bind_all();
