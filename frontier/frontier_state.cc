@@ -276,6 +276,7 @@ std::optional<Lease> FrontierState::pop_ready(Clock::time_point now) {
     ++dispatched_;
     ++host.in_flight;
     ++group.clock.in_flight;
+    lease.surplus = surplus_after_pop(host_id);
     leases_.emplace(lease.lease_id, InFlight{host_id, lease.entry.depth, seq, lease.entry.url});
     // Re-placing the group at `now` puts it behind groups that were already waiting, so ready
     // hosts are served round-robin; the ring rotation does the same among the group's hosts.
@@ -286,6 +287,17 @@ std::optional<Lease> FrontierState::pop_ready(Clock::time_point now) {
     return lease;
   }
   return std::nullopt;
+}
+
+// True when none of the host's queued URLs will wait for the slot just taken: there are none, or
+// (no delay between contacts) the free slots take them all at once.
+bool FrontierState::surplus_after_pop(uint32_t host_id) const {
+  const uint64_t queued = queue_size(host_id);
+  if (queued == 0) return true;
+  const Host& host = hosts_[host_id];
+  const Group& group = groups_[host.group];
+  const uint32_t slots = slots_of(group, host);
+  return delay_of(host).count() == 0 && group.clock.in_flight < slots && queued <= slots - group.clock.in_flight;
 }
 
 FrontierState::InFlight FrontierState::take_lease(const Lease& lease, const char* operation) {

@@ -138,6 +138,7 @@ class FrontierState {
   uint32_t concurrency_of(const Host& host) const;
   // Requests the group may have in flight when `next` is dispatched next.
   uint32_t slots_of(const Group& group, const Host& next) const;
+  bool surplus_after_pop(uint32_t host_id) const;
   // Sets the host's own delay, counted in its group: it makes the group serial (docs/frontier.md).
   void set_own_delay(uint32_t host_id, uint32_t delay_ms);
   // Moves the host's waiting prerequisites from one group's to another's.

@@ -139,6 +139,7 @@ void FetchTransfer::start(FetchRequest request) {
   const bool may_multiplex =
       options_.http2 && result_.url.size() >= 6 && iequals(std::string_view(result_.url).substr(0, 6), "https:");
   curl_easy_setopt(easy_, CURLOPT_PIPEWAIT, may_multiplex ? 1L : 0L);
+  curl_easy_setopt(easy_, CURLOPT_FORBID_REUSE, request.close_connection ? 1L : 0L);
 }
 
 const std::vector<std::string>& FetchTransfer::effective_accepted() const {

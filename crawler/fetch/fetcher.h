@@ -97,6 +97,9 @@ struct FetchRequest {
   // A longer body is cut there, the transfer ends as kOk with body_truncated, and this replaces
   // max_body_bytes for the request (a server announcing a huge Content-Length is no failure).
   size_t keep_first_bytes = 0;
+  // Close the connection after this transfer instead of caching it: no queued request of the host
+  // will need it (docs/fetcher.md, "Closing connections no one will reuse").
+  bool close_connection = false;
 };
 
 struct FetchResult {

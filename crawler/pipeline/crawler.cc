@@ -517,6 +517,7 @@ void Crawler::submit_page(PageRequest page) {
   fr.id = next_request_id_.fetch_add(1);
   fr.url = page.url;
   fr.host = page.lease.entry.host;
+  fr.close_connection = page.lease.surplus;
   if (page.sitemap) fr.accept_types_override = "*/*";  // XML under many types, or gzip
   {
     CheckpointGate::Pass pass(checkpointer_->gate());

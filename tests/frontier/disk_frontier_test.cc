@@ -91,6 +91,7 @@ void expect_same_as_ram(uint64_t memory_limit, uint32_t seed) {
       ASSERT_EQ(a->entry.url, b->entry.url) << "step " << step;
       ASSERT_EQ(a->entry.depth, b->entry.depth);
       ASSERT_EQ(a->entry.host, b->entry.host);
+      ASSERT_EQ(a->surplus, b->surplus) << "step " << step;
       ram_leases.push_back(*a);
       disk_leases.push_back(*b);
     } else if (op < 93 && !ram_leases.empty()) {

@@ -72,6 +72,43 @@ TEST(FrontierTest, DelayRunsFromCompletionOfThePreviousRequest) {
   EXPECT_EQ(second->entry.url, "u2");
 }
 
+// Lease::surplus: none of the host's queued URLs will wait for this lease's slot.
+TEST(FrontierTest, ALeaseIsSurplusWhenNoQueuedUrlOfItsHostNeedsItsSlot) {
+  Frontier frontier(testing::no_delay(3));
+  for (int i = 0; i < 5; ++i) frontier.push("h", numbered("u", i), 0);
+  // Each pop leaves more URLs queued than free slots (4 and 2, 3 and 1, 2 and none).
+  std::vector<bool> surplus;
+  while (auto lease = frontier.pop_ready(kT0)) surplus.push_back(lease->surplus);
+  EXPECT_EQ(surplus, (std::vector<bool>{false, false, false}));
+  frontier.push("g", "only", 0);
+  auto only = frontier.pop_ready(kT0);
+  ASSERT_TRUE(only);
+  EXPECT_TRUE(only->surplus) << "the last queued URL of its host";
+}
+
+TEST(FrontierTest, LeasesAreSurplusWhenTheFreeSlotsTakeEveryQueuedUrl) {
+  Frontier frontier(testing::no_delay(8));
+  for (int i = 0; i < 3; ++i) frontier.push("h", numbered("u", i), 0);
+  std::vector<bool> surplus;
+  while (auto lease = frontier.pop_ready(kT0)) surplus.push_back(lease->surplus);
+  EXPECT_EQ(surplus, (std::vector<bool>{true, true, true}));
+}
+
+TEST(FrontierTest, WithADelayOnlyTheLastQueuedUrlIsSurplus) {
+  FrontierOptions options = options_with_delay(milliseconds(10));
+  options.default_concurrency = 8;
+  Frontier frontier(options);
+  for (int i = 0; i < 3; ++i) frontier.push("h", numbered("u", i), 0);
+  std::vector<bool> surplus;
+  Clock::time_point now = kT0;
+  while (auto lease = frontier.pop_ready(now)) {
+    surplus.push_back(lease->surplus);
+    frontier.complete(*lease, now, HostOutcome::ok());
+    now += milliseconds(10);
+  }
+  EXPECT_EQ(surplus, (std::vector<bool>{false, false, true}));
+}
+
 TEST(FrontierTest, PerHostDelayOverrideApplies) {
   Frontier frontier(options_with_delay(seconds(1)));
   frontier.set_host_delay("slow", seconds(30));

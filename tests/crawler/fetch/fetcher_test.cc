@@ -303,6 +303,26 @@ TEST(FetcherTest, SequentialRequestsReuseTheConnection) {
   EXPECT_EQ(server.connections(), 1u);
 }
 
+// A request marked close_connection does not leave its connection cached: the next request to the
+// host connects anew, while unmarked ones keep reusing theirs.
+TEST(FetcherTest, ARequestMarkedCloseConnectionClosesItsConnection) {
+  LoopbackServer server;
+  server.server().Get(
+      "/", [](const httplib::Request&, httplib::Response& response) { response.set_content(kPage, "text/html"); });
+  server.start();
+  FetchCollector collector;
+  Fetcher fetcher(loopback_options(), collector.callback());
+  const bool close_after[] = {false, true, false, false, true, false};
+  for (size_t i = 0; i < std::size(close_after); ++i) {
+    FetchRequest request{i, server.url("/"), ""};
+    request.close_connection = close_after[i];
+    fetcher.submit(std::move(request));
+    ASSERT_EQ(collector.wait_for(i + 1).back().outcome, FetchOutcome::kOk);
+  }
+  // Requests 0-1 share one connection, 2-4 a second, 5 a third.
+  EXPECT_EQ(server.connections(), 3u);
+}
+
 TEST(FetcherTest, CapturesRequestAndResponseHeaders) {
   LoopbackServer server;
   server.server().Get("/", [](const httplib::Request&, httplib::Response& response) {
