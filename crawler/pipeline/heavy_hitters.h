@@ -4,11 +4,13 @@
 // after that a new key takes the place of the smallest counter and inherits its count + n, so a
 // count may overstate its key by at most the smallest count, and every key counted more often than
 // total / capacity is present. Not thread-safe (CrawlStats holds its lock around it).
+//
+// add() is on the crawl's hot path (every duplicate link): counters sit in a min-heap of slots and
+// a replaced key reuses its slot and hash node, so once full it allocates nothing.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <set>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -23,19 +25,25 @@ class HeavyHitters {
   void add(const std::string& key, uint64_t n = 1);
   // The `limit` largest counts, largest first (ties by key).
   std::vector<std::pair<std::string, uint64_t>> top(size_t limit) const;
-  size_t size() const { return counts_.size(); }
+  size_t size() const { return index_.size(); }
 
  private:
-  using Entry = std::pair<uint64_t, const std::string*>;  // count, key (owned by counts_)
-  struct ByCount {
-    bool operator()(const Entry& a, const Entry& b) const {
-      return a.first != b.first ? a.first < b.first : *a.second < *b.second;
-    }
+  struct Slot {
+    uint64_t count = 0;
+    uint32_t heap_pos = 0;
+    const std::string* key = nullptr;  // the key of index_'s node for this slot
   };
+  // Smaller count first; among equal counts the smaller key, so which key a new one replaces does
+  // not depend on the order the counts were reached in.
+  bool before(uint32_t a, uint32_t b) const;
+  void sift_down(uint32_t pos);
+  void sift_up(uint32_t pos);
+  void place(uint32_t pos, uint32_t slot);
 
   const size_t capacity_;
-  std::unordered_map<std::string, uint64_t> counts_;
-  std::set<Entry, ByCount> by_count_;  // the same counters, smallest first
+  std::unordered_map<std::string, uint32_t> index_;  // key -> slot
+  std::vector<Slot> slots_;
+  std::vector<uint32_t> heap_;  // slots, smallest first
 };
 
 }  // namespace bloomcrawl

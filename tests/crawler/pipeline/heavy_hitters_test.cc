@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -41,6 +44,40 @@ TEST(HeavyHitters, ManyDistinctKeysStayBoundedAndTheHeavyOnesAreKept) {
     EXPECT_GE(count, 1000u) << key;
     EXPECT_LE(count, 1000u + total / kCapacity) << key;
   }
+}
+
+// Space-Saving by its definition, with a linear search for the smallest counter (smallest key
+// among equal counts): the heap must replace exactly the counter this one replaces.
+TEST(HeavyHitters, ReplacesTheCounterTheDefinitionReplaces) {
+  constexpr size_t kCapacity = 8;
+  HeavyHitters h(kCapacity);
+  std::map<std::string, uint64_t> reference;
+  std::mt19937 random(7);
+  std::geometric_distribution<int> skewed(0.15);
+  for (int i = 0; i < 5000; ++i) {
+    std::string key = "k";  // appended: GCC 12 -O3 misreports -Wrestrict on "literal" + std::string
+    key += std::to_string(skewed(random));
+    const uint64_t n = 1 + random() % 3;
+    h.add(key, n);
+    if (auto it = reference.find(key); it != reference.end()) {
+      it->second += n;
+    } else if (reference.size() < kCapacity) {
+      reference.emplace(key, n);
+    } else {
+      const auto smallest = std::min_element(reference.begin(), reference.end(), [](const auto& a, const auto& b) {
+        return a.second != b.second ? a.second < b.second : a.first < b.first;
+      });
+      const uint64_t inherited = smallest->second;
+      reference.erase(smallest);
+      reference.emplace(key, inherited + n);
+    }
+    ASSERT_EQ(h.top(kCapacity).size(), reference.size()) << "step " << i;
+  }
+  Counts expected(reference.begin(), reference.end());
+  std::sort(expected.begin(), expected.end(), [](const auto& a, const auto& b) {
+    return a.second != b.second ? a.second > b.second : a.first < b.first;
+  });
+  EXPECT_EQ(h.top(kCapacity), expected);
 }
 
 }  // namespace
