@@ -138,7 +138,7 @@ Crawler::~Crawler() {
     std::lock_guard<std::mutex> lock(work_mu_);
     workers_exit_ = true;
   }
-  work_cv_.notify_all();
+  completed_cv_.notify_all();
   for (std::thread& t : workers_) {
     if (t.joinable()) t.join();
   }
@@ -253,7 +253,7 @@ void Crawler::drain() {
       break;
     }
   }
-  work_cv_.notify_all();
+  completed_cv_.notify_all();
   for (std::thread& t : workers_) t.join();
   workers_.clear();
   // The last links out, and the completions of the pages that sent them journaled, before the
@@ -569,6 +569,7 @@ void Crawler::complete_fetch(CrawlRequest& request, FetchResult& result) {
     completed_.push_back({std::move(request), std::move(result)});
     scheduler_wake_ = true;
   }
+  completed_cv_.notify_one();
   work_cv_.notify_all();
 }
 
@@ -647,7 +648,7 @@ void Crawler::parse_worker() {
     CompletedFetch item;
     {
       std::unique_lock<std::mutex> lock(work_mu_);
-      work_cv_.wait(lock, [&] { return workers_exit_ || !completed_.empty(); });
+      completed_cv_.wait(lock, [&] { return workers_exit_ || !completed_.empty(); });
       if (completed_.empty()) return;
       item = std::move(completed_.front());
       completed_.pop_front();

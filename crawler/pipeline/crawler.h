@@ -281,7 +281,10 @@ class Crawler {
       RobotsShare::slots_for(size_t(settings_.fetch.threads) * settings_.fetch.transfers_per_thread)};
 
   std::mutex work_mu_;
-  std::condition_variable work_cv_;  // scheduler: something changed; workers: new completions
+  // Two, so that a completion wakes one parse worker and the scheduler, and finished work wakes
+  // only the scheduler: one shared variable woke every parse worker for nothing on each event.
+  std::condition_variable work_cv_;       // the scheduler (and drain()): something changed
+  std::condition_variable completed_cv_;  // parse workers: a completion to process, or exit
   std::deque<CompletedFetch> completed_;
   bool scheduler_wake_ = false;
   bool workers_exit_ = false;
