@@ -32,12 +32,6 @@ void HeavyHitters::add(const std::string& key, uint64_t n) {
   sift_down(0);
 }
 
-bool HeavyHitters::before(uint32_t a, uint32_t b) const {
-  const Slot& x = slots_[a];
-  const Slot& y = slots_[b];
-  return x.count != y.count ? x.count < y.count : *x.key < *y.key;
-}
-
 void HeavyHitters::place(uint32_t pos, uint32_t slot) {
   heap_[pos] = slot;
   slots_[slot].heap_pos = pos;

@@ -33,9 +33,9 @@ class HeavyHitters {
     uint32_t heap_pos = 0;
     const std::string* key = nullptr;  // the key of index_'s node for this slot
   };
-  // Smaller count first; among equal counts the smaller key, so which key a new one replaces does
-  // not depend on the order the counts were reached in.
-  bool before(uint32_t a, uint32_t b) const;
+  // Smaller count first. Among equal counts any may be replaced (Space-Saving's bounds hold for
+  // each): comparing counts only keeps the keys' memory out of every heap step.
+  bool before(uint32_t a, uint32_t b) const { return slots_[a].count < slots_[b].count; }
   void sift_down(uint32_t pos);
   void sift_up(uint32_t pos);
   void place(uint32_t pos, uint32_t slot);
