@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 
+#include "tests/support/listen_backlog.h"
 #include "tests/support/site_render.h"
 #include "tests/support/site_url.h"
 
@@ -62,6 +63,7 @@ void TestWeb::bind_all() {
     }
     if (failed.empty()) {
       port_ = static_cast<uint16_t>(port);
+      testing::widen_listen_backlog(port);
       return;
     }
     // An ephemeral port free on the first host may be taken on another: try a new one.
