@@ -30,6 +30,13 @@ FetchOptions loopback_options() {
 
 const std::string kPage = "<html><head><title>t</title></head><body><a href=\"/next\">n</a></body></html>";
 
+// Serves kPage at `path` and starts the server.
+void serve_page(LoopbackServer& server, const std::string& path = "/") {
+  server.server().Get(
+      path, [](const httplib::Request&, httplib::Response& response) { response.set_content(kPage, "text/html"); });
+  server.start();
+}
+
 TEST(FetcherTest, FetchesAPageWithHeadersAndRemoteIp) {
   LoopbackServer server;
   server.server().Get("/page", [](const httplib::Request& request, httplib::Response& response) {
@@ -80,9 +87,7 @@ TEST(FetcherTest, GuardBlocksLoopbackWithoutAllowList) {
 TEST(FetcherTest, NameResolvingToLoopbackIsBlockedAtConnect) {
   // "localhost" passes any URL-level check; only the connect-time check sees 127.0.0.1 / ::1.
   LoopbackServer server;
-  server.server().Get(
-      "/", [](const httplib::Request&, httplib::Response& response) { response.set_content(kPage, "text/html"); });
-  server.start();
+  serve_page(server);
   FetchOptions options = loopback_options();
   options.allowed_ranges.clear();
   FetchCollector collector;
@@ -149,9 +154,7 @@ TEST(FetcherTest, NonHtmlIsRecordedButNotKept) {
   server.server().Get("/small.png", [](const httplib::Request&, httplib::Response& response) {
     response.set_content(std::string(100, 'I'), "image/png");
   });
-  server.server().Get(
-      "/page", [](const httplib::Request&, httplib::Response& response) { response.set_content(kPage, "text/html"); });
-  server.start();
+  serve_page(server, "/page");
   FetchCollector collector;
   Fetcher fetcher(loopback_options(), collector.callback());
   fetcher.submit({1, server.url("/doc.pdf"), ""});
@@ -291,9 +294,7 @@ TEST(FetcherTest, KeepAliveServesManyRequestsOnOneConnection) {
 
 TEST(FetcherTest, SequentialRequestsReuseTheConnection) {
   LoopbackServer server;
-  server.server().Get(
-      "/", [](const httplib::Request&, httplib::Response& response) { response.set_content(kPage, "text/html"); });
-  server.start();
+  serve_page(server);
   FetchCollector collector;
   Fetcher fetcher(loopback_options(), collector.callback());
   for (int i = 0; i < 5; ++i) {
@@ -307,9 +308,7 @@ TEST(FetcherTest, SequentialRequestsReuseTheConnection) {
 // host connects anew, while unmarked ones keep reusing theirs.
 TEST(FetcherTest, ARequestMarkedCloseConnectionClosesItsConnection) {
   LoopbackServer server;
-  server.server().Get(
-      "/", [](const httplib::Request&, httplib::Response& response) { response.set_content(kPage, "text/html"); });
-  server.start();
+  serve_page(server);
   FetchCollector collector;
   Fetcher fetcher(loopback_options(), collector.callback());
   const bool close_after[] = {false, true, false, false, true, false};
