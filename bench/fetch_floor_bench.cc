@@ -16,7 +16,9 @@
 #include <CLI/CLI.hpp>
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
+#include <exception>
 #include <functional>
 #include <string>
 #include <thread>
@@ -84,9 +86,7 @@ double cpu_seconds() {
   return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   Options options;
   CLI::App app{"bare libcurl fetch of the open web: the transport floor of bench/openscope_bench.sh"};
   app.add_option("--port", options.port, "the open web's port")->required();
@@ -119,15 +119,28 @@ int main(int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
   std::atomic<uint64_t> failures{0};
   std::vector<std::thread> threads;
+  threads.reserve(urls.size());
   for (const std::vector<std::string>& list : urls)
     threads.emplace_back([&, list] { failures += fetch_all(list, options, resolve); });
   for (std::thread& t : threads) t.join();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const double cpu = cpu_seconds() - cpu_before;
+  const uint64_t pages = uint64_t(options.hosts) * options.pages;
   std::printf("{\"requests\": %llu, \"pages\": %llu, \"wall_s\": %.3f, \"cpu_s\": %.3f, \"failures\": %llu}\n",
-              static_cast<unsigned long long>(requests), static_cast<unsigned long long>(options.hosts * options.pages),
-              wall, cpu, static_cast<unsigned long long>(failures.load()));
+              static_cast<unsigned long long>(requests), static_cast<unsigned long long>(pages), wall, cpu,
+              static_cast<unsigned long long>(failures.load()));
   curl_slist_free_all(resolve);
   curl_global_cleanup();
   return failures.load() == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "fetch_floor_bench: %s\n", e.what());
+    return 2;
+  }
 }
