@@ -1,6 +1,7 @@
 #include "frontier/frontier.h"
 
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 
 #include "base/durable_file.h"
@@ -14,11 +15,29 @@ namespace bloomcrawl {
 struct Frontier::Shared {
   explicit Shared(FrontierState initial) : state(std::move(initial)) {}
 
-  // Called with the mutex held after a mutation: wakes waiters only when the earliest ready time
-  // moved earlier (or appeared), the only change that can shorten their wait.
-  void notify_if_earlier(std::optional<Clock::time_point> before) {
+  // Runs `change` on the state under the mutex and returns what it returns; then wakes waiters only
+  // when the earliest ready time moved earlier (or appeared), the only change that can shorten
+  // their wait, or, when the change `may_finish` (a request given back), when nothing is left, so
+  // that they re-check empty_and_idle().
+  template <typename Change>
+  auto update(Change&& change, bool may_finish = false) {
+    std::lock_guard lock(mutex);
+    const std::optional<Clock::time_point> before = state.next_ready_time();
+    if constexpr (std::is_void_v<decltype(change(state))>) {
+      change(state);
+      wake(before, may_finish);
+    } else {
+      auto result = change(state);
+      wake(before, may_finish);
+      return result;
+    }
+  }
+
+  void wake(std::optional<Clock::time_point> before, bool may_finish) {
     const std::optional<Clock::time_point> after = state.next_ready_time();
-    if (after && (!before || *after < *before)) ready_changed.notify_all();
+    if ((after && (!before || *after < *before)) || (may_finish && state.empty_and_idle())) {
+      ready_changed.notify_all();
+    }
   }
 
   mutable std::mutex mutex;
@@ -47,11 +66,7 @@ void Frontier::keep(std::string_view host, std::string_view url, uint32_t depth)
 
 AdmitResult Frontier::push_url(std::string_view host, std::string_view url, uint32_t depth, bool* new_host,
                                PushLimits limits) {
-  std::lock_guard lock(shared_->mutex);
-  const auto before = shared_->state.next_ready_time();
-  const AdmitResult result = shared_->state.push(host, url, depth, new_host, limits);
-  shared_->notify_if_earlier(before);
-  return result;
+  return shared_->update([&](FrontierState& state) { return state.push(host, url, depth, new_host, limits); });
 }
 
 bool Frontier::is_known_host(std::string_view host) const {
@@ -66,34 +81,19 @@ std::optional<Lease> Frontier::pop_ready(Clock::time_point now) {
 }
 
 void Frontier::complete(const Lease& lease, Clock::time_point now, HostOutcome outcome) {
-  std::lock_guard lock(shared_->mutex);
-  const auto before = shared_->state.next_ready_time();
-  shared_->state.complete(lease, now, outcome);
-  shared_->notify_if_earlier(before);
-  // The last completion may end the crawl: let waiters re-check empty_and_idle().
-  if (shared_->state.empty_and_idle()) shared_->ready_changed.notify_all();
+  shared_->update([&](FrontierState& state) { state.complete(lease, now, outcome); }, true);
 }
 
 void Frontier::retry(const Lease& lease, Clock::time_point now, HostOutcome outcome) {
-  std::lock_guard lock(shared_->mutex);
-  const auto before = shared_->state.next_ready_time();
-  shared_->state.retry(lease, now, outcome);
-  shared_->notify_if_earlier(before);
+  shared_->update([&](FrontierState& state) { state.retry(lease, now, outcome); });
 }
 
 void Frontier::release(const Lease& lease) {
-  std::lock_guard lock(shared_->mutex);
-  const auto before = shared_->state.next_ready_time();
-  shared_->state.release(lease);
-  shared_->notify_if_earlier(before);
+  shared_->update([&](FrontierState& state) { state.release(lease); });
 }
 
 void Frontier::drop(const Lease& lease) {
-  std::lock_guard lock(shared_->mutex);
-  const auto before = shared_->state.next_ready_time();
-  shared_->state.drop(lease);
-  shared_->notify_if_earlier(before);
-  if (shared_->state.empty_and_idle()) shared_->ready_changed.notify_all();
+  shared_->update([&](FrontierState& state) { state.drop(lease); }, true);
 }
 
 std::optional<Clock::time_point> Frontier::next_ready_time() const {
@@ -122,10 +122,7 @@ void Frontier::set_host_delay(std::string_view host, std::chrono::milliseconds d
 }
 
 void Frontier::set_host_concurrency(std::string_view host, uint32_t concurrency) {
-  std::lock_guard lock(shared_->mutex);
-  const auto before = shared_->state.next_ready_time();
-  shared_->state.set_host_concurrency(host, concurrency);
-  shared_->notify_if_earlier(before);
+  shared_->update([&](FrontierState& state) { state.set_host_concurrency(host, concurrency); });
 }
 
 void Frontier::hold_host(std::string_view host) {
@@ -134,10 +131,7 @@ void Frontier::hold_host(std::string_view host) {
 }
 
 void Frontier::release_host(std::string_view host, std::optional<Clock::time_point> contacted_at) {
-  std::lock_guard lock(shared_->mutex);
-  const auto before = shared_->state.next_ready_time();
-  shared_->state.release_host(host, contacted_at);
-  shared_->notify_if_earlier(before);
+  shared_->update([&](FrontierState& state) { state.release_host(host, contacted_at); });
 }
 
 std::vector<std::string> Frontier::held_hosts() const {
@@ -156,10 +150,7 @@ uint64_t Frontier::take_over_limit(const std::function<void(std::string_view, st
 }
 
 void Frontier::set_politeness_group(std::string_view host, std::string_view group) {
-  std::lock_guard lock(shared_->mutex);
-  const auto before = shared_->state.next_ready_time();
-  shared_->state.set_politeness_group(host, group);
-  shared_->notify_if_earlier(before);
+  shared_->update([&](FrontierState& state) { state.set_politeness_group(host, group); });
 }
 
 void Frontier::push_prerequisite(std::string_view host, uint64_t token) {
@@ -179,19 +170,11 @@ std::optional<Clock::time_point> Frontier::next_prerequisite_time() const {
 }
 
 void Frontier::complete_prerequisite(const PrerequisiteLease& lease, Clock::time_point now) {
-  std::lock_guard lock(shared_->mutex);
-  const auto before = shared_->state.next_ready_time();
-  shared_->state.complete_prerequisite(lease, now);
-  shared_->notify_if_earlier(before);
-  if (shared_->state.empty_and_idle()) shared_->ready_changed.notify_all();
+  shared_->update([&](FrontierState& state) { state.complete_prerequisite(lease, now); }, true);
 }
 
 void Frontier::release_prerequisite(const PrerequisiteLease& lease) {
-  std::lock_guard lock(shared_->mutex);
-  const auto before = shared_->state.next_ready_time();
-  shared_->state.release_prerequisite(lease);
-  shared_->notify_if_earlier(before);
-  if (shared_->state.empty_and_idle()) shared_->ready_changed.notify_all();
+  shared_->update([&](FrontierState& state) { state.release_prerequisite(lease); }, true);
 }
 
 void Frontier::close() {

@@ -57,9 +57,9 @@ struct FrontierUrl {
 struct Lease {
   FrontierUrl entry;
   uint64_t lease_id = 0;
-  // When popped, the host had fewer URLs left queued than leases out (this one included): its
-  // queued URLs will not need this lease's turn after it ends. A hint for the caller, e.g. a
-  // fetcher need not keep the connection open for a next request that may never come.
+  // When popped, none of the host's queued URLs would wait for this lease's slot: none were left,
+  // or (no delay between contacts) the free slots take them all at once. A hint for the caller,
+  // e.g. a fetcher need not keep the connection open for a next request that may never come.
   bool surplus = false;
 };
 

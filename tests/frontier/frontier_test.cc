@@ -72,14 +72,19 @@ TEST(FrontierTest, DelayRunsFromCompletionOfThePreviousRequest) {
   EXPECT_EQ(second->entry.url, "u2");
 }
 
+// Queues `urls` URLs of host "h" and pops all it may at kT0: each lease's Lease::surplus.
+std::vector<bool> surplus_of_pops(Frontier& frontier, int urls) {
+  for (int i = 0; i < urls; ++i) frontier.push("h", numbered("u", i), 0);
+  std::vector<bool> surplus;
+  while (auto lease = frontier.pop_ready(kT0)) surplus.push_back(lease->surplus);
+  return surplus;
+}
+
 // Lease::surplus: none of the host's queued URLs will wait for this lease's slot.
 TEST(FrontierTest, ALeaseIsSurplusWhenNoQueuedUrlOfItsHostNeedsItsSlot) {
   Frontier frontier(testing::no_delay(3));
-  for (int i = 0; i < 5; ++i) frontier.push("h", numbered("u", i), 0);
   // Each pop leaves more URLs queued than free slots (4 and 2, 3 and 1, 2 and none).
-  std::vector<bool> surplus;
-  while (auto lease = frontier.pop_ready(kT0)) surplus.push_back(lease->surplus);
-  EXPECT_EQ(surplus, (std::vector<bool>{false, false, false}));
+  EXPECT_EQ(surplus_of_pops(frontier, 5), (std::vector<bool>{false, false, false}));
   frontier.push("g", "only", 0);
   auto only = frontier.pop_ready(kT0);
   ASSERT_TRUE(only);
@@ -88,10 +93,7 @@ TEST(FrontierTest, ALeaseIsSurplusWhenNoQueuedUrlOfItsHostNeedsItsSlot) {
 
 TEST(FrontierTest, LeasesAreSurplusWhenTheFreeSlotsTakeEveryQueuedUrl) {
   Frontier frontier(testing::no_delay(8));
-  for (int i = 0; i < 3; ++i) frontier.push("h", numbered("u", i), 0);
-  std::vector<bool> surplus;
-  while (auto lease = frontier.pop_ready(kT0)) surplus.push_back(lease->surplus);
-  EXPECT_EQ(surplus, (std::vector<bool>{true, true, true}));
+  EXPECT_EQ(surplus_of_pops(frontier, 3), (std::vector<bool>{true, true, true}));
 }
 
 TEST(FrontierTest, WithADelayOnlyTheLastQueuedUrlIsSurplus) {

@@ -42,6 +42,8 @@ class ManySubdomains {
     // A thread per subdomain's kept-alive connection and more: with cpp-httplib's default pool
     // a new connection would wait for an idle one to time out.
     site_.server().new_task_queue = [count] { return new httplib::ThreadPool(size_t(count) + 8); };
+    // The server's latency, not a synchronisation: the test waits for the crawl's end and reads
+    // the server's timeline; the latency only gives requests sent together time to overlap there.
     site_.server().Get("/robots.txt", timeline_.stamped([](const httplib::Request&, httplib::Response& res) {
       std::this_thread::sleep_for(milliseconds(20));
       res.set_content("User-agent: *\nDisallow: /private\n", "text/plain");
@@ -105,6 +107,8 @@ TEST(RobotsPolitenessCrawl, ACrawlDelayHostsRobotsTxtRefetchNeverRunsBesideAPage
   // The first answer gives the Crawl-delay; every re-fetch fails, so the expired copy stays in
   // force and is fetched again after back-off while the pages go on (docs/robots.md).
   std::atomic<int> robots_answers{0};
+  // Answers take the server 30 ms (latency, as for the pages): a re-fetch sent beside a page
+  // overlaps it in the server's timeline.
   site.server().Get("/robots.txt", timeline.stamped([&](const httplib::Request&, httplib::Response& res) {
     std::this_thread::sleep_for(milliseconds(30));
     if (robots_answers++ == 0) {

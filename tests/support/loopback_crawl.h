@@ -53,6 +53,8 @@ inline nlohmann::json crawl_subdomains(LoopbackHttpServer& site, const std::stri
   });
 }
 
+// "/" links /p0 ... /p<pages-1>; each page is answered after `latency`, the server's latency (so
+// that requests sent together overlap in the timeline), never a synchronisation.
 inline void serve_page_list(LoopbackHttpServer& site, RequestTimeline& timeline, int pages,
                             std::chrono::milliseconds latency) {
   site.server().Get("/", timeline.stamped([pages](const httplib::Request&, httplib::Response& res) {
