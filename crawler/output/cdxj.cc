@@ -35,6 +35,21 @@ std::string join(const std::vector<std::string_view>& parts, std::string_view se
   return out;
 }
 
+// `s` as a JSON string. Printable ASCII, what URLs, media types and digests nearly always are, is
+// copied as is; anything else goes through nlohmann::json, which escapes it and replaces invalid
+// UTF-8, as the whole line once did.
+void append_json_string(std::string_view s, std::string* out) {
+  const bool plain =
+      std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
+  if (!plain) {
+    out->append(nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    return;
+  }
+  out->push_back('"');
+  out->append(s);
+  out->push_back('"');
+}
+
 }  // namespace
 
 std::string cdxj_urlkey(std::string_view url) {
@@ -58,9 +73,16 @@ std::string cdxj_urlkey(std::string_view url) {
     port = authority.substr(colon + 1);
     authority = authority.substr(0, colon);
   }
-  std::vector<std::string_view> labels = split(authority, '.');
-  std::reverse(labels.begin(), labels.end());
-  std::string key = join(labels, ",");
+  std::string key;
+  key.reserve(url.size() + 2);
+  for (size_t end = authority.size();;) {  // the labels, last first
+    const size_t dot = authority.rfind('.', end == 0 ? 0 : end - 1);
+    const size_t start = dot == std::string_view::npos || end == 0 ? 0 : dot + 1;
+    key.append(authority.substr(start, end - start));
+    if (start == 0) break;
+    key.push_back(',');
+    end = dot;
+  }
   if (!port.empty()) key.append(":").append(port);
   key.push_back(')');
   std::string_view tail = std::string_view(rest).substr(path_start);
@@ -77,26 +99,39 @@ std::string cdxj_urlkey(std::string_view url) {
 
 std::string cdxj_line_start(std::string_view url, std::string_view date, std::string_view mime, long status,
                             std::string_view payload_digest) {
-  std::string timestamp;
+  std::string line = cdxj_urlkey(url);
+  line.push_back(' ');
+  size_t digits = 0;
   for (char c : date) {
-    if (timestamp.size() == 14) break;
-    if (std::isdigit(static_cast<unsigned char>(c))) timestamp.push_back(c);
+    if (digits == 14) break;
+    if (std::isdigit(static_cast<unsigned char>(c))) {
+      line.push_back(c);
+      ++digits;
+    }
   }
-  nlohmann::ordered_json fields = {{"url", url}};
+  line.append(R"( {"url":)");
+  append_json_string(url, &line);
   std::string_view media = mime.substr(0, mime.find(';'));
   while (!media.empty() && media.back() == ' ') media.remove_suffix(1);
   while (!media.empty() && media.front() == ' ') media.remove_prefix(1);
-  if (!media.empty()) fields["mime"] = media;
-  fields["status"] = std::to_string(status);
-  if (payload_digest.starts_with("sha1:")) fields["digest"] = payload_digest.substr(5);
-  std::string json = fields.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  json.pop_back();  // the closing brace: cdxj_line_end() closes it
-  return cdxj_urlkey(url) + " " + timestamp + " " + json;
+  if (!media.empty()) {
+    line.append(R"(,"mime":)");
+    append_json_string(media, &line);
+  }
+  line.append(R"(,"status":")").append(std::to_string(status)).push_back('"');
+  if (payload_digest.starts_with("sha1:")) {
+    line.append(R"(,"digest":)");
+    append_json_string(payload_digest.substr(5), &line);
+  }
+  return line;  // open: cdxj_line_end() adds the last fields and closes it
 }
 
 std::string cdxj_line_end(uint64_t length, uint64_t offset, std::string_view filename) {
-  return R"(,"length":")" + std::to_string(length) + R"(","offset":")" + std::to_string(offset) + R"(","filename":")" +
-         std::string(filename) + "\"}\n";
+  std::string end =
+      R"(,"length":")" + std::to_string(length) + R"(","offset":")" + std::to_string(offset) + R"(","filename":)";
+  append_json_string(filename, &end);
+  end.append("}\n");
+  return end;
 }
 
 }  // namespace bloomcrawl

@@ -28,29 +28,65 @@ struct WarcWriter::OpenFile {
 
 namespace {
 
-std::string record_id() {
-  thread_local std::mt19937_64 rng{std::random_device{}()};
-  uint64_t hi = rng();
-  uint64_t lo = rng();
-  hi = (hi & 0xffffffffffff0fffull) | 0x4000;                 // version 4
-  lo = (lo & 0x3fffffffffffffffull) | 0x8000000000000000ull;  // RFC 4122 variant
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "<urn:uuid:%08x-%04x-%04x-%04x-%012llx>", uint32_t(hi >> 32),
-                uint32_t(hi >> 16) & 0xffff, uint32_t(hi) & 0xffff, uint32_t(lo >> 48),
-                (unsigned long long)(lo & 0xffffffffffffull));
-  return buf;
+// A record's WARC-Record-ID: "<urn:uuid:...>" of a random (version 4) UUID, formatted here
+// rather than by printf, whose format parsing showed in profiles (two IDs per page).
+class RecordId {
+ public:
+  RecordId() {
+    thread_local std::mt19937_64 rng{std::random_device{}()};
+    const uint64_t hi = (rng() & 0xffffffffffff0fffull) | 0x4000;                 // version 4
+    const uint64_t lo = (rng() & 0x3fffffffffffffffull) | 0x8000000000000000ull;  // RFC 4122 variant
+    static constexpr std::string_view kPrefix = "<urn:uuid:";
+    char* p = std::copy(kPrefix.begin(), kPrefix.end(), text_);
+    p = put_hex(p, hi >> 32, 8);
+    *p++ = '-';
+    p = put_hex(p, hi >> 16, 4);
+    *p++ = '-';
+    p = put_hex(p, hi, 4);
+    *p++ = '-';
+    p = put_hex(p, lo >> 48, 4);
+    *p++ = '-';
+    p = put_hex(p, lo, 12);
+    *p = '>';
+  }
+  std::string_view view() const { return {text_, sizeof text_}; }
+
+ private:
+  static char* put_hex(char* out, uint64_t value, int digits) {
+    for (int i = digits - 1; i >= 0; --i) {
+      out[i] = "0123456789abcdef"[value & 15];
+      value >>= 4;
+    }
+    return out + digits;
+  }
+  char text_[47];  // "<urn:uuid:" 36 ">"
+};
+
+// The fields both records of an exchange start with, after the version line.
+void start_record_head(std::string_view type, const RecordId& id, std::string_view date, const WarcExchange& x,
+                       std::string* head) {
+  head->assign("WARC/1.1\r\nWARC-Type: ").append(type).append("\r\nWARC-Record-ID: ").append(id.view());
+  head->append("\r\nWARC-Date: ").append(date).append("\r\nWARC-Target-URI: ").append(x.url).append("\r\n");
+  if (!x.remote_ip.empty()) head->append("WARC-IP-Address: ").append(x.remote_ip).append("\r\n");
 }
 
-// The WARC header block of a record: its fields, the block's length and the empty line.
-std::string record_head(const std::string& fields, size_t block_length) {
-  return "WARC/1.1\r\n" + fields + "Content-Length: " + std::to_string(block_length) + "\r\n\r\n";
+// The fields both end with, and the empty line that ends the header block.
+void finish_record_head(std::string_view block_digest, std::string_view msgtype, size_t block_length,
+                        std::string* head) {
+  head->append("WARC-Block-Digest: ").append(block_digest);
+  head->append("\r\nContent-Type: application/http;msgtype=").append(msgtype);
+  head->append("\r\nContent-Length: ").append(std::to_string(block_length)).append("\r\n\r\n");
 }
 
 // A worker's compressor and the buffer its exchange's records are built in, reused across
 // exchanges (and writers) so that archiving a page allocates almost nothing.
 struct ThreadScratch {
   WarcGzip gzip;
+  // Request records are stored (level 0), not compressed: a few hundred bytes cost libdeflate its
+  // whole setup (its 128 KiB hash table and the Huffman codes) for ~200 bytes saved (docs/warc.md).
+  WarcGzip store{0};
   PayloadDigest digest;
+  std::string head;  // a record's WARC header block
   std::string bytes;
 
   // `bytes` emptied; a buffer grown by a rare large record is freed rather than kept by the thread.
@@ -125,12 +161,13 @@ void WarcWriter::open_file_locked() {
   const std::string info = "software: " + options_.software + "\r\nformat: WARC File Format 1.1\r\n" +
                            "conformsTo: http://iipc.github.io/warc-specifications/specifications/warc-format/"
                            "warc-1.1/\r\n";
-  const std::string fields = "WARC-Type: warcinfo\r\nWARC-Record-ID: " + record_id() +
-                             "\r\nWARC-Date: " + rfc3339_utc_ms(std::chrono::system_clock::now()) +
-                             "\r\nWARC-Filename: " + filename_ + "\r\nContent-Type: application/warc-fields\r\n";
+  const std::string head =
+      "WARC/1.1\r\nWARC-Type: warcinfo\r\nWARC-Record-ID: " + std::string(RecordId().view()) +
+      "\r\nWARC-Date: " + rfc3339_utc_ms(std::chrono::system_clock::now()) + "\r\nWARC-Filename: " + filename_ +
+      "\r\nContent-Type: application/warc-fields\r\nContent-Length: " + std::to_string(info.size()) + "\r\n\r\n";
   // Its own buffer: the thread's holds the exchange that opens the file.
   std::string bytes;
-  thread_scratch().gzip.append_member({record_head(fields, info.size()), info, "\r\n\r\n"}, &bytes);
+  thread_scratch().gzip.append_member({head, info, "\r\n\r\n"}, &bytes);
   append_locked(bytes);
   ++records_;
 }
@@ -142,30 +179,26 @@ void WarcWriter::append_locked(std::string_view bytes) {
 }
 
 void WarcWriter::write(const WarcExchange& x) {
-  const std::string response_id = record_id();
-  const std::string date = rfc3339_utc_ms(x.date);
-  std::string common = "WARC-Date: " + date + "\r\nWARC-Target-URI: " + std::string(x.url) + "\r\n";
-  if (!x.remote_ip.empty()) common += "WARC-IP-Address: " + std::string(x.remote_ip) + "\r\n";
   ThreadScratch& scratch = thread_scratch();
-  PayloadDigest& block_digest = scratch.digest;
-  block_digest.reset();
-  block_digest.update(x.response_head);
-  block_digest.update(x.body);
-  std::string response_fields = "WARC-Type: response\r\nWARC-Record-ID: " + response_id + "\r\n" + common;
-  if (!x.payload_digest.empty()) response_fields += "WARC-Payload-Digest: " + std::string(x.payload_digest) + "\r\n";
-  response_fields +=
-      "WARC-Block-Digest: " + block_digest.finish() + "\r\nContent-Type: application/http;msgtype=response\r\n";
-  const std::string request_fields = "WARC-Type: request\r\nWARC-Record-ID: " + record_id() + "\r\n" + common +
-                                     "WARC-Concurrent-To: " + response_id +
-                                     "\r\nWARC-Block-Digest: " + sha1_base32_digest(x.request_head) +
-                                     "\r\nContent-Type: application/http;msgtype=request\r\n";
-  // Compressed here, on the caller's thread: the lock below covers only the write.
+  const RecordId response_id;
+  const RecordId request_id;
+  const std::string date = rfc3339_utc_ms(x.date);
+  scratch.digest.reset();
+  scratch.digest.update(x.response_head);
+  scratch.digest.update(x.body);
+  const std::string response_block_digest = scratch.digest.finish();
+  // Built and compressed here, on the caller's thread: the lock below covers only the write.
+  std::string& head = scratch.head;
   std::string& bytes = scratch.empty_bytes();
-  scratch.gzip.append_member(
-      {record_head(response_fields, x.response_head.size() + x.body.size()), x.response_head, x.body, "\r\n\r\n"},
-      &bytes);
+  start_record_head("response", response_id, date, x, &head);
+  if (!x.payload_digest.empty()) head.append("WARC-Payload-Digest: ").append(x.payload_digest).append("\r\n");
+  finish_record_head(response_block_digest, "response", x.response_head.size() + x.body.size(), &head);
+  scratch.gzip.append_member({head, x.response_head, x.body, "\r\n\r\n"}, &bytes);
   const uint64_t response_length = bytes.size();
-  scratch.gzip.append_member({record_head(request_fields, x.request_head.size()), x.request_head, "\r\n\r\n"}, &bytes);
+  start_record_head("request", request_id, date, x, &head);
+  head.append("WARC-Concurrent-To: ").append(response_id.view()).append("\r\n");
+  finish_record_head(sha1_base32_digest(x.request_head), "request", x.request_head.size(), &head);
+  scratch.store.append_member({head, x.request_head, "\r\n\r\n"}, &bytes);
   const std::string index_start = cdxj_line_start(x.url, date, x.content_type, x.status, x.payload_digest);
 
   std::lock_guard<std::mutex> lock(mu_);

@@ -222,6 +222,27 @@ TEST(WarcFormat, UrlKeyIsWarciosSurt) {
   EXPECT_EQ(cdxj_urlkey("http://www2.Example.com/A/b?z=1&a=2"), "com,example)/a/b?a=2&z=1");
   EXPECT_EQ(cdxj_urlkey("https://sub.example.org:8443"), "org,example,sub:8443)/");
   EXPECT_EQ(cdxj_urlkey("http://127.0.0.1:8080/x?"), "1,0,0,127:8080)/x");
+  EXPECT_EQ(cdxj_urlkey("http://a..b./"), ",b,,a)/") << "empty labels kept in place";
+  EXPECT_EQ(cdxj_urlkey("http://.a/"), "a,)/");
+  EXPECT_EQ(cdxj_urlkey("http:///x"), ")/x");
+}
+
+// Values that are not plain ASCII are escaped as JSON, invalid UTF-8 replaced, so every line parses.
+TEST(WarcFormat, IndexLineIsJsonWhateverTheServerSent) {
+  const std::string url = "http://example.com/a\\b\"c";
+  const std::string mime = std::string("text/\x01h\xfftml") + "; charset=x";
+  const std::string line =
+      cdxj_line_start(url, "2026-12-02T00:05:10.123Z", mime, 200, "sha1:ABC") + cdxj_line_end(10, 20, "f\"1.warc.gz");
+  ASSERT_TRUE(line.ends_with("}\n"));
+  EXPECT_TRUE(line.starts_with("com,example)/a\\b\"c 20261202000510 {"));
+  const nlohmann::json fields = nlohmann::json::parse(line.substr(line.find('{')));
+  EXPECT_EQ(fields["url"], url);
+  EXPECT_EQ(fields["mime"], "text/\x01h\xef\xbf\xbdtml");
+  EXPECT_EQ(fields["status"], "200");
+  EXPECT_EQ(fields["digest"], "ABC");
+  EXPECT_EQ(fields["length"], "10");
+  EXPECT_EQ(fields["offset"], "20");
+  EXPECT_EQ(fields["filename"], "f\"1.warc.gz");
 }
 
 }  // namespace
