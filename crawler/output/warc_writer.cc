@@ -28,6 +28,8 @@ struct WarcWriter::OpenFile {
 
 namespace {
 
+constexpr size_t kIndexBatchBytes = 64 << 10;
+
 // A record's WARC-Record-ID: "<urn:uuid:...>" of a random (version 4) UUID, formatted here
 // rather than by printf, whose format parsing showed in profiles (two IDs per page).
 class RecordId {
@@ -271,10 +273,21 @@ void WarcWriter::close_locked() {
   ++files_completed_;
   // After the file: when the index cannot be written (a full disk), the records stay readable.
   std::sort(index_lines.begin(), index_lines.end());
-  std::string index;
-  for (const std::string& line : index_lines) index += line;
   const std::string stem = filename_.substr(0, filename_.size() - std::string_view(".warc.gz").size());
-  write_file_durably(options_.directory / (stem + ".cdxj"), index.data(), index.size());
+  const std::filesystem::path index_path = options_.directory / (stem + ".cdxj");
+  DurableFile index(index_path.string() + ".tmp");
+  // Written a batch at a time, each line freed once written: the index joined whole would
+  // double its memory at the moment it is largest (~250 bytes a record).
+  std::string batch;
+  for (std::string& line : index_lines) {
+    batch += line;
+    std::string().swap(line);
+    if (batch.size() < kIndexBatchBytes) continue;
+    index.append(batch.data(), batch.size());
+    batch.clear();
+  }
+  index.append(batch.data(), batch.size());
+  index.commit(index_path);
 }
 
 // Group commit: one fdatasync covers every record written since the last, off the writers' lock.

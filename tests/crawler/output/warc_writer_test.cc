@@ -204,6 +204,32 @@ TEST_F(WarcWriterTest, IndexMatchesWarciosIndexer) {
   EXPECT_EQ(ours.size(), 8u);
 }
 
+// An index larger than the batches it is written in (64 KiB) comes out whole: every line once,
+// sorted, each naming its record.
+TEST_F(WarcWriterTest, ALargeIndexIsWrittenWhole) {
+  constexpr int kExchanges = 600;  // ~200 bytes of index each
+  {
+    WarcWriter writer({.directory = dir_});
+    for (int i = 0; i < kExchanges; ++i) write_test_exchange(writer, i % 2 == 0 ? i : 1);
+  }
+  const std::vector<fs::path> warcs = warc_files(dir_);
+  ASSERT_EQ(warcs.size(), 1u);
+  const std::string name = warcs[0].filename().string();
+  const std::string index = testing::read_text(dir_ / (name.substr(0, name.size() - 8) + ".cdxj"));
+  EXPECT_GT(index.size(), size_t(64 << 10));
+  const std::vector<std::string> lines = testing::lines_of(index);
+  EXPECT_EQ(lines.size(), size_t(kExchanges));
+  EXPECT_TRUE(std::is_sorted(lines.begin(), lines.end()));
+  std::map<std::string, int> urls;
+  for (const std::string& line : lines) {
+    const nlohmann::json fields = nlohmann::json::parse(line.substr(line.find('{')));
+    EXPECT_EQ(fields["filename"], name);
+    ++urls[fields["url"].get<std::string>()];
+  }
+  EXPECT_EQ(urls.size(), size_t(kExchanges / 2 + 1));
+  EXPECT_EQ(urls[test_exchange(1).url], kExchanges / 2);
+}
+
 // The fetcher keeps a body received as is once, in `body` (fetcher.h); the record holds it.
 TEST(WarcFormat, ExchangeHoldsTheBodyAsReceived) {
   FetchResult result;
