@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "crawler/output/json_text.h"
 
 namespace bloomcrawl {
 namespace {
@@ -33,21 +33,6 @@ std::string join(const std::vector<std::string_view>& parts, std::string_view se
   std::string out;
   for (size_t i = 0; i < parts.size(); ++i) out.append(i ? separator : "").append(parts[i]);
   return out;
-}
-
-// `s` as a JSON string. Printable ASCII, what URLs, media types and digests nearly always are, is
-// copied as is; anything else goes through nlohmann::json, which escapes it and replaces invalid
-// UTF-8, as the whole line once did.
-void append_json_string(std::string_view s, std::string* out) {
-  const bool plain =
-      std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
-  if (!plain) {
-    out->append(nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-    return;
-  }
-  out->push_back('"');
-  out->append(s);
-  out->push_back('"');
 }
 
 }  // namespace

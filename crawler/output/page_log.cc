@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/data_error.h"
+#include "crawler/output/json_text.h"
 #include "crawler/output/timestamp.h"
 
 namespace bloomcrawl {
@@ -77,29 +78,52 @@ void PageLog::open(Output& out, const std::filesystem::path& path) {
   out.file = std::make_unique<WritableFile>(path, FileSystem::Mode::kAppend);
 }
 
+namespace {
+
+// The record's line: keys in the order nlohmann::json's object (a std::map) wrote them,
+// each optional field only when set.
+std::string page_line(const PageRecord& r) {
+  std::string line;
+  line.reserve(256 + r.url.size() + r.parent.size() + r.error.size() + r.location.size());
+  const auto key = [&line](std::string_view name) {
+    line.append(line.empty() ? "{\"" : ",\"").append(name).append("\":");
+  };
+  const auto text = [&](std::string_view name, std::string_view value) {
+    key(name);
+    append_json_string(value, &line);
+  };
+  const auto count = [&](std::string_view name, uint64_t value) {
+    key(name);
+    append_json_uint(value, &line);
+  };
+  const bool sent = r.fetch_time.has_value();  // the fields of a request sent
+  count("bytes", r.bytes);
+  text("content_type", r.content_type);
+  count("depth", r.depth);
+  if (!r.error.empty()) text("error", r.error);
+  key("fetch_ms");
+  append_json_double(r.fetch_ms, &line);
+  if (sent) text("fetch_time", rfc3339_utc_ms(*r.fetch_time));
+  if (sent && !r.http_version.empty()) text("http_version", r.http_version);
+  if (sent && !r.ip.empty()) text("ip", r.ip);
+  count("links_found", r.links_found);
+  count("links_new", r.links_new);
+  if (!r.location.empty()) text("location", r.location);
+  text("outcome", r.outcome);
+  text("parent", r.parent);
+  if (sent && !r.payload_digest.empty()) text("payload_digest", r.payload_digest);
+  key("status");
+  append_json_int(r.status, &line);
+  text("url", r.url);
+  if (sent) count("wire_bytes", r.wire_bytes);
+  line.append("}\n");
+  return line;
+}
+
+}  // namespace
+
 void PageLog::write_page(const PageRecord& r) {
-  nlohmann::json j = {{"url", r.url},
-                      {"status", r.status},
-                      {"outcome", r.outcome},
-                      {"content_type", r.content_type},
-                      {"bytes", r.bytes},
-                      {"depth", r.depth},
-                      {"parent", r.parent},
-                      {"fetch_ms", r.fetch_ms},
-                      {"links_found", r.links_found},
-                      {"links_new", r.links_new}};
-  if (!r.error.empty()) j["error"] = r.error;
-  if (!r.location.empty()) j["location"] = r.location;
-  if (r.fetch_time) {
-    j["fetch_time"] = rfc3339_utc_ms(*r.fetch_time);
-    if (!r.ip.empty()) j["ip"] = r.ip;
-    if (!r.http_version.empty()) j["http_version"] = r.http_version;
-    j["wire_bytes"] = r.wire_bytes;
-    if (!r.payload_digest.empty()) j["payload_digest"] = r.payload_digest;
-  }
-  // Invalid UTF-8 from a hostile server is replaced, never thrown.
-  std::string line = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  line.push_back('\n');
+  const std::string line = page_line(r);
   std::lock_guard<std::mutex> lock(mu_);
   // Written through at once: a page the journal records as done must be in pages.jsonl even
   // after a kill -9 (one write per page is nothing next to its fetch).

@@ -33,6 +33,58 @@ class PageLogTest : public ::testing::Test {
   const fs::path dir_ = temp_.path() / "out";
 };
 
+// Each line is the JSON object of its record's fields, in the key order of a sorted JSON object,
+// the optional ones only when set; text a server sent that is not valid UTF-8 is replaced, never
+// thrown, and every line parses.
+TEST_F(PageLogTest, EachLineIsItsRecordAsJson) {
+  PageRecord fetched{.url = "http://a.example/p?q=\"1\"",
+                     .parent = "http://a.example/",
+                     .depth = 3,
+                     .status = 404,
+                     .outcome = "ok",
+                     .content_type = "text/html; charset=\xff\x01",
+                     .bytes = 12345,
+                     .fetch_ms = 12.345,
+                     .location = "http://a.example/moved",
+                     .links_found = 7,
+                     .links_new = 2,
+                     .fetch_time = std::chrono::system_clock::time_point(std::chrono::milliseconds(1764633911123)),
+                     .ip = "127.0.0.2",
+                     .http_version = "HTTP/1.1",
+                     .wire_bytes = 12500,
+                     .payload_digest = "sha1:VGMT4NSHA2AWVOR6EVYXQUGCNSONBWE5"};
+  const PageRecord dropped{.url = "http://b.example/", .outcome = "robots_disallowed", .error = "by /robots.txt"};
+  PageRecord whole_ms = dropped;
+  whole_ms.fetch_ms = 40;
+  {
+    PageLog log(dir_, false);
+    log.write_page(fetched);
+    log.write_page(dropped);
+    log.write_page(whole_ms);
+  }
+  std::vector<nlohmann::json> lines;
+  std::istringstream text(pages());
+  for (std::string line; std::getline(text, line);) {
+    nlohmann::ordered_json ordered = nlohmann::ordered_json::parse(line);
+    std::vector<std::string> keys;
+    for (const auto& item : ordered.items()) keys.push_back(item.key());
+    EXPECT_TRUE(std::is_sorted(keys.begin(), keys.end())) << line;
+    lines.push_back(nlohmann::json::parse(line));
+  }
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0], nlohmann::json::parse(R"({"bytes":12345,"content_type":"text/html; charset=\ufffd\u0001",
+      "depth":3,"fetch_ms":12.345,"fetch_time":"2025-12-02T00:05:11.123Z","http_version":"HTTP/1.1",
+      "ip":"127.0.0.2","links_found":7,"links_new":2,"location":"http://a.example/moved","outcome":"ok",
+      "parent":"http://a.example/","payload_digest":"sha1:VGMT4NSHA2AWVOR6EVYXQUGCNSONBWE5","status":404,
+      "url":"http://a.example/p?q=\"1\"","wire_bytes":12500})"));
+  EXPECT_EQ(lines[1], nlohmann::json::parse(R"({"bytes":0,"content_type":"","depth":0,"error":"by /robots.txt",
+      "fetch_ms":0.0,"links_found":0,"links_new":0,"outcome":"robots_disallowed","parent":"","status":0,
+      "url":"http://b.example/"})"));
+  EXPECT_TRUE(lines[1]["fetch_ms"].is_number_float());
+  EXPECT_TRUE(lines[2]["fetch_ms"].is_number_float()) << "a whole number of ms stays a float";
+  EXPECT_EQ(lines[2]["fetch_ms"], 40.0);
+}
+
 TEST_F(PageLogTest, AFailedWriteThrowsAndNothingIsWrittenAfterIt) {
   testing::FullDiskFileSystem disk;
   PageLog log(dir_, false);
