@@ -63,6 +63,7 @@ struct TagInfo {
 };
 
 constexpr size_t kFormattingCount = 14;
+constexpr size_t kTypicalDepth = 32;
 constexpr uint64_t kPlaintextHash = name_hash("plaintext");
 
 const std::unordered_map<uint64_t, TagInfo>& tag_table() {
@@ -235,7 +236,9 @@ size_t raw_text_end(std::string_view html, size_t pos, std::string_view name) {
 // would reopen (they count towards depth because Gumbo pushes them again).
 class OpenElements {
  public:
-  explicit OpenElements(size_t max_depth) { stack_.reserve(max_depth + 1); }
+  // Room for a typical page's nesting, not for max_depth: a block that large per page is a large
+  // malloc, which consolidates the allocator's fast bins each time (it showed in crawl profiles).
+  OpenElements() { stack_.reserve(kTypicalDepth); }
 
   size_t depth() const { return stack_.size() + reopened_total_; }
   bool in_foreign_content() const { return !stack_.empty() && stack_.back().foreign_children; }
@@ -438,7 +441,7 @@ size_t apply_start_tag(std::string_view html, size_t lt, size_t max_depth, OpenE
 }  // namespace
 
 size_t nesting_safe_prefix(std::string_view html, size_t max_depth) {
-  OpenElements open(max_depth);
+  OpenElements open;
   const size_t n = html.size();
   size_t pos = 0;
   while (pos < n) {

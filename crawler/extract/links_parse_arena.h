@@ -31,6 +31,7 @@ class ParseArena {
  private:
   struct Block {
     Block* next;
+    size_t bytes;
   };
   void* allocate_slow(size_t rounded);
 
