@@ -73,12 +73,17 @@ FetchWorker::~FetchWorker() {
 }
 
 bool FetchWorker::submit(FetchRequest& request) {
+  bool was_empty = false;
   {
     std::lock_guard lock(mutex_);
     if (stopping_) return false;
+    was_empty = queue_.empty();
     queue_.push_back(std::move(request));
   }
-  curl_multi_wakeup(multi_);
+  // A wakeup is a write to libcurl's socketpair: one per request showed in crawl profiles. The
+  // request that makes the queue non-empty wakes the worker; the ones queued behind it are taken
+  // by the same pass, or, when no transfer slot is free, as soon as a transfer ends (run()).
+  if (was_empty) curl_multi_wakeup(multi_);
   return true;
 }
 
@@ -101,7 +106,9 @@ void FetchWorker::run() {
     int running = 0;
     curl_multi_perform(multi_, &running);
     note_resolved();
-    collect_finished();
+    // Slots just freed take the requests waiting for them before the worker sleeps: their
+    // submits did not wake it (submit()).
+    if (collect_finished() > 0 && has_queued()) continue;
     curl_multi_poll(multi_, nullptr, 0, kPollMs, nullptr);
   }
   cancel_all();
@@ -184,7 +191,8 @@ void FetchWorker::end_resolve(FetchTransfer* transfer, FetchOutcome outcome) {
   resolving_.erase(it);
 }
 
-void FetchWorker::collect_finished() {
+size_t FetchWorker::collect_finished() {
+  size_t finished = 0;
   int remaining = 0;
   while (CURLMsg* message = curl_multi_info_read(multi_, &remaining)) {
     if (message->msg != CURLMSG_DONE) continue;
@@ -198,7 +206,14 @@ void FetchWorker::collect_finished() {
     end_resolve(transfer, result.outcome);
     idle_.push_back(transfer);
     context_.report(std::move(result));
+    ++finished;
   }
+  return finished;
+}
+
+bool FetchWorker::has_queued() const {
+  std::lock_guard lock(mutex_);
+  return !queue_.empty();
 }
 
 void FetchWorker::cancel_all() {

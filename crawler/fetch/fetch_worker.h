@@ -72,7 +72,9 @@ class FetchWorker {
   };
   // Up to the free transfer slots, each past the gate, taken from the queue.
   std::vector<Startable> take_startable();
-  void collect_finished();
+  // Reports the transfers that ended; returns how many.
+  size_t collect_finished();
+  bool has_queued() const;
   void cancel_all();
   // Ends the resolve slots of transfers whose name lookup has finished; with `transfer` (done),
   // ends its slot whatever happened, `outcome` saying how.
@@ -86,7 +88,7 @@ class FetchWorker {
   std::vector<FetchTransfer*> active_;                         // in the multi handle
   std::unordered_map<FetchTransfer*, std::string> resolving_;  // holding a gate slot, by resolve key
 
-  std::mutex mutex_;  // guards queue_ and stopping_
+  mutable std::mutex mutex_;  // guards queue_ and stopping_
   std::deque<FetchRequest> queue_;
   bool stopping_ = false;
   std::thread thread_;

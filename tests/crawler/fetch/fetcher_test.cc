@@ -37,6 +37,30 @@ void serve_page(LoopbackServer& server, const std::string& path = "/") {
   server.start();
 }
 
+// Serves "<html>N</html>" at /p/N and starts the server.
+void serve_numbered_pages(LoopbackServer& server) {
+  server.server().Get(R"(/p/(\d+))", [](const httplib::Request& request, httplib::Response& response) {
+    response.set_content("<html>" + request.matches[1].str() + "</html>", "text/html");
+  });
+  server.start();
+}
+
+// Submits /p/0 ... /p/(count - 1), each with its number as id, and checks that every one came
+// back whole, once, within `bound`.
+void fetch_numbered_pages(LoopbackServer& server, const FetchOptions& options, int count,
+                          std::chrono::seconds bound = std::chrono::seconds(60)) {
+  FetchCollector collector;
+  Fetcher fetcher(options, collector.callback());
+  for (int i = 0; i < count; ++i) fetcher.submit({static_cast<uint64_t>(i), server.url("/p/" + std::to_string(i)), ""});
+  std::set<uint64_t> ids;
+  for (const FetchResult& result : collector.wait_for(size_t(count), bound)) {
+    ASSERT_EQ(result.outcome, FetchOutcome::kOk) << result.error;
+    EXPECT_EQ(result.body, "<html>" + std::to_string(result.id) + "</html>");
+    ids.insert(result.id);
+  }
+  EXPECT_EQ(ids.size(), size_t(count));
+}
+
 TEST(FetcherTest, FetchesAPageWithHeadersAndRemoteIp) {
   LoopbackServer server;
   server.server().Get("/page", [](const httplib::Request& request, httplib::Response& response) {
@@ -273,23 +297,23 @@ TEST(FetcherTest, ResultCarriesTheParsedMediaType) {
 
 TEST(FetcherTest, KeepAliveServesManyRequestsOnOneConnection) {
   LoopbackServer server;
-  server.server().Get(R"(/p/(\d+))", [](const httplib::Request& request, httplib::Response& response) {
-    response.set_content("<html>" + request.matches[1].str() + "</html>", "text/html");
-  });
-  server.start();
+  serve_numbered_pages(server);
   FetchOptions options = loopback_options();
   options.max_host_connections = 1;
-  FetchCollector collector;
-  Fetcher fetcher(options, collector.callback());
-  constexpr int kRequests = 20;
-  for (int i = 0; i < kRequests; ++i)
-    fetcher.submit({static_cast<uint64_t>(i), server.url("/p/" + std::to_string(i)), ""});
-  const std::vector<FetchResult> results = collector.wait_for(kRequests);
-  for (const FetchResult& result : results) {
-    ASSERT_EQ(result.outcome, FetchOutcome::kOk) << result.error;
-    EXPECT_EQ(result.body, "<html>" + std::to_string(result.id) + "</html>");
-  }
+  fetch_numbered_pages(server, options, 20);
   EXPECT_EQ(server.connections(), 1u);
+}
+
+// Requests queued behind a full worker do not wake it one by one (fetch_worker.cc): each starts
+// when a transfer ends. Were they left for the worker's next poll timeout (a second each), these
+// 30 would take half a minute; the bound is that, with room for a slow machine.
+TEST(FetcherTest, RequestsQueuedBehindAFullWorkerStartAsTransfersEnd) {
+  LoopbackServer server;
+  serve_numbered_pages(server);
+  FetchOptions options = loopback_options();
+  options.threads = 1;
+  options.transfers_per_thread = 1;
+  fetch_numbered_pages(server, options, 30, std::chrono::seconds(15));
 }
 
 TEST(FetcherTest, SequentialRequestsReuseTheConnection) {
