@@ -168,18 +168,21 @@ lines += ["## The floor: bare libcurl on the same sites (bench/fetch_floor_bench
           f"(the crawler: {cpu_ratio:.2f}x); {o['pages'] / floor_seconds:.0f} pages/s = **{o['pages'] / floor_seconds / c['pps']:.2f}x** "
           f"(the crawler: {pps_ratio:.2f}x).", "",
           "## Where the open crawl's extra cost goes", "",
-          "From `perf record` of both crawls on 2026-12-02 (commit 56aa338 and later; the open crawl's CPU per page "
-          "minus the 3-host crawl's):",
-          "- The transport, measured above by the floor: a new TCP connection per request (socket, connect, close, "
-          "the server's accept on the same cores) and 10,000 more requests for robots.txt. libcurl 7.88 cannot do "
-          "better here by keeping connections: its pool walks every cached connection at each return once full "
-          "(docs/fetcher.md, \"Closing connections no one will reuse\"); the floor client with one kept-alive "
-          "connection per host spent 7.2 s of CPU against 4.0 s with a new connection each.",
-          "- Context switches: the server's 512 threads take a new connection each per request and preempt the "
-          "crawler (about 130,000 involuntary switches against 39,000 for 3 hosts).",
-          "- The rest, spread over per-host structures that 3 hosts keep in cache and 10,000 do not: duplicate "
-          "counts by host (HeavyHitters, ~2%), the robots.txt cache lookups (~1%), the frontier's ready queue, leases "
-          "and per-host queues (~2%), RocksDB's memtable (~5%, as in the 3-host crawl).", "",
+          "From `perf record` of both crawls on 2026-12-02 (commit 896c9e2; samples of the open crawl minus "
+          "those of the 3-host crawl, by where they fell):",
+          "- The transport (56% of the extra): the kernel's TCP work (33%) for a new connection per request "
+          "(socket, connect, close, the server's accept on the same cores) and 10,000 more requests for "
+          "robots.txt, and the scheduler (23%): the server's 512 threads take a new connection each per "
+          "request and preempt the crawler. The floor above measures this part. libcurl 7.88 cannot do "
+          "better here by keeping connections: its pool walks every cached connection at each return once "
+          "full (docs/fetcher.md, \"Closing connections no one will reuse\"); the floor client with one "
+          "kept-alive connection per host spent 7.2 s of CPU against 4.0 s with a new connection each.",
+          "- libcurl's own code (11%) and malloc (8%, most of it libcurl's per-connection allocations) for "
+          "those connections.",
+          "- Per-host structures that 3 hosts keep in cache and 10,000 do not: the frontier's ready queue, "
+          "leases and per-host queues (5%), RocksDB's memtable (4%), duplicate counts by host (HeavyHitters, "
+          "3%), the robots.txt cache (2%).",
+          "- The rest (10%) spread over the pipeline.", "",
           "## The server's check of each crawl", "",
           "| crawl | ground-truth pages | page requests | missing | duplicate fetches | /private/ (disallowed) fetched | robots.txt requests | page requests while a robots.txt was answered |",
           "|---|---|---|---|---|---|---|---|"]
