@@ -347,7 +347,7 @@ def warc_section(by_name, args):
     if not pairs:
         return []
     floor = json.load(open(args.warc_floor)) if args.warc_floor else None
-    lines = ["", "## WARC on against off (--warc), crawled right after each other in each round", ""]
+    lines = ["", "## WARC on against off (--warc), crawled one after the other in each round, WARC first in every other round", ""]
     for off, on in pairs:
         ratio = on["cpu_s_per_1000_pages"] / off["cpu_s_per_1000_pages"]
         added_us = 1000 * (on["cpu_s_per_1000_pages"] - off["cpu_s_per_1000_pages"])

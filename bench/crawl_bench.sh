@@ -33,10 +33,11 @@
 # https:// for that crawl (and back). The report then compares the two: pages/s, CPU per page (the
 # TLS cost, the server's CPU too) and requests per connection. Scrapy and wget crawl plain HTTP.
 #   e.g. --https --no-others --no-profile --pages-per-host 30000 --wrk-seconds 5 --out bench/results/https.md
-# --warc: in each round our crawl runs again right after, with WARC output on (rows "bloomcrawl-warc"),
+# --warc: in each round our crawl runs again with WARC output on (rows "bloomcrawl-warc"), after it in odd
+# rounds and before it in even ones,
 # and bench/warc_compress_bench times the WARC compressor alone on the site's pages: the report
 # compares CPU per page with WARC on and off (issue 15: at most 20% more) beside that floor.
-# A WARC measurement: --pages-per-host 3000 --rounds 2 --warc --no-others --no-profile
+# A WARC measurement: --pages-per-host 10000 --rounds 9 --warc --no-others --no-profile
 #   --out bench/results/warc.md
 # A big crawl (issue 13): --pages-per-host 333334 --kill-at-percent 40 --baseline OLD_BIN
 #   --no-others --no-profile --out bench/results/crawl-1m.md
@@ -204,6 +205,13 @@ if [ -n "$kill_at_percent" ]; then
                   "$work/bloomcrawl.access.log" "$kill_after" "$work/kill-inspect.json")
   [ "$rounds" = 1 ] || { log "--kill-at-percent takes one round"; exit 2; }
 fi
+# run_warc SUFFIX: our crawl with WARC output on (row bloomcrawl-warcSUFFIX).
+run_warc() {
+  rm -rf "$work/bloomcrawl-warc-out"
+  run_tool "bloomcrawl-warc$1" "${warc_cmd[@]}"
+  row_names+=("bloomcrawl-warc$1")
+  du -sb "$work/bloomcrawl-warc-out/warc" | cut -f1 >"$work/warc-bytes.txt"
+}
 row_names=(wrk)
 for round in $(seq "$rounds"); do
   suffix=""; [ "$round" -lt "$rounds" ] && suffix="-$round"
@@ -214,16 +222,14 @@ for round in $(seq "$rounds"); do
     run_tool "baseline$suffix" "$baseline_bin" crawl --config "$work/bloomcrawl.json" "${baseline_checkpoint[@]}"
     row_names+=("baseline$suffix")
   fi
+  # With --warc, every other round crawls with WARC first: a machine whose load drifts during a
+  # round then favours neither side of the comparison.
+  [ "$warc" = 1 ] && [ $((round % 2)) = 0 ] && run_warc "$suffix"
   rm -rf "$work/bloomcrawl-out"
   run_tool "bloomcrawl$suffix" "${bloomcrawl_cmd[@]}"
   row_names+=("bloomcrawl$suffix")
   [ "$https" = 1 ] && run_https "$suffix"
-  if [ "$warc" = 1 ]; then
-    rm -rf "$work/bloomcrawl-warc-out"
-    run_tool "bloomcrawl-warc$suffix" "${warc_cmd[@]}"
-    row_names+=("bloomcrawl-warc$suffix")
-    du -sb "$work/bloomcrawl-warc-out/warc" | cut -f1 >"$work/warc-bytes.txt"
-  fi
+  [ "$warc" = 1 ] && [ $((round % 2)) = 1 ] && run_warc "$suffix"
 done
 warc_args=()
 if [ "$warc" = 1 ]; then
