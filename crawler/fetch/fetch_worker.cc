@@ -73,17 +73,18 @@ FetchWorker::~FetchWorker() {
 }
 
 bool FetchWorker::submit(FetchRequest& request) {
-  bool was_empty = false;
+  bool wake = false;
   {
     std::lock_guard lock(mutex_);
     if (stopping_) return false;
-    was_empty = queue_.empty();
+    wake = queue_.empty() || gated_;
     queue_.push_back(std::move(request));
   }
   // A wakeup is a write to libcurl's socketpair: one per request showed in crawl profiles. The
   // request that makes the queue non-empty wakes the worker; the ones queued behind it are taken
-  // by the same pass, or, when no transfer slot is free, as soon as a transfer ends (run()).
-  if (was_empty) curl_multi_wakeup(multi_);
+  // by the same pass, or, when no transfer slot is free, as soon as a transfer ends (run()). Only
+  // while the resolve gate holds the queue with slots free does every request wake it.
+  if (wake) curl_multi_wakeup(multi_);
   return true;
 }
 
@@ -134,6 +135,7 @@ std::vector<FetchWorker::Startable> FetchWorker::take_startable() {
     starting.push_back({std::move(*it), std::move(key)});
     it = queue_.erase(it);
   }
+  gated_ = gate_full && active_.size() + starting.size() < capacity;
   return starting;
 }
 

@@ -88,8 +88,11 @@ class FetchWorker {
   std::vector<FetchTransfer*> active_;                         // in the multi handle
   std::unordered_map<FetchTransfer*, std::string> resolving_;  // holding a gate slot, by resolve key
 
-  mutable std::mutex mutex_;  // guards queue_ and stopping_
+  mutable std::mutex mutex_;  // guards queue_, gated_ and stopping_
   std::deque<FetchRequest> queue_;
+  // The last pass left requests queued with transfer slots free (the resolve gate held them): a
+  // new request may be one that needs no resolve, so submit() wakes the worker for it.
+  bool gated_ = false;
   bool stopping_ = false;
   std::thread thread_;
 };
