@@ -24,6 +24,17 @@ struct SpareBlock {
   SpareBlock(const SpareBlock&) = delete;
   SpareBlock& operator=(const SpareBlock&) = delete;
   ~SpareBlock() { std::free(block); }
+  // Keeps `candidate` if it is larger than the kept block and not too large to keep; frees the
+  // block it does not keep.
+  void offer(void* candidate, size_t candidate_bytes) {
+    if (candidate_bytes > kSpareMaxBytes || candidate_bytes <= bytes) {
+      std::free(candidate);
+      return;
+    }
+    std::free(block);
+    block = candidate;
+    bytes = candidate_bytes;
+  }
   // Hands the kept block over (nullptr if none).
   void* take() {
     void* taken = block;
@@ -50,13 +61,7 @@ ParseArena::ParseArena(size_t expected_bytes)
 ParseArena::~ParseArena() {
   while (blocks_ != nullptr) {
     Block* next = blocks_->next;
-    if (blocks_->bytes <= kSpareMaxBytes && blocks_->bytes > spare.bytes) {
-      std::free(spare.take());
-      spare.block = blocks_;
-      spare.bytes = blocks_->bytes;
-    } else {
-      std::free(blocks_);
-    }
+    spare.offer(blocks_, blocks_->bytes);
     blocks_ = next;
   }
 }

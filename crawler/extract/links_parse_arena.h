@@ -4,7 +4,8 @@
 // recursion over the tree would overflow the stack on deeply nested pages.
 //
 // Freed memory is not reused (Gumbo frees mostly the old storage of a vector or string buffer
-// it has just doubled), so the arena holds at most about twice what Gumbo has live.
+// it has just doubled), so the arena holds at most about twice what Gumbo has live. When the
+// arena goes, its thread keeps its largest block of up to 1 MiB for the next parse on it.
 #pragma once
 
 #include <cstddef>

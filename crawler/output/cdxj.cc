@@ -103,20 +103,24 @@ std::string cdxj_line_start(std::string_view url, std::string_view date, std::st
     line.append(R"(,"mime":)");
     append_json_string(media, &line);
   }
-  line.append(R"(,"status":")").append(std::to_string(status)).push_back('"');
+  line.append(R"(,"status":")");
+  append_json_integer(status, &line);
+  line.push_back('"');
   if (payload_digest.starts_with("sha1:")) {
     line.append(R"(,"digest":)");
     append_json_string(payload_digest.substr(5), &line);
   }
-  return line;  // open: cdxj_line_end() adds the last fields and closes it
+  return line;  // open: cdxj_finish_line() adds the last fields and closes it
 }
 
-std::string cdxj_line_end(uint64_t length, uint64_t offset, std::string_view filename) {
-  std::string end =
-      R"(,"length":")" + std::to_string(length) + R"(","offset":")" + std::to_string(offset) + R"(","filename":)";
-  append_json_string(filename, &end);
-  end.append("}\n");
-  return end;
+void cdxj_finish_line(uint64_t length, uint64_t offset, std::string_view filename, std::string* line) {
+  line->append(R"(,"length":")");
+  append_json_integer(length, line);
+  line->append(R"(","offset":")");
+  append_json_integer(offset, line);
+  line->append(R"(","filename":)");
+  append_json_string(filename, line);
+  line->append("}\n");
 }
 
 }  // namespace bloomcrawl

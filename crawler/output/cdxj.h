@@ -12,9 +12,9 @@ namespace bloomcrawl {
 std::string cdxj_urlkey(std::string_view url);
 
 // The line's start, up to the JSON's last fields: the writer knows only under its lock where the
-// record lands, and appends them with cdxj_line_end(). `date` is the WARC-Date.
+// record lands, and appends them with cdxj_finish_line(). `date` is the WARC-Date.
 std::string cdxj_line_start(std::string_view url, std::string_view date, std::string_view mime, long status,
                             std::string_view payload_digest);
-std::string cdxj_line_end(uint64_t length, uint64_t offset, std::string_view filename);
+void cdxj_finish_line(uint64_t length, uint64_t offset, std::string_view filename, std::string* line);
 
 }  // namespace bloomcrawl

@@ -34,16 +34,4 @@ void append_json_double(double value, std::string* out) {
   if (text.find_first_of(".e") == std::string_view::npos) out->append(".0");
 }
 
-void append_json_uint(uint64_t value, std::string* out) {
-  char buf[24];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
-  out->append(buf, end);
-}
-
-void append_json_int(int64_t value, std::string* out) {
-  char buf[24];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
-  out->append(buf, end);
-}
-
 }  // namespace bloomcrawl

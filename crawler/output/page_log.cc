@@ -1,5 +1,6 @@
 #include "crawler/output/page_log.h"
 
+#include <concepts>
 #include <fstream>
 #include <stdexcept>
 
@@ -92,30 +93,29 @@ std::string page_line(const PageRecord& r) {
     key(name);
     append_json_string(value, &line);
   };
-  const auto count = [&](std::string_view name, uint64_t value) {
+  const auto number = [&](std::string_view name, std::integral auto value) {
     key(name);
-    append_json_uint(value, &line);
+    append_json_integer(value, &line);
   };
   const bool sent = r.fetch_time.has_value();  // the fields of a request sent
-  count("bytes", r.bytes);
+  number("bytes", r.bytes);
   text("content_type", r.content_type);
-  count("depth", r.depth);
+  number("depth", r.depth);
   if (!r.error.empty()) text("error", r.error);
   key("fetch_ms");
   append_json_double(r.fetch_ms, &line);
   if (sent) text("fetch_time", rfc3339_utc_ms(*r.fetch_time));
   if (sent && !r.http_version.empty()) text("http_version", r.http_version);
   if (sent && !r.ip.empty()) text("ip", r.ip);
-  count("links_found", r.links_found);
-  count("links_new", r.links_new);
+  number("links_found", r.links_found);
+  number("links_new", r.links_new);
   if (!r.location.empty()) text("location", r.location);
   text("outcome", r.outcome);
   text("parent", r.parent);
   if (sent && !r.payload_digest.empty()) text("payload_digest", r.payload_digest);
-  key("status");
-  append_json_int(r.status, &line);
+  number("status", r.status);
   text("url", r.url);
-  if (sent) count("wire_bytes", r.wire_bytes);
+  if (sent) number("wire_bytes", r.wire_bytes);
   line.append("}\n");
   return line;
 }

@@ -201,7 +201,7 @@ void WarcWriter::write(const WarcExchange& x) {
   head.append("WARC-Concurrent-To: ").append(response_id.view()).append("\r\n");
   finish_record_head(sha1_base32_digest(x.request_head), "request", x.request_head.size(), &head);
   scratch.store.append_member({head, x.request_head, "\r\n\r\n"}, &bytes);
-  const std::string index_start = cdxj_line_start(x.url, date, x.content_type, x.status, x.payload_digest);
+  std::string index_line = cdxj_line_start(x.url, date, x.content_type, x.status, x.payload_digest);
 
   std::lock_guard<std::mutex> lock(mu_);
   if (!error_.empty()) {
@@ -214,7 +214,8 @@ void WarcWriter::write(const WarcExchange& x) {
     const uint64_t offset = file_bytes_;
     append_locked(bytes);  // one write(): a kill leaves the exchange whole or, at worst, its tail torn
     records_ += 2;
-    index_lines_.push_back(index_start + cdxj_line_end(response_length, offset, filename_));
+    cdxj_finish_line(response_length, offset, filename_, &index_line);
+    index_lines_.push_back(std::move(index_line));
   } catch (const CheckpointError& e) {
     error_ = e.what();
     records_ = whole_records;

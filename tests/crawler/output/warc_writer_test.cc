@@ -257,8 +257,8 @@ TEST(WarcFormat, UrlKeyIsWarciosSurt) {
 TEST(WarcFormat, IndexLineIsJsonWhateverTheServerSent) {
   const std::string url = "http://example.com/a\\b\"c";
   const std::string mime = std::string("text/\x01h\xfftml") + "; charset=x";
-  const std::string line =
-      cdxj_line_start(url, "2026-12-02T00:05:10.123Z", mime, 200, "sha1:ABC") + cdxj_line_end(10, 20, "f\"1.warc.gz");
+  std::string line = cdxj_line_start(url, "2026-12-02T00:05:10.123Z", mime, 200, "sha1:ABC");
+  cdxj_finish_line(10, 20, "f\"1.warc.gz", &line);
   ASSERT_TRUE(line.ends_with("}\n"));
   EXPECT_TRUE(line.starts_with("com,example)/a\\b\"c 20261202000510 {"));
   const nlohmann::json fields = nlohmann::json::parse(line.substr(line.find('{')));
