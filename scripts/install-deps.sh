@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev llvm clang-format clang-tidy python3
+  build-essential cmake ninja-build ccache pkg-config clang libclang-rt-14-dev llvm clang-format clang-tidy python3
   libcurl4-openssl-dev libgumbo-dev libxxhash-dev libspdlog-dev nlohmann-json3-dev
   libidn2-dev libicu-dev zlib1g-dev libssl-dev libbrotli-dev libcli11-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev libbloom-dev libcpp-httplib-dev librocksdb-dev

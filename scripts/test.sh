@@ -20,9 +20,17 @@ scripts/install-test-tools.sh
 
 step() { printf '\n=== %s (%ss elapsed)\n' "$1" "$SECONDS"; }
 
+# ccache (installed by install-deps.sh) keeps compiled objects across runs and clones: the paths it
+# hashes are made relative to the clone, so a fresh clone of an unchanged file is a cache hit.
+launcher=()
+if command -v ccache >/dev/null; then
+  export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
+  launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+
 configure_build() {  # dir, cmake args...
   local dir=$1; shift
-  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBLOOMCRAWL_WERROR=ON "$@" >/dev/null
+  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBLOOMCRAWL_WERROR=ON "${launcher[@]}" "$@" >/dev/null
   cmake --build "$dir" -j "$jobs"
 }
 
