@@ -15,5 +15,7 @@ cmake -S . -B build/tidy -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=
   -DBLOOMCRAWL_BENCH=ON -DBLOOMCRAWL_FUZZ=ON -DBLOOMCRAWL_TEST_UNITY=OFF >/dev/null
 files=("$@")
 [ ${#files[@]} -eq 0 ] && files=("^$root/(base|seenfilter|frontier|config|crawler|tests|bench)/.*(?<!_test)\\.cc\$")
-# run-clang-tidy-14 always asks for colour; the log is read as text.
-run-clang-tidy-14 -j "$jobs" -p build/tidy -quiet "${files[@]}" | sed -u 's/\x1b\[[0-9;]*m//g'
+# Files whose exact input (text, preprocessed includes, flags, .clang-tidy) was found clean before on
+# this machine are skipped (scripts/tidy_cached.py). run-clang-tidy-14 always asks for colour; the log
+# is read as text.
+python3 scripts/tidy_cached.py build/tidy "$jobs" "${files[@]}" 2>&1 | sed -u 's/\x1b\[[0-9;]*m//g'
