@@ -188,13 +188,15 @@ nlohmann::json Crawler::run() {
   if (cluster_) publish_counters("stopping");
   const bool stopped = stop_requested_.load();
   drain();
-  record_left_queued(stop_requested_.load());  // drain() may have failed an output and stopped
+  // A page limit leaves the URLs past it queued, as a stop does: a resume with a higher limit
+  // fetches them (config/README.md, scope.max_pages).
+  const bool page_limit = frontier_.stats(false).queued > 0;
+  record_left_queued();
   checkpointer_->finish();
   if (std::string f = checkpointer_->failure(); !f.empty()) fail(f);
   if (settings_.progress) print_progress(true);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   nlohmann::json out = report(seconds);
-  const bool page_limit = frontier_.stats(false).refused(AdmitResult::kPageLimit) > 0;
   const char* stop_reason = cluster_stop_.load() ? "stop" : "signal";
   out["crawl"]["stopped_by"] = failed_.load() ? "error" : stopped ? stop_reason : page_limit ? "page_limit" : "done";
   if (failed_.load()) out["crawl"]["error"] = failure();
@@ -1049,11 +1051,11 @@ bool Crawler::record_or_fail(const PageRecord& record) {
   }
 }
 
-// After drain(). A stop with a checkpoint keeps the queued URLs there for a resume; otherwise each
-// gets its record: not fetched at the stop, or beyond the page limit.
-void Crawler::record_left_queued(bool stopped) {
-  if (stopped && checkpointer_->enabled()) return;
-  const std::string outcome = stopped ? "not_fetched_at_stop" : "page_limit";
+// After drain(). URLs still queued (at a stop, or past a page limit) stay in the checkpoint for a
+// resume; without one each gets its record.
+void Crawler::record_left_queued() {
+  if (checkpointer_->enabled()) return;
+  const std::string outcome = "not_fetched_at_stop";
   const std::string error = failed_.load() ? failure() : "";
   uint64_t unrecorded = 0;
   frontier_.for_each_queued([&](std::string_view, std::string_view entry, uint32_t depth) {
