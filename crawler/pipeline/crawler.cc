@@ -11,7 +11,6 @@
 #include "base/data_error.h"
 #include "crawler/cluster/cluster_outbox.h"
 #include "crawler/extract/robots_meta.h"
-#include "crawler/extract/sitemap.h"
 #include "crawler/output/page_log.h"
 #include "crawler/output/warc_writer.h"
 #include "crawler/persist/journal_records.h"
@@ -954,46 +953,6 @@ std::optional<Crawler::Candidate> Crawler::candidate(std::string_view href, cons
     return std::nullopt;
   }
   return Candidate{std::move(c.url), std::move(c.host), kind, false};
-}
-
-void Crawler::admit_sitemaps(const std::vector<std::string>& urls, const Url* base, uint32_t depth,
-                             const std::string& parent) {
-  std::vector<Candidate> candidates;
-  for (const std::string& u : urls) {
-    if (sitemaps_admitted_.fetch_add(1) >= settings_.max_sitemaps) {
-      stats_.add_drop("max_sitemaps");
-      continue;
-    }
-    CanonicalUrl c = canonicalize(u, base, settings_.canonicalize);
-    if (!c.ok()) {
-      stats_.add_drop("invalid_sitemap_url");
-      continue;
-    }
-    candidates.push_back({std::move(c.url), std::move(c.host), LinkKind::kAnchor, true});
-  }
-  admit(candidates, depth, parent, 0);
-}
-
-// A sitemap's pages are seeds (depth 0); an index's sitemaps are fetched in turn.
-void Crawler::process_sitemap(const PageRequest& page, const FetchResult& result, PageRecord& rec) {
-  stats_.sitemaps_fetched.fetch_add(1, std::memory_order_relaxed);
-  Sitemap sitemap = parse_sitemap(result.body);
-  if (!sitemap.error.empty()) rec.error = "sitemap: " + sitemap.error;
-  rec.links_found = uint32_t(sitemap.locs.size());
-  stats_.sitemap_urls.fetch_add(sitemap.locs.size(), std::memory_order_relaxed);
-  std::optional<Url> base = parse_url(rec.url);
-  if (sitemap.is_index) {
-    admit_sitemaps(sitemap.locs, base ? &*base : nullptr, page.lease.entry.depth, rec.url);
-    return;
-  }
-  std::vector<Candidate> candidates;
-  stats_.links_discovered.fetch_add(sitemap.locs.size(), std::memory_order_relaxed);
-  for (const std::string& loc : sitemap.locs) {
-    if (std::optional<Candidate> c = candidate(loc, base ? &*base : nullptr, LinkKind::kAnchor)) {
-      candidates.push_back(std::move(*c));
-    }
-  }
-  rec.links_new = admit(candidates, 0, rec.url, 0);
 }
 
 void Crawler::follow_redirect(const PageRequest& page, const FetchResult& result, PageRecord& rec) {

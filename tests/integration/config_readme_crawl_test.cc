@@ -2,6 +2,7 @@
 // a real crawl of a local test web (docs/testweb.md). Each test names the README row it holds.
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -10,6 +11,7 @@
 #include "config/config.h"
 #include "crawler/pipeline/crawl_settings.h"
 #include "crawler/pipeline/crawler.h"
+#include "tests/support/fetch_loopback_server.h"
 #include "tests/support/open_web.h"
 #include "tests/support/page_records.h"
 #include "tests/support/temp_dir.h"
@@ -53,6 +55,71 @@ TEST(ConfigReadmeCrawl, ScopeSameHostOffAndNoListsCrawlsTheWholeWeb) {
   const nlohmann::json& dropped = report["links"]["dropped_by_reason"];
   EXPECT_GT(dropped.value("excluded", uint64_t{0}), 0u) << dropped.dump();
   EXPECT_FALSE(dropped.contains("host_not_allowed")) << dropped.dump();
+}
+
+// README politeness.use_sitemaps_as_seeds: "still subject to scope". A robots.txt `Sitemap:` line
+// and a sitemap index entry naming another host: that host is never requested (server-counted by
+// the Host header), and the drops are counted like links.
+class SitemapScopeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto& s = server_.server();
+    const std::string other = "http://other.test:" + std::to_string(port()) + "/";
+    s.Get("/robots.txt", [this, other](const httplib::Request& req, httplib::Response& res) {
+      log(req);
+      res.set_content("User-agent: *\nSitemap: " + server_.url("/index.xml") + "\nSitemap: " + other + "sitemap.xml\n",
+                      "text/plain");
+    });
+    s.Get("/index.xml", [this, other](const httplib::Request& req, httplib::Response& res) {
+      log(req);
+      res.set_content("<sitemapindex><sitemap><loc>" + server_.url("/pages.xml") + "</loc></sitemap><sitemap><loc>" +
+                          other + "index.xml</loc></sitemap></sitemapindex>",
+                      "application/xml");
+    });
+    s.Get("/pages.xml", [this](const httplib::Request& req, httplib::Response& res) {
+      log(req);
+      res.set_content("<urlset><url><loc>" + server_.url("/from-sitemap") + "</loc></url></urlset>", "application/xml");
+    });
+    s.Get(R"(/.*)", [this](const httplib::Request& req, httplib::Response& res) {
+      log(req);
+      res.set_content("<html><body>no links</body></html>", "text/html");
+    });
+    server_.start();
+  }
+  void TearDown() override { server_.stop(); }
+
+  uint16_t port() const { return uint16_t(std::stoi(server_.url("").substr(std::string("http://127.0.0.1:").size()))); }
+  void log(const httplib::Request& req) {
+    std::lock_guard lock(mu_);
+    ++requests_[req.get_header_value("Host") + req.path];
+  }
+
+  testing::LoopbackHttpServer server_;
+  std::mutex mu_;
+  std::map<std::string, int> requests_;  // "host:port/path" -> requests
+};
+
+TEST_F(SitemapScopeTest, PolitenessUseSitemapsAsSeedsNeverRequestsAHostOutOfScope) {
+  const TempDir out;
+  CrawlConfig c;
+  c.seeds.urls = {server_.url("/")};
+  c.politeness.delay_ms = 0;
+  c.politeness.use_sitemaps_as_seeds = true;
+  c.fetch.allowed_ranges = {"127.0.0.0/8"};
+  c.fetch.resolve = {"other.test:" + std::to_string(port()) + ":127.0.0.1"};
+  c.output.directory = out.path().string();
+  validate_config(c);
+  const nlohmann::json report = Crawler(settings_from_config(c)).run();
+  server_.stop();
+
+  const std::string self = "127.0.0.1:" + std::to_string(port());
+  std::map<std::string, int> expected{{self + "/robots.txt", 1},
+                                      {self + "/", 1},
+                                      {self + "/index.xml", 1},
+                                      {self + "/pages.xml", 1},
+                                      {self + "/from-sitemap", 1}};
+  EXPECT_EQ(requests_, expected) << "other.test must never be asked for anything";
+  EXPECT_EQ(report["links"]["dropped_by_reason"].value("host_not_allowed", uint64_t{0}), 2u);
 }
 
 }  // namespace
