@@ -1,11 +1,14 @@
-// config/README.md, crawled: the documented behaviour of scope and sitemap settings, held against
-// a real crawl of a local test web (docs/testweb.md). Each test names the README row it holds.
+// config/README.md, crawled: the documented behaviour of scope, sitemap and fetch-limit settings, held
+// against a real crawl of a local test web (docs/testweb.md). Each test names the README row it holds.
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <string>
 
 #include <gtest/gtest.h>
+#include <zlib.h>
 #include <nlohmann/json.hpp>
 
 #include "config/config.h"
@@ -22,6 +25,11 @@ namespace {
 using testing::read_page_records;
 using testing::TempDir;
 using testweb::OpenWeb;
+
+std::string testing_read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
 
 // README scope: "With `same_host` off and both lists empty, every host is in scope (a whole-web
 // crawl)". A few seeds on a web of many hosts, no host or domain listed: every page of every host
@@ -120,6 +128,90 @@ TEST_F(SitemapScopeTest, PolitenessUseSitemapsAsSeedsNeverRequestsAHostOutOfScop
                                       {self + "/from-sitemap", 1}};
   EXPECT_EQ(requests_, expected) << "other.test must never be asked for anything";
   EXPECT_EQ(report["links"]["dropped_by_reason"].value("host_not_allowed", uint64_t{0}), 2u);
+}
+
+// Every gzip member of `path`, inflated and concatenated (a WARC file is one member per record).
+std::string gunzip_members(const std::filesystem::path& path) {
+  const std::string packed = testing_read_file(path);
+  std::string out;
+  z_stream z{};
+  inflateInit2(&z, 16 + MAX_WBITS);
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(packed.data()));
+  z.avail_in = uInt(packed.size());
+  char buffer[1 << 14];
+  while (z.avail_in > 0) {
+    z.next_out = reinterpret_cast<Bytef*>(buffer);
+    z.avail_out = sizeof buffer;
+    const int rc = inflate(&z, Z_NO_FLUSH);
+    out.append(buffer, sizeof buffer - z.avail_out);
+    if (rc == Z_STREAM_END) {
+      inflateReset(&z);
+    } else if (rc != Z_OK) {
+      break;
+    }
+  }
+  inflateEnd(&z);
+  return out;
+}
+
+// README fetch.max_body_bytes: "larger bodies are truncated and marked so". A page over the limit
+// is kept: its links before the cut are followed, pages.jsonl says "truncated": true, its WARC
+// record `WARC-Truncated: length`; and large pages are no host errors (error_budget 1 and a long
+// park would stall the crawl if they were).
+TEST(ConfigReadmeCrawl, FetchMaxBodyBytesTruncatesAndKeepsThePage) {
+  testing::LoopbackHttpServer server;
+  std::mutex mu;
+  std::map<std::string, int> requests;
+  const std::string filler(4000, 'x');
+  server.server().Get(R"(/.*)", [&](const httplib::Request& req, httplib::Response& res) {
+    {
+      std::lock_guard lock(mu);
+      ++requests[req.path];
+    }
+    if (req.path == "/" || req.path.starts_with("/big")) {
+      res.set_content("<html><body><a href='/big1'>1</a><a href='/big2'>2</a><a href='/big3'>3</a><p>" + filler +
+                          "</p><a href='/after-the-cut'>late</a></body></html>",
+                      "text/html");
+    } else {
+      res.set_content("<html><body>small</body></html>", "text/html");
+    }
+  });
+  server.start();
+  const TempDir out;
+  CrawlConfig c;
+  c.seeds.urls = {server.url("/")};
+  c.politeness.delay_ms = 0;
+  c.politeness.obey_robots = false;
+  c.politeness.backoff.error_budget = 1;
+  c.politeness.backoff.park_s = 3600;
+  c.fetch.max_body_bytes = 1024;
+  c.fetch.compression = false;
+  c.fetch.allowed_ranges = {"127.0.0.0/8"};
+  c.output.directory = out.path().string();
+  c.output.warc.enabled = true;
+  validate_config(c);
+  const nlohmann::json report = Crawler(settings_from_config(c)).run();
+  server.stop();
+
+  EXPECT_EQ(report["crawl"]["stopped_by"], "done");
+  EXPECT_EQ(requests, (std::map<std::string, int>{{"/", 1}, {"/big1", 1}, {"/big2", 1}, {"/big3", 1}}));
+  const auto records = read_page_records(out.path());
+  for (const char* path : {"/", "/big1", "/big2", "/big3"}) {
+    const nlohmann::json& r = records.at(server.url(path)).at(0);
+    EXPECT_EQ(r["outcome"], "ok") << r.dump();
+    EXPECT_EQ(r.value("truncated", false), true) << r.dump();
+    EXPECT_EQ(r["bytes"], 1024) << r.dump();
+  }
+  std::string warc;
+  for (const auto& file : std::filesystem::directory_iterator(out.path() / "warc")) {
+    if (file.path().string().ends_with(".warc.gz")) warc += gunzip_members(file.path());
+  }
+  size_t truncated = 0;
+  for (size_t at = warc.find("WARC-Truncated: length\r\n"); at != std::string::npos;
+       at = warc.find("WARC-Truncated: length\r\n", at + 1)) {
+    ++truncated;
+  }
+  EXPECT_EQ(truncated, 4u);
 }
 
 }  // namespace
