@@ -101,17 +101,18 @@ std::string join_differences(const std::vector<ConfigDifference>& diffs) {
   return out;
 }
 
-// The checkpointed crawl's config. A seeds file is not read again (it is relative to a config
-// file that may have moved): resuming such a crawl without --config uses its seed URLs only.
-CrawlConfig checkpointed_config(const CrawlManifest& m, const std::filesystem::path& dir) {
+// The checkpointed crawl's config. With `seeds_file`, its seeds.file (saved as an absolute path) is
+// read again, so `crawl --resume DIR` alone resumes a file-seeded crawl with the seeds' hosts in
+// scope (config/README.md seeds.file); a file gone since is an error naming it.
+CrawlConfig checkpointed_config(const CrawlManifest& m, const std::filesystem::path& dir, bool seeds_file) {
   nlohmann::json saved = m.config;
-  if (saved.contains("seeds") && saved["seeds"].is_object()) saved["seeds"].erase("file");
+  if (!seeds_file && saved.contains("seeds") && saved["seeds"].is_object()) saved["seeds"].erase("file");
   return parse_config(saved.dump(), (dir / "CRAWL-*").string(), LoadOptions{.require_seeds = false});
 }
 
 // Throws unless `config` keys URLs as the checkpointed crawl did.
 void check_resumable(const CrawlManifest& m, const std::filesystem::path& dir, const CrawlConfig& config) {
-  CrawlConfig saved = checkpointed_config(m, dir);
+  CrawlConfig saved = checkpointed_config(m, dir, false);
   std::vector<ConfigDifference> diffs = key_affecting_differences(saved, config);
   if (!diffs.empty()) {
     throw std::runtime_error("cannot resume " + dir.string() +
@@ -229,13 +230,13 @@ int run_crawl(const CrawlFlags& flags) {
     locks.lock(dir);
     resume = std::make_unique<CrawlCheckpoint>(load_crawl_checkpoint(dir));
     // No --config: the checkpointed crawl's own config, with the command line's overrides.
-    if (flags.config_file.empty()) config = checkpointed_config(resume->manifest, dir);
+    if (flags.config_file.empty()) config = checkpointed_config(resume->manifest, dir, true);
   }
   apply_overrides(flags, config);
   if (resume) {
     check_resumable(resume->manifest, config.checkpoint.directory, config);
     if (all_seed_urls(config).empty())
-      config.seeds.urls = all_seed_urls(checkpointed_config(resume->manifest, config.checkpoint.directory));
+      config.seeds.urls = all_seed_urls(checkpointed_config(resume->manifest, config.checkpoint.directory, true));
   }
   validate_config(config, flags.config_file.empty() ? "<command line>" : flags.config_file);
   join_cluster_of(config, flags.grow);

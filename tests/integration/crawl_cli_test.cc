@@ -211,6 +211,34 @@ TEST_F(CrawlCliTest, CheckpointAndOutputInOneDirectoryTakeOneLock) {
   EXPECT_EQ(run({"crawl", "--resume", both.string(), "--progress", "never"}), 0) << read(dir_ / "stderr");
 }
 
+// config/README.md seeds.file: `crawl --resume DIR` without --config reads the seeds file again (the
+// CLI help says --resume DIR is enough), so a file-seeded crawl stopped by its page limit resumes
+// with a higher --max-pages and fetches on.
+TEST_F(CrawlCliTest, SeedsFileResumeWithoutConfigKeepsTheSeeds) {
+  std::unique_ptr<testweb::TestWeb> web = start_web_without_trap();
+  const fs::path checkpoint = dir_ / "checkpoint";
+  const fs::path out = dir_ / "out";
+  write("seeds.txt", "# the test web\n" + web->seed_url() + "\n");
+  const fs::path config =
+      write("c.json", nlohmann::json{{"seeds", {{"file", "seeds.txt"}}},
+                                     {"scope", {{"allowed_hosts", web->options().hosts}, {"max_pages", 3}}},
+                                     {"politeness", {{"delay_ms", 0}}},
+                                     {"fetch", {{"allowed_ranges", {"127.0.0.0/8"}}}},
+                                     {"checkpoint", {{"directory", checkpoint.string()}}},
+                                     {"output", {{"directory", out.string()}}}}
+                          .dump());
+  ASSERT_EQ(run({"crawl", "--config", config.string(), "--progress", "never"}, "first"), 0)
+      << read(dir_ / "first.stderr");
+  EXPECT_EQ(nlohmann::json::parse(read(out / "report.json"))["crawl"]["stopped_by"], "page_limit");
+  EXPECT_EQ(run({"crawl", "--resume", checkpoint.string(), "--max-pages", "20", "--progress", "never"}, "resume"), 0)
+      << read(dir_ / "resume.stderr");
+  web->stop();
+  const nlohmann::json report = nlohmann::json::parse(read(out / "report.json"));
+  EXPECT_EQ(report["crawl"]["stopped_by"], "page_limit");
+  EXPECT_EQ(web->summary().page_requests, 20u);
+  EXPECT_EQ(web->summary().duplicate_fetches, 0u);
+}
+
 // `bloomcrawl status DIR` of a running crawl, from its output or its checkpoint directory, then
 // of the same crawl stopped by a signal; report.json is rewritten while the crawl runs.
 TEST_F(CrawlCliTest, StatusOfARunningCrawlThenOfItsStop) {
