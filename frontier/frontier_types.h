@@ -25,7 +25,7 @@ struct FrontierOptions {
   std::chrono::milliseconds default_delay{1000};  // from a request's completion to the next start
   uint32_t default_concurrency = 1;               // requests in flight per politeness key
   uint32_t error_budget = 5;                      // consecutive failures before parking; 0 = never park
-  std::chrono::seconds park_duration{600};        // also the cap on Retry-After and exponential back-off
+  std::chrono::seconds park_duration{600};        // also the cap on exponential back-off (not on Retry-After)
   // Every host starts held (not dispatched) until release_host(): lets the crawler fetch
   // robots.txt first without racing the workers between push() and hold_host().
   bool hold_new_hosts = false;
