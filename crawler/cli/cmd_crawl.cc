@@ -10,7 +10,9 @@
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
+#include <limits>
 #include <mutex>
 #include <thread>
 
@@ -304,24 +306,43 @@ int run_crawl(const CrawlFlags& flags) {
 
 BLOOMCRAWL_COMMAND("crawl", "Crawl from a seed-list config", [](CLI::App& app) -> RunFn {
   auto flags = std::make_shared<CrawlFlags>();
+// A flag's value out of its field's range is an error naming the flag, never silently ignored
+// (config/README.md: no silent fallback). The defaults in CrawlFlags mean "not given".
+CLI::Validator fpr_range() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double v = std::strtod(text.c_str(), &end);
+        const bool number = !text.empty() && end == text.c_str() + text.size();
+        return number && v > 0 && v < 0.5 ? std::string() : "must be in (0, 0.5), got " + text;
+      },
+      "(0, 0.5)");
+}
+
   app.add_option("-c,--config", flags->config_file, "JSON config file (config/README.md)")->check(CLI::ExistingFile);
   app.add_option("--seed", flags->seeds, "Seed URL (repeatable; adds to the config's seeds)");
   app.add_option("-o,--output", flags->output, "Output directory (output.directory)");
-  app.add_option("--max-pages", flags->max_pages, "Stop after this many pages (scope.max_pages; 0 = unlimited)");
-  app.add_option("--max-depth", flags->max_depth, "Link hops from a seed (scope.max_depth; -1 = unlimited)");
-  app.add_option("--delay-ms", flags->delay_ms, "Delay between requests to one host (politeness.delay_ms)");
-  app.add_option("--threads", flags->threads, "Fetcher threads (fetch.threads)");
-  app.add_option("--fpr", flags->fpr, "Seen-filter target false-positive rate (seen_filter.target_fpr)");
+  app.add_option("--max-pages", flags->max_pages, "Stop after this many pages (scope.max_pages; 0 = unlimited)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--max-depth", flags->max_depth, "Link hops from a seed (scope.max_depth; -1 = unlimited)")
+      ->check(CLI::Range(-1, std::numeric_limits<int>::max()));
+  app.add_option("--delay-ms", flags->delay_ms, "Delay between requests to one host (politeness.delay_ms)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--threads", flags->threads, "Fetcher threads, 1-256 (fetch.threads)")->check(CLI::Range(1, 256));
+  app.add_option("--fpr", flags->fpr, "Seen-filter target false-positive rate (seen_filter.target_fpr)")
+      ->check(fpr_range());
   app.add_option("--allow-range", flags->allow_ranges, "CIDR exempt from the SSRF guard (repeatable)");
-  app.add_option("--progress", flags->progress, "auto, always or never (logging.progress)");
-  app.add_option("--log-level", flags->log_level, "trace, debug, info, warn, error (logging.level)");
+  app.add_option("--progress", flags->progress, "auto, always or never (logging.progress)")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  app.add_option("--log-level", flags->log_level, "trace, debug, info, warn, error, critical or off (logging.level)")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
   app.add_option("--checkpoint-dir", flags->checkpoint_dir, "Checkpoint directory (checkpoint.directory)");
   auto* resume = app.add_option("--resume", flags->resume_dir,
                                 "Continue the crawl checkpointed in DIR (default: checkpoint.directory)")
                      ->expected(0, 1);
   app.add_option("--cluster", flags->cluster, "Cluster mode: redis://HOST:PORT/NAME (docs/cluster.md)");
-  app.add_option("--nodes", flags->nodes, "Nodes in the cluster (cluster.nodes)");
-  app.add_option("--node", flags->node, "This node's index, 0 to nodes-1 (cluster.node)");
+  app.add_option("--nodes", flags->nodes, "Nodes in the cluster, 1-1024 (cluster.nodes)")->check(CLI::Range(1, 1024));
+  app.add_option("--node", flags->node, "This node's index, 0 to nodes-1 (cluster.node)")->check(CLI::Range(0, 1023));
   app.add_option("--metrics", flags->metrics,
                  "Serve Prometheus metrics and the status page on HOST:PORT (metrics.listen; docs/metrics.md)");
   app.add_flag("--grow", flags->grow,

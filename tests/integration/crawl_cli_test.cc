@@ -344,6 +344,23 @@ TEST_F(CrawlCliTest, ProgressOffATerminalGoesToTheLogEachInterval) {
   web.stop();
 }
 
+// config/README.md, Errors: no silent fallback. A flag's out-of-range value is refused naming the
+// flag, before anything runs; --log-level takes the 7 levels of logging.level.
+TEST_F(CrawlCliTest, OutOfRangeFlagsAreErrorsNamingTheFlag) {
+  const std::vector<std::vector<std::string>> bad = {
+      {"--max-depth", "-5"}, {"--delay-ms", "-1"},       {"--threads", "0"},   {"--fpr", "0"},
+      {"--max-pages", "-1"}, {"--log-level", "verbose"}, {"--progress", "on"}, {"--nodes", "0"}};
+  int i = 0;
+  for (const std::vector<std::string>& flag : bad) {
+    const std::string tag = "bad" + std::to_string(i++);
+    EXPECT_NE(run({"crawl", "--seed", "http://127.0.0.1:1/", flag[0], flag[1]}, tag), 0) << flag[0];
+    EXPECT_NE(read(dir_ / (tag + ".stderr")).find(flag[0]), std::string::npos)
+        << flag[0] << ": " << read(dir_ / (tag + ".stderr"));
+  }
+  EXPECT_EQ(run({"crawl", "--help"}, "help"), 0);
+  EXPECT_NE(read(dir_ / "help.stdout").find("trace, debug, info, warn, error, critical or off"), std::string::npos);
+}
+
 TEST_F(CrawlCliTest, MalformedJsonNamesLineAndColumn) {
   fs::path config = write("bad.json", "{\n  \"seeds\": {\"urls\": [\"http://a.example/\"]},\n  \"scope\": {,}\n}\n");
   EXPECT_EQ(run({"crawl", "--config", config.string()}), 1);
