@@ -914,8 +914,10 @@ void Crawler::process_html(const FetchResult& result, PageRecord& rec) {
       base = std::move(b);
     }
   }
-  stats_.links_discovered.fetch_add(extracted.links.size(), std::memory_order_relaxed);
-  rec.links_found = uint32_t(extracted.links.size());
+  // fetch.max_links_per_page: the links past it are counted (found, dropped), not followed.
+  if (extracted.links_over_cap > 0) stats_.add_drop("max_links_per_page", extracted.links_over_cap);
+  stats_.links_discovered.fetch_add(extracted.links.size() + extracted.links_over_cap, std::memory_order_relaxed);
+  rec.links_found = uint32_t(extracted.links.size() + extracted.links_over_cap);
   std::vector<Candidate> candidates;
   candidates.reserve(extracted.links.size());
   std::vector<std::string> edges;
