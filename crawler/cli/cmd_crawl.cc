@@ -23,6 +23,7 @@
 #include "base/durable_file.h"
 #include "config/cluster_address.h"
 #include "config/config.h"
+#include "config/config_warnings.h"
 #include "config/key_hash.h"
 #include "config/listen_address.h"
 #include "crawler/cli/command.h"
@@ -252,6 +253,7 @@ int run_crawl(const CrawlFlags& flags) {
   const OutputConfig& out = config.output;
   if (out.pages_jsonl || out.edges || out.report_json || out.warc.enabled) locks.lock(out.directory);
   setup_logging(config.logging);
+  for (const std::string& warning : config_warnings(config)) spdlog::warn("config: {}", warning);
 
   CrawlerSettings settings = settings_from_config(config);
   settings.cluster.grow = flags.grow;
@@ -304,8 +306,6 @@ int run_crawl(const CrawlFlags& flags) {
 
 }  // namespace
 
-BLOOMCRAWL_COMMAND("crawl", "Crawl from a seed-list config", [](CLI::App& app) -> RunFn {
-  auto flags = std::make_shared<CrawlFlags>();
 // A flag's value out of its field's range is an error naming the flag, never silently ignored
 // (config/README.md: no silent fallback). The defaults in CrawlFlags mean "not given".
 CLI::Validator fpr_range() {
@@ -319,6 +319,8 @@ CLI::Validator fpr_range() {
       "(0, 0.5)");
 }
 
+BLOOMCRAWL_COMMAND("crawl", "Crawl from a seed-list config", [](CLI::App& app) -> RunFn {
+  auto flags = std::make_shared<CrawlFlags>();
   app.add_option("-c,--config", flags->config_file, "JSON config file (config/README.md)")->check(CLI::ExistingFile);
   app.add_option("--seed", flags->seeds, "Seed URL (repeatable; adds to the config's seeds)");
   app.add_option("-o,--output", flags->output, "Output directory (output.directory)");
