@@ -93,7 +93,7 @@ run() {
   cat >"$work/$name.json" <<CONF
 {
   "seeds": {"urls": ["http://h0.test:$port/p0.html"]},
-  "scope": {"allowed_domains": ["test"], "max_depth": -1},
+  "scope": {"same_host": false, "max_depth": -1},
   "politeness": {"user_agent": "bloomcrawl-bench", "delay_ms": 0, "concurrency_per_host": 48, "obey_robots": true},
   "fetch": {"threads": 2, "transfers_per_thread": 64, "allowed_ranges": ["127.0.0.0/8"],
             "compression": $compression, "resolve": ["*:$port:127.0.0.1"]},

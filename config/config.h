@@ -21,6 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/tracking_params.h"
 #include "config/config_error.h"
 
 namespace bloomcrawl {
@@ -53,11 +54,6 @@ struct ScopeConfig {
   std::vector<std::string> link_kinds = {"a", "area", "frame", "iframe", "meta-refresh", "canonical"};
   bool operator==(const ScopeConfig&) const = default;
 };
-
-// Query parameters that only track the visitor; stripping them merges duplicate URLs.
-inline const std::vector<std::string> kDefaultTrackingParams = {
-    "utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content", "utm_id", "gclid", "dclid",
-    "fbclid",     "msclkid",    "yclid",        "igshid",   "mc_cid",      "mc_eid", "_ga",   "_gl"};
 
 struct CanonicalizationConfig {
   bool sort_query = false;

@@ -111,7 +111,8 @@ void describe(V& v, S& c) {
   v.field("target_fpr", c.target_fpr, RealRange{0, 0.5, true, true});
   v.field("growth_factor", c.growth_factor, RealRange{1.5, 16});
   v.field("tightening_ratio", c.tightening_ratio, RealRange{0, 1, false, true});
-  v.field("memory_limit_mb", c.memory_limit_mb, kNonNegative);
+  // At most 2^30 MB: the limit in bytes must fit 64 bits (config/README.md).
+  v.field("memory_limit_mb", c.memory_limit_mb, IntRange{0, 1 << 30});
 }
 
 template <class V, SectionOf<FrontierConfig> S>
@@ -123,7 +124,7 @@ void describe(V& v, S& c) {
 template <class V, SectionOf<WarcConfig> S>
 void describe(V& v, S& c) {
   v.field("enabled", c.enabled, NoRule{});
-  v.field("max_file_mb", c.max_file_mb, kPositive);
+  v.field("max_file_mb", c.max_file_mb, IntRange{1, 1 << 30});  // in bytes it must fit 64 bits
 }
 
 template <class V, SectionOf<OutputConfig> S>

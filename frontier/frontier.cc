@@ -144,11 +144,6 @@ void Frontier::for_each_queued(const std::function<void(std::string_view, std::s
   shared_->state.for_each_queued(visit);
 }
 
-uint64_t Frontier::take_over_limit(const std::function<void(std::string_view, std::string_view, uint32_t)>& visit) {
-  std::lock_guard lock(shared_->mutex);
-  return shared_->state.take_over_limit(visit);
-}
-
 void Frontier::set_politeness_group(std::string_view host, std::string_view group) {
   shared_->update([&](FrontierState& state) { state.set_politeness_group(host, group); });
 }

@@ -53,7 +53,7 @@ class Frontier {
   AdmitResult push(std::string_view host, std::string_view url, uint32_t depth, bool* new_host = nullptr);
   // A URL queued before a restore (a checkpoint's released leases, a journal's admissions) queued
   // again: as push(), but a full host queue does not refuse it, because pops since the checkpoint
-  // had made room for it. Depth and page limits still apply (they may be lower than before).
+  // had made room for it. The depth limit still applies (it may be lower than before).
   AdmitResult requeue(std::string_view host, std::string_view url, uint32_t depth);
   // Queues `url` whatever the limits. For a URL that push() refused after close() and whose
   // refusal could not be recorded: a checkpoint then carries it to a resume, whose requeue()
@@ -106,14 +106,6 @@ class Frontier {
   // leftover URLs are recorded rather than forgotten. In disk mode one sequential pass over the
   // store, in bounded memory (docs/frontier.md).
   void for_each_queued(const std::function<void(std::string_view, std::string_view, uint32_t)>& visit) const;
-  // Removes the queued URLs that max_pages_per_host no longer lets a host dispatch (its
-  // dispatched + queued beyond the limit: the last ones in pop order), calling visit(host, url,
-  // depth) for each first, under the lock (visit must not call the frontier); returns how many.
-  // Only a restore with a lower limit leaves such URLs (push() refuses them otherwise); a caller
-  // that records every URL it admitted calls this after restoring, because pop_ready() would
-  // otherwise drop them uncounted by URL once the host reaches its limit. O(hosts), plus one pass
-  // over the store in disk mode when some host is over.
-  uint64_t take_over_limit(const std::function<void(std::string_view, std::string_view, uint32_t)>& visit);
   // Hosts in one named group (e.g. resolving to one IP) share one clock, concurrency slots,
   // back-off and error budget. A host moves to the group with whatever is in flight.
   void set_politeness_group(std::string_view host, std::string_view group);

@@ -18,8 +18,6 @@ const char* admit_result_name(AdmitResult result) {
     case AdmitResult::kQueued: return "queued";
     case AdmitResult::kTooDeep: return "too_deep";
     case AdmitResult::kHostQueueFull: return "host_queue_full";
-    case AdmitResult::kHostPageLimit: return "host_page_limit";
-    case AdmitResult::kPageLimit: return "page_limit";
   }
   return "unknown";
 }
@@ -123,6 +121,20 @@ AdmitResult FrontierState::refuse(AdmitResult reason) {
 
 bool FrontierState::page_limit_reached() const { return options_.max_pages != 0 && dispatched_ >= options_.max_pages; }
 
+bool FrontierState::at_host_page_limit(const Host& host) const {
+  return options_.max_pages_per_host != 0 && host.dispatched >= options_.max_pages_per_host;
+}
+
+// True when every host with queued URLs has reached max_pages_per_host: none can be dispatched.
+// O(hosts) at worst, and only asked when nothing is in flight (empty_and_idle()).
+bool FrontierState::only_hosts_at_page_limit_queued() const {
+  if (options_.max_pages_per_host == 0) return false;
+  for (uint32_t id = 0; id < hosts_.size(); ++id) {
+    if (!at_host_page_limit(hosts_[id]) && !queue_empty(id)) return false;
+  }
+  return true;
+}
+
 AdmitResult FrontierState::push(std::string_view host, std::string_view url, uint32_t depth, bool* new_host,
                                 PushLimits limits) {
   if (new_host != nullptr) *new_host = false;
@@ -138,18 +150,10 @@ AdmitResult FrontierState::push(std::string_view host, std::string_view url, uin
 
 AdmitResult FrontierState::check_limits(std::string_view host, uint32_t depth, bool queue_limit) const {
   if (depth > options_.max_depth) return AdmitResult::kTooDeep;
-  // Queued URLs count against the page limits too: a URL that could never be dispatched is
-  // refused now rather than held in memory until the end of the crawl.
-  if (options_.max_pages != 0 && dispatched_ + queued_ >= options_.max_pages) {
-    return AdmitResult::kPageLimit;
-  }
+  // The page limits refuse nothing: URLs past them stay queued, undispatched, so that a resume
+  // with a higher limit fetches them (config/README.md, scope.max_pages).
   if (const uint32_t known = find_host(host); known != kNone) {
-    const Host& existing = hosts_[known];
-    const uint64_t waiting = queue_size(known);
-    if (options_.max_pages_per_host != 0 && existing.dispatched + waiting >= options_.max_pages_per_host) {
-      return AdmitResult::kHostPageLimit;
-    }
-    if (queue_limit && options_.max_queued_per_host != 0 && waiting >= options_.max_queued_per_host) {
+    if (queue_limit && options_.max_queued_per_host != 0 && queue_size(known) >= options_.max_queued_per_host) {
       return AdmitResult::kHostQueueFull;
     }
   }
@@ -203,7 +207,7 @@ void FrontierState::unlink(uint32_t host_id) {
 
 void FrontierState::refresh(uint32_t host_id) {
   Host& host = hosts_[host_id];
-  const bool dispatchable = !host.held && !queue_empty(host_id);
+  const bool dispatchable = !host.held && !queue_empty(host_id) && !at_host_page_limit(host);
   const bool linked = host.ring_next != kNone;
   if (dispatchable && !linked) link(host_id);
   if (!dispatchable && linked) unlink(host_id);
@@ -235,30 +239,12 @@ void FrontierState::reschedule(uint32_t group_id) {
       ready_at);
 }
 
-void FrontierState::drop_queue(uint32_t host_id) {
-  Host& host = hosts_[host_id];
-  const uint64_t dropped = queue_size(host_id);
-  if (disk_) {
-    queued_bytes_ -= disk_->clear(host_id);
-  } else {
-    host.queue.for_each([&](std::string_view url, uint32_t) { queued_bytes_ -= url.size(); });
-    host.queue.clear();
-  }
-  queued_ -= dropped;
-  dropped_over_limit_ += dropped;
-}
-
 std::optional<Lease> FrontierState::pop_ready(Clock::time_point now) {
   while (!page_limit_reached() && !ready_.empty() && ready_.top_time() <= now) {
     const uint32_t group_id = ready_.top_id();
     Group& group = groups_[group_id];
     const uint32_t host_id = group.ring_head;
     Host& host = hosts_[host_id];
-    if (options_.max_pages_per_host != 0 && host.dispatched >= options_.max_pages_per_host) {
-      drop_queue(host_id);  // only after a restore with a lower limit; push() refuses otherwise
-      refresh(host_id);
-      continue;
-    }
     Lease lease;
     uint64_t seq = 0;
     if (disk_) {
@@ -540,51 +526,9 @@ void FrontierState::for_each_queued(
   }
 }
 
-uint64_t FrontierState::take_over_limit(
-    const std::function<void(std::string_view, std::string_view, uint32_t)>& visit) {
-  const uint64_t limit = options_.max_pages_per_host;
-  if (limit == 0) return 0;
-  // Per host past its limit: how many of its queued URLs, in pop order, may still be dispatched
-  // (kNotOver: the host is within its limit).
-  constexpr uint64_t kNotOver = ~uint64_t{0};
-  std::vector<uint64_t> room(hosts_.size(), kNotOver);
-  std::vector<uint32_t> over;
-  for (uint32_t id = 0; id < hosts_.size(); ++id) {
-    if (hosts_[id].dispatched + queue_size(id) > limit) {
-      room[id] = limit - std::min(hosts_[id].dispatched, limit);
-      over.push_back(id);
-    }
-  }
-  if (over.empty()) return 0;
-  std::vector<std::tuple<uint32_t, std::string, uint32_t>> kept;
-  uint64_t taken = 0;
-  auto take = [&](uint32_t id, std::string_view url, uint32_t depth) {
-    if (room[id] == kNotOver) return;
-    if (room[id] > 0) {
-      --room[id];
-      kept.emplace_back(id, url, depth);
-      return;
-    }
-    visit(hosts_[id].key, url, depth);
-    ++taken;
-  };
-  if (disk_) {
-    disk_->for_each_queued(take);
-  } else {
-    for (uint32_t id : over) {
-      hosts_[id].queue.for_each([&](std::string_view url, uint32_t depth) { take(id, url, depth); });
-    }
-  }
-  for (uint32_t id : over) drop_queue(id);
-  for (const auto& [id, url, depth] : kept) enqueue(id, url, depth);
-  dropped_over_limit_ -= kept.size();
-  for (uint32_t id : over) refresh(id);
-  return taken;
-}
-
 bool FrontierState::empty_and_idle() const {
   return leases_.empty() && prerequisite_leases_.empty() && prerequisites_.empty() &&
-         (queued_ == 0 || page_limit_reached());
+         (queued_ == 0 || page_limit_reached() || only_hosts_at_page_limit_queued());
 }
 
 FrontierStats FrontierState::stats(bool compute_memory) const {
@@ -603,7 +547,6 @@ FrontierStats FrontierState::stats(bool compute_memory) const {
   stats.parks = parks_;
   stats.retried = retried_;
   stats.admissions = admissions_;
-  stats.dropped_over_limit = dropped_over_limit_;
   stats.dropped = dropped_;
   if (!compute_memory) return stats;
   // Container node sizes are estimated (libstdc++ hash nodes: next pointer, value, cached hash).

@@ -59,7 +59,6 @@ class FrontierState {
   bool is_known_host(std::string_view host) const;
   std::vector<std::string> held_hosts() const;
   void for_each_queued(const std::function<void(std::string_view, std::string_view, uint32_t)>& visit) const;
-  uint64_t take_over_limit(const std::function<void(std::string_view, std::string_view, uint32_t)>& visit);
 
   FrontierStats stats(bool compute_memory) const;
   bool empty_and_idle() const;
@@ -152,7 +151,9 @@ class FrontierState {
   void reschedule(uint32_t group_id);
   void link(uint32_t host_id);
   void unlink(uint32_t host_id);
-  void drop_queue(uint32_t host_id);
+  // scope.max_pages_per_host: a host that has reached it keeps its queue but is not dispatched.
+  bool at_host_page_limit(const Host& host) const;
+  bool only_hosts_at_page_limit_queued() const;
   InFlight take_lease(const Lease& lease, const char* operation);
   void record_outcome(uint32_t host_id, Clock::time_point now, const HostOutcome& outcome);
   // Puts a lease back at the head of its host queue; it no longer counts as a page.
@@ -186,7 +187,6 @@ class FrontierState {
   uint64_t completed_backoff_ = 0;
   uint64_t parks_ = 0;
   uint64_t retried_ = 0;
-  uint64_t dropped_over_limit_ = 0;
   uint64_t dropped_ = 0;  // leases given up with drop()
   std::array<uint64_t, kAdmitResultCount> admissions_{};
   std::unique_ptr<DiskQueues> disk_;  // disk mode; host queues above stay empty

@@ -16,14 +16,16 @@ namespace bloomcrawl {
 using Clock = std::chrono::steady_clock;
 
 struct FrontierOptions {
-  uint32_t max_depth = UINT32_MAX;                // URLs deeper than this are refused (seeds are depth 0)
-  uint64_t max_pages = 0;                         // total dispatched + queued; 0 = unlimited
-  uint64_t max_pages_per_host = 0;                // per host dispatched + queued; 0 = unlimited
+  uint32_t max_depth = UINT32_MAX;  // URLs deeper than this are refused (seeds are depth 0)
+  // Page limits refuse nothing: past them URLs stay queued, undispatched (a restore with a higher
+  // limit dispatches them), and empty_and_idle() is true once nothing else can be dispatched.
+  uint64_t max_pages = 0;                         // pages dispatched in total; 0 = unlimited
+  uint64_t max_pages_per_host = 0;                // pages dispatched per host; 0 = unlimited
   uint64_t max_queued_per_host = 0;               // URLs waiting per host; 0 = unlimited
   std::chrono::milliseconds default_delay{1000};  // from a request's completion to the next start
   uint32_t default_concurrency = 1;               // requests in flight per politeness key
   uint32_t error_budget = 5;                      // consecutive failures before parking; 0 = never park
-  std::chrono::seconds park_duration{600};        // also the cap on Retry-After and exponential back-off
+  std::chrono::seconds park_duration{600};        // also the cap on exponential back-off (not on Retry-After)
   // Every host starts held (not dispatched) until release_host(): lets the crawler fetch
   // robots.txt first without racing the workers between push() and hold_host().
   bool hold_new_hosts = false;
@@ -40,8 +42,8 @@ struct FrontierOptions {
   std::function<std::string(std::string_view host)> group_of;
 };
 
-enum class AdmitResult : uint8_t { kQueued, kTooDeep, kHostQueueFull, kHostPageLimit, kPageLimit };
-inline constexpr size_t kAdmitResultCount = 5;
+enum class AdmitResult : uint8_t { kQueued, kTooDeep, kHostQueueFull };
+inline constexpr size_t kAdmitResultCount = 3;
 const char* admit_result_name(AdmitResult result);
 // Which of a push's limits apply: all (an admission), all but the host queue's (a URL queued
 // again after a restore), none (Frontier::keep(): a refusal that could not be recorded).
@@ -104,8 +106,6 @@ struct FrontierStats {
   uint64_t retried = 0;  // leases given back with retry()
   // Indexed by AdmitResult: [kQueued] counts admitted URLs, the others refusals by reason.
   std::array<uint64_t, kAdmitResultCount> admissions{};
-  // URLs dropped from queues at dispatch because a page limit was lowered by a restore.
-  uint64_t dropped_over_limit = 0;
   uint64_t dropped = 0;     // leases given up with drop() (never fetched)
   uint64_t bytes_used = 0;  // heap bytes held by the frontier's own structures (estimate;
                             // 0 from stats(false))

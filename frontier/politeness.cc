@@ -23,10 +23,11 @@ bool apply_outcome(PolitenessClock& clock, const HostOutcome& outcome, Clock::ti
       clock.backoff_exponent = 0;
       return false;
     case HostOutcome::Kind::kBackoff: {
-      // Retry-After is honoured but capped: a hostile or confused server must not stall the
-      // crawl (whose end waits for every queue) for days.
-      Clock::time_point until = outcome.retry_at ? std::min(*outcome.retry_at, now + cap)
-                                                 : now + exponential_backoff(delay, clock.backoff_exponent, cap);
+      // Retry-After is honoured as given: its caller caps it (politeness.backoff.max_retry_after_s,
+      // config/README.md), so that field alone decides how long a server may ask to wait; park_s
+      // caps the back-off that doubles without one.
+      Clock::time_point until =
+          outcome.retry_at ? *outcome.retry_at : now + exponential_backoff(delay, clock.backoff_exponent, cap);
       if (!outcome.retry_at) ++clock.backoff_exponent;
       clock.blocked_until = std::max(clock.blocked_until, until);
       return false;

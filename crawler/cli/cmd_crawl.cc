@@ -10,7 +10,9 @@
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
+#include <limits>
 #include <mutex>
 #include <thread>
 
@@ -21,6 +23,7 @@
 #include "base/durable_file.h"
 #include "config/cluster_address.h"
 #include "config/config.h"
+#include "config/config_warnings.h"
 #include "config/key_hash.h"
 #include "config/listen_address.h"
 #include "crawler/cli/command.h"
@@ -101,17 +104,18 @@ std::string join_differences(const std::vector<ConfigDifference>& diffs) {
   return out;
 }
 
-// The checkpointed crawl's config. A seeds file is not read again (it is relative to a config
-// file that may have moved): resuming such a crawl without --config uses its seed URLs only.
-CrawlConfig checkpointed_config(const CrawlManifest& m, const std::filesystem::path& dir) {
+// The checkpointed crawl's config. With `seeds_file`, its seeds.file (saved as an absolute path) is
+// read again, so `crawl --resume DIR` alone resumes a file-seeded crawl with the seeds' hosts in
+// scope (config/README.md seeds.file); a file gone since is an error naming it.
+CrawlConfig checkpointed_config(const CrawlManifest& m, const std::filesystem::path& dir, bool seeds_file) {
   nlohmann::json saved = m.config;
-  if (saved.contains("seeds") && saved["seeds"].is_object()) saved["seeds"].erase("file");
+  if (!seeds_file && saved.contains("seeds") && saved["seeds"].is_object()) saved["seeds"].erase("file");
   return parse_config(saved.dump(), (dir / "CRAWL-*").string(), LoadOptions{.require_seeds = false});
 }
 
 // Throws unless `config` keys URLs as the checkpointed crawl did.
 void check_resumable(const CrawlManifest& m, const std::filesystem::path& dir, const CrawlConfig& config) {
-  CrawlConfig saved = checkpointed_config(m, dir);
+  CrawlConfig saved = checkpointed_config(m, dir, false);
   std::vector<ConfigDifference> diffs = key_affecting_differences(saved, config);
   if (!diffs.empty()) {
     throw std::runtime_error("cannot resume " + dir.string() +
@@ -229,13 +233,13 @@ int run_crawl(const CrawlFlags& flags) {
     locks.lock(dir);
     resume = std::make_unique<CrawlCheckpoint>(load_crawl_checkpoint(dir));
     // No --config: the checkpointed crawl's own config, with the command line's overrides.
-    if (flags.config_file.empty()) config = checkpointed_config(resume->manifest, dir);
+    if (flags.config_file.empty()) config = checkpointed_config(resume->manifest, dir, true);
   }
   apply_overrides(flags, config);
   if (resume) {
     check_resumable(resume->manifest, config.checkpoint.directory, config);
     if (all_seed_urls(config).empty())
-      config.seeds.urls = all_seed_urls(checkpointed_config(resume->manifest, config.checkpoint.directory));
+      config.seeds.urls = all_seed_urls(checkpointed_config(resume->manifest, config.checkpoint.directory, true));
   }
   validate_config(config, flags.config_file.empty() ? "<command line>" : flags.config_file);
   join_cluster_of(config, flags.grow);
@@ -249,6 +253,7 @@ int run_crawl(const CrawlFlags& flags) {
   const OutputConfig& out = config.output;
   if (out.pages_jsonl || out.edges || out.report_json || out.warc.enabled) locks.lock(out.directory);
   setup_logging(config.logging);
+  for (const std::string& warning : config_warnings(config)) spdlog::warn("config: {}", warning);
 
   CrawlerSettings settings = settings_from_config(config);
   settings.cluster.grow = flags.grow;
@@ -301,26 +306,45 @@ int run_crawl(const CrawlFlags& flags) {
 
 }  // namespace
 
+// A flag's value out of its field's range is an error naming the flag, never silently ignored
+// (config/README.md: no silent fallback). The defaults in CrawlFlags mean "not given".
+CLI::Validator fpr_range() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double v = std::strtod(text.c_str(), &end);
+        const bool number = !text.empty() && end == text.c_str() + text.size();
+        return number && v > 0 && v < 0.5 ? std::string() : "must be in (0, 0.5), got " + text;
+      },
+      "(0, 0.5)");
+}
+
 BLOOMCRAWL_COMMAND("crawl", "Crawl from a seed-list config", [](CLI::App& app) -> RunFn {
   auto flags = std::make_shared<CrawlFlags>();
   app.add_option("-c,--config", flags->config_file, "JSON config file (config/README.md)")->check(CLI::ExistingFile);
   app.add_option("--seed", flags->seeds, "Seed URL (repeatable; adds to the config's seeds)");
   app.add_option("-o,--output", flags->output, "Output directory (output.directory)");
-  app.add_option("--max-pages", flags->max_pages, "Stop after this many pages (scope.max_pages; 0 = unlimited)");
-  app.add_option("--max-depth", flags->max_depth, "Link hops from a seed (scope.max_depth; -1 = unlimited)");
-  app.add_option("--delay-ms", flags->delay_ms, "Delay between requests to one host (politeness.delay_ms)");
-  app.add_option("--threads", flags->threads, "Fetcher threads (fetch.threads)");
-  app.add_option("--fpr", flags->fpr, "Seen-filter target false-positive rate (seen_filter.target_fpr)");
+  app.add_option("--max-pages", flags->max_pages, "Stop after this many pages (scope.max_pages; 0 = unlimited)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--max-depth", flags->max_depth, "Link hops from a seed (scope.max_depth; -1 = unlimited)")
+      ->check(CLI::Range(-1, std::numeric_limits<int>::max()));
+  app.add_option("--delay-ms", flags->delay_ms, "Delay between requests to one host (politeness.delay_ms)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--threads", flags->threads, "Fetcher threads, 1-256 (fetch.threads)")->check(CLI::Range(1, 256));
+  app.add_option("--fpr", flags->fpr, "Seen-filter target false-positive rate (seen_filter.target_fpr)")
+      ->check(fpr_range());
   app.add_option("--allow-range", flags->allow_ranges, "CIDR exempt from the SSRF guard (repeatable)");
-  app.add_option("--progress", flags->progress, "auto, always or never (logging.progress)");
-  app.add_option("--log-level", flags->log_level, "trace, debug, info, warn, error (logging.level)");
+  app.add_option("--progress", flags->progress, "auto, always or never (logging.progress)")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  app.add_option("--log-level", flags->log_level, "trace, debug, info, warn, error, critical or off (logging.level)")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
   app.add_option("--checkpoint-dir", flags->checkpoint_dir, "Checkpoint directory (checkpoint.directory)");
   auto* resume = app.add_option("--resume", flags->resume_dir,
                                 "Continue the crawl checkpointed in DIR (default: checkpoint.directory)")
                      ->expected(0, 1);
   app.add_option("--cluster", flags->cluster, "Cluster mode: redis://HOST:PORT/NAME (docs/cluster.md)");
-  app.add_option("--nodes", flags->nodes, "Nodes in the cluster (cluster.nodes)");
-  app.add_option("--node", flags->node, "This node's index, 0 to nodes-1 (cluster.node)");
+  app.add_option("--nodes", flags->nodes, "Nodes in the cluster, 1-1024 (cluster.nodes)")->check(CLI::Range(1, 1024));
+  app.add_option("--node", flags->node, "This node's index, 0 to nodes-1 (cluster.node)")->check(CLI::Range(0, 1023));
   app.add_option("--metrics", flags->metrics,
                  "Serve Prometheus metrics and the status page on HOST:PORT (metrics.listen; docs/metrics.md)");
   app.add_flag("--grow", flags->grow,

@@ -177,7 +177,8 @@ RunFn setup_url(CLI::App& app) {
   app.add_flag("--href", args->href_only, "print the WHATWG href of each URL instead of its canonical form");
   app.add_flag("--sort-query", args->options.sort_query, "sort query parameters by name");
   app.add_flag("--strip-params", args->options.strip_params,
-               "remove tracking query parameters (utm_*, gclid, fbclid, ...)");
+               "remove tracking query parameters (the crawl's default canonicalization.strip_param_names: "
+               "utm_source, gclid, fbclid, ...)");
   app.add_option("--strip-param", args->extra_strip_params,
                  "also remove this query parameter (repeatable; 'prefix*' allowed); "
                  "implies --strip-params");

@@ -114,6 +114,7 @@ class LinkCollector {
   void add(LinkKind kind, const GumboElement& element, std::string_view raw, bool nofollow) {
     if (result_.links.size() >= options_.max_links) {
       result_.links_capped = true;
+      ++result_.links_over_cap;
       return;
     }
     result_.links.push_back(

@@ -70,6 +70,7 @@ struct ExtractedLinks {
   bool meta_noindex = false;
   bool truncated = false;               // part of the page was not parsed (byte or nesting cap)
   bool links_capped = false;            // more than max_links links were found
+  size_t links_over_cap = 0;            // how many more: found, not kept
   std::string parse_error;              // set when the HTML parser failed on the page: no links, no directives
   Encoding encoding = Encoding::kUtf8;  // the page's encoding: the links' encoding override
 };

@@ -12,8 +12,6 @@ const char* fetch_outcome_name(FetchOutcome outcome) {
     case FetchOutcome::kConnectFailed: return "connect_failed";
     case FetchOutcome::kDnsFailed: return "dns_failed";
     case FetchOutcome::kBlockedAddress: return "blocked_address";
-    case FetchOutcome::kBodyTooLarge: return "body_too_large";
-    case FetchOutcome::kDecodedTooLarge: return "decoded_too_large";
     case FetchOutcome::kHeaderTooLarge: return "header_too_large";
     case FetchOutcome::kProtocolError: return "protocol_error";
     case FetchOutcome::kConnectionReset: return "connection_reset";
@@ -30,7 +28,6 @@ FetchOutcome outcome_of_curl_error(CURLcode code, long os_errno) {
     case CURLE_COULDNT_RESOLVE_HOST:
     case CURLE_COULDNT_RESOLVE_PROXY: return FetchOutcome::kDnsFailed;
     case CURLE_COULDNT_CONNECT: return FetchOutcome::kConnectFailed;
-    case CURLE_FILESIZE_EXCEEDED: return FetchOutcome::kBodyTooLarge;
     case CURLE_GOT_NOTHING: return FetchOutcome::kConnectionReset;
     case CURLE_RECV_ERROR:
     case CURLE_SEND_ERROR:

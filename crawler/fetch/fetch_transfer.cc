@@ -114,6 +114,7 @@ void FetchTransfer::start(FetchRequest request) {
   override_accepted_ = parse_media_type_list(request.accept_types_override);
   keep_first_bytes_ = request.keep_first_bytes;
   abort_ = Abort::kNone;
+  wire_body_bytes_ = 0;
   abort_error_.clear();
   blocked_.clear();
   in_body_ = false;
@@ -211,15 +212,8 @@ bool FetchTransfer::head_complete() {
   result_.media_type = media_type_of(result_.content_type);
   result_.content_accepted = media_type_accepted(result_.media_type, effective_accepted());
   const int64_t length = result_.content_length;
-  if (result_.content_accepted) {
-    if (keep_first_bytes_ == 0 && length > static_cast<int64_t>(options_.max_body_bytes)) {
-      abort_ = Abort::kBodyTooLarge;
-      abort_error_ = "Content-Length " + std::to_string(length) + " exceeds max_body_bytes (" +
-                     std::to_string(options_.max_body_bytes) + ")";
-      return false;
-    }
-    return true;
-  }
+  // A body longer than max_body_bytes is read up to it and kept, truncated (body_bytes()).
+  if (result_.content_accepted) return true;
   const bool bodiless = result_.status == 204 || result_.status == 304 || length == 0;
   if (!bodiless && (length < 0 || length > kDrainLimit)) {
     abort_ = Abort::kNotAccepted;
@@ -234,16 +228,18 @@ size_t FetchTransfer::on_write(char* data, size_t size, size_t count, void* self
   return transfer->body_bytes(std::string_view(data, bytes)) ? bytes : 0;
 }
 
+// max_body_bytes (unless keep_first_bytes replaces it): the body is read up to it on the wire and
+// the transfer ends there, a page like any other, truncated (config/README.md fetch.max_body_bytes).
 bool FetchTransfer::body_bytes(std::string_view bytes) {
+  bool cut = false;
   if (keep_first_bytes_ == 0 || !result_.content_accepted) {
-    curl_off_t wire = 0;
-    curl_easy_getinfo(easy_, CURLINFO_SIZE_DOWNLOAD_T, &wire);
-    if (static_cast<uint64_t>(wire) > options_.max_body_bytes) {
-      abort_ = Abort::kBodyTooLarge;
-      abort_error_ = "body exceeds max_body_bytes (" + std::to_string(options_.max_body_bytes) + ")";
-      return false;
+    const uint64_t room = options_.max_body_bytes - std::min<uint64_t>(wire_body_bytes_, options_.max_body_bytes);
+    if (bytes.size() > room) {
+      bytes = bytes.substr(0, room);
+      cut = true;
     }
   }
+  wire_body_bytes_ += bytes.size();
   if (!decoder_) decoder_.emplace(false, "");  // a body without a final head (HTTP/0.9): as is
   // A body received as is is kept once, in `body` (FetchResult::raw_body), unless only its first
   // part is kept there.
@@ -257,7 +253,13 @@ bool FetchTransfer::body_bytes(std::string_view bytes) {
     abort_ = Abort::kBadEncoding;
     abort_error_ = decoder_->error();
   }
-  return fed;
+  if (fed && cut) truncate();
+  return fed && !cut;
+}
+
+void FetchTransfer::truncate() {
+  result_.body_truncated = true;
+  abort_ = Abort::kTruncated;
 }
 
 // The body after content decoding, counted against the bomb guard and kept if accepted.
@@ -269,21 +271,17 @@ bool FetchTransfer::decoded_bytes(std::string_view bytes) {
     result_.body_decoded_bytes += kept;
     if (kept == bytes.size()) return true;
     // The first part is all that was asked for: the rest is not read.
-    result_.body_truncated = true;
-    abort_ = Abort::kKeptFirstPart;
+    truncate();
     return false;
   }
-  if (result_.body_decoded_bytes + bytes.size() > options_.max_decoded_bytes) {
-    curl_off_t wire = 0;
-    curl_easy_getinfo(easy_, CURLINFO_SIZE_DOWNLOAD_T, &wire);
-    abort_ = Abort::kDecodedTooLarge;
-    abort_error_ = "decoded body exceeds max_decoded_bytes (" + std::to_string(options_.max_decoded_bytes) +
-                   ") after " + std::to_string(wire) + " bytes on the wire";
-    return false;
-  }
-  result_.body_decoded_bytes += bytes.size();
-  if (result_.content_accepted) result_.body.append(bytes);
-  return true;
+  // max_decoded_bytes (gzip/brotli bombs): the decoded body is cut there, as at max_body_bytes.
+  const uint64_t room = options_.max_decoded_bytes - result_.body_decoded_bytes;
+  const std::string_view kept = bytes.substr(0, std::min<uint64_t>(room, bytes.size()));
+  result_.body_decoded_bytes += kept.size();
+  if (result_.content_accepted) result_.body.append(kept);
+  if (kept.size() == bytes.size()) return true;
+  truncate();
+  return false;
 }
 
 curl_socket_t FetchTransfer::on_open_socket(void* self, curlsocktype /*purpose*/, curl_sockaddr* address) {
@@ -333,16 +331,13 @@ void FetchTransfer::fill_transfer_info(FetchResult* result) {
 FetchResult FetchTransfer::finish(CURLcode code) {
   FetchResult result = std::move(result_);
   fill_transfer_info(&result);
-  if (code == CURLE_OK || abort_ == Abort::kNotAccepted || abort_ == Abort::kKeptFirstPart) {
-    // A gated type is a complete answer (headers and size), as is the first part of a body when
-    // only that was asked for.
+  if (code == CURLE_OK || abort_ == Abort::kNotAccepted || abort_ == Abort::kTruncated) {
+    // A gated type is a complete answer (headers and size), as is a body cut at a limit or at the
+    // first part asked for (body_truncated).
     result.outcome = FetchOutcome::kOk;
     if (code == CURLE_OK) result.payload_digest = digest_.finish();
   } else if (abort_ != Abort::kNone) {
-    result.outcome = abort_ == Abort::kBodyTooLarge      ? FetchOutcome::kBodyTooLarge
-                     : abort_ == Abort::kDecodedTooLarge ? FetchOutcome::kDecodedTooLarge
-                     : abort_ == Abort::kBadEncoding     ? FetchOutcome::kProtocolError
-                                                         : FetchOutcome::kHeaderTooLarge;
+    result.outcome = abort_ == Abort::kBadEncoding ? FetchOutcome::kProtocolError : FetchOutcome::kHeaderTooLarge;
     result.error = abort_error_;
   } else if (code == CURLE_OUT_OF_MEMORY && !in_body_) {
     // libcurl 7.88 reports a single header line over its own 100 KiB limit (CURL_MAX_HTTP_HEADER)

@@ -41,11 +41,9 @@ class FetchTransfer {
   // generic write error.
   enum class Abort {
     kNone,
-    kBodyTooLarge,
-    kDecodedTooLarge,
     kHeaderTooLarge,
     kNotAccepted,
-    kKeptFirstPart,
+    kTruncated,  // at a body limit or keep_first_bytes: a complete answer, body_truncated
     kBadEncoding
   };
 
@@ -59,6 +57,7 @@ class FetchTransfer {
   bool head_complete();
   bool body_bytes(std::string_view bytes);
   bool decoded_bytes(std::string_view bytes);
+  void truncate();  // the body ends here: the rest is not read
   void header_field(std::string_view name, std::string_view value);
   const std::vector<std::string>& effective_accepted() const;
   void fill_transfer_info(FetchResult* result);
@@ -76,6 +75,7 @@ class FetchTransfer {
   std::vector<std::string> override_accepted_;
   size_t keep_first_bytes_ = 0;  // FetchRequest::keep_first_bytes
   Abort abort_ = Abort::kNone;
+  uint64_t wire_body_bytes_ = 0;  // body bytes as received, counted against max_body_bytes
   std::string abort_error_;
   std::string blocked_;           // the refused connect, if the guard refused one
   bool in_body_ = false;          // the final response's head is complete

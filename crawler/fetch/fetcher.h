@@ -13,10 +13,10 @@
 //   workers, so it must be thread-safe — and must return quickly (hand the result off; do not call
 //   stop() from it).
 // - Redirects are never followed: a 3xx result carries the raw Location for the caller to resolve.
-// - Limits (body, decoded size, header size, timeouts) end a transfer with a specific outcome; the
-//   body kept never exceeds them. Bodies are kept only for accepted content types. A request may
-//   instead ask for a body's first part (FetchRequest::keep_first_bytes): then a longer body is
-//   cut, not a failure.
+// - The body limits (max_body_bytes on the wire, max_decoded_bytes after decoding) cut the body:
+//   the transfer ends there as kOk with body_truncated, a page (config/README.md). A request may
+//   ask for less (FetchRequest::keep_first_bytes), cut the same way. The header limit and the
+//   timeouts end a transfer with their own outcome. Bodies are kept only for accepted content types.
 // - With the SSRF guard on, every connection's resolved address is checked (see address_guard.h).
 // - stop() (also run by the destructor) aborts in-flight and queued requests, reports them as
 //   kCancelled and returns once every worker has exited. A submit() after stop() is reported as
@@ -42,7 +42,7 @@ struct FetchOptions {
   std::chrono::milliseconds connect_timeout{10000};
   std::chrono::milliseconds idle_timeout{30000};  // no body bytes for this long (1 s granularity)
   std::chrono::milliseconds total_timeout{60000};
-  size_t max_body_bytes = 10 << 20;     // bytes on the wire (compressed), Content-Length included
+  size_t max_body_bytes = 10 << 20;     // body bytes read from the wire (compressed); the rest is not
   size_t max_decoded_bytes = 50 << 20;  // bytes after Content-Encoding decoding (bomb guard)
   size_t max_header_bytes = 64 << 10;   // all response header lines, 1xx responses included
   std::string user_agent;
@@ -72,8 +72,6 @@ enum class FetchOutcome {
   kConnectFailed,
   kDnsFailed,
   kBlockedAddress,
-  kBodyTooLarge,
-  kDecodedTooLarge,
   kHeaderTooLarge,
   kProtocolError,
   kConnectionReset,
@@ -112,12 +110,14 @@ struct FetchResult {
   std::string media_type;         // content_type's media type, lowercase ("" when it names none)
   bool content_accepted = false;  // body was kept (media type accepted)
   std::string body;               // decoded body; empty unless content_accepted
-  bool body_truncated = false;    // body is the first keep_first_bytes of a longer one
-  int64_t content_length = -1;    // declared Content-Length, -1 if absent
-  std::string location;           // raw Location header (unresolved)
-  std::string retry_after;        // raw Retry-After header
-  std::string x_robots_tag;       // all X-Robots-Tag headers joined with ", "
-  std::string remote_ip;          // address actually connected to
+  // The body was cut: at keep_first_bytes, max_body_bytes (on the wire) or max_decoded_bytes; the
+  // rest was not read. The result is kOk, a page like any other (config/README.md).
+  bool body_truncated = false;
+  int64_t content_length = -1;  // declared Content-Length, -1 if absent
+  std::string location;         // raw Location header (unresolved)
+  std::string retry_after;      // raw Retry-After header
+  std::string x_robots_tag;     // all X-Robots-Tag headers joined with ", "
+  std::string remote_ip;        // address actually connected to
   uint64_t header_bytes = 0;
   uint64_t body_wire_bytes = 0;     // as received, before decoding
   uint64_t body_decoded_bytes = 0;  // after decoding (counted even when not kept)

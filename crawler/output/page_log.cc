@@ -55,6 +55,7 @@ void record_fetch(const FetchResult& result, PageRecord* record) {
   record->http_version = result.http_version;
   record->wire_bytes = result.header_bytes + result.body_wire_bytes;
   record->payload_digest = result.payload_digest;
+  record->truncated = result.body_truncated;
 }
 
 PageLog::PageLog(const std::filesystem::path& dir, bool edges) {
@@ -114,6 +115,7 @@ std::string page_line(const PageRecord& r) {
   text("parent", r.parent);
   if (sent && !r.payload_digest.empty()) text("payload_digest", r.payload_digest);
   number("status", r.status);
+  if (sent && r.truncated) line.append(",\"truncated\":true");
   text("url", r.url);
   if (sent) number("wire_bytes", r.wire_bytes);
   line.append("}\n");

@@ -40,6 +40,7 @@ struct PageRecord {
   std::string http_version;
   uint64_t wire_bytes = 0;     // header lines and body as received
   std::string payload_digest;  // FetchResult::payload_digest, WARC's
+  bool truncated = false;      // FetchResult::body_truncated: the body was cut at a limit
 };
 
 // Copies the fetch attempt's fields (fetch_time and after) from the fetcher's result.

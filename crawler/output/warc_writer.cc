@@ -123,7 +123,8 @@ WarcExchange warc_exchange_of(const FetchResult& result) {
           .body = received_body(result),
           .payload_digest = result.payload_digest,
           .status = result.status,
-          .content_type = result.content_type};
+          .content_type = result.content_type,
+          .truncated = result.body_truncated};
 }
 
 WarcWriter::WarcWriter(WarcOptions options) : options_(std::move(options)) {
@@ -194,6 +195,7 @@ void WarcWriter::write(const WarcExchange& x) {
   std::string& bytes = scratch.empty_bytes();
   start_record_head("response", response_id, date, x, &head);
   if (!x.payload_digest.empty()) head.append("WARC-Payload-Digest: ").append(x.payload_digest).append("\r\n");
+  if (x.truncated) head.append("WARC-Truncated: length\r\n");
   finish_record_head(response_block_digest, "response", x.response_head.size() + x.body.size(), &head);
   scratch.gzip.append_member({head, x.response_head, x.body, "\r\n\r\n"}, &bytes);
   const uint64_t response_length = bytes.size();

@@ -46,6 +46,7 @@ struct WarcExchange {
   std::string_view payload_digest;             // sha1 of the de-chunked body (FetchResult::payload_digest)
   long status = 0;                             // for the index
   std::string_view content_type;               // for the index: the Content-Type field's value
+  bool truncated = false;                      // the body was cut at a limit: WARC-Truncated: length
 };
 
 class WarcWriter {

@@ -116,11 +116,6 @@ void CrawlCheckpointer::resume_from_checkpoint(const RefusalRecorder& record_ref
     if (!replayed_done_.contains(std::string(decode_queued_url(entry).url))) record_refusal(host, entry, depth, why);
   };
   for (const auto& [u, why] : refused) record_unless_done(u->host, u->url, u->depth, why);
-  // Hosts whose page limit was lowered below what they had fetched keep URLs that can never be
-  // dispatched: each gets its record now rather than being dropped uncounted later.
-  frontier_.take_over_limit([&](std::string_view host, std::string_view entry, uint32_t depth) {
-    record_unless_done(host, entry, depth, AdmitResult::kHostPageLimit);
-  });
   // robots.txt is fetched again rather than restored: it may have changed while the crawl was
   // stopped, and it costs one request per host. Releasing the held hosts lets dispatch() find
   // their rules missing and fetch them first, as for a new host.

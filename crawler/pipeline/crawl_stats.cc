@@ -8,9 +8,9 @@ namespace {
 
 constexpr size_t kReportedHosts = 50;
 
-void bump(std::mutex& mu, std::map<std::string, uint64_t>& m, const std::string& key) {
+void bump(std::mutex& mu, std::map<std::string, uint64_t>& m, const std::string& key, uint64_t n = 1) {
   std::lock_guard<std::mutex> lock(mu);
-  ++m[key];
+  m[key] += n;
 }
 
 // The hosts with the most duplicates first; a crawl of a million hosts keeps the report small.
@@ -37,7 +37,7 @@ void CrawlStats::add_refusal(const char* reason) {
   bump(mu_, refusals_by_reason_, reason);
 }
 
-void CrawlStats::add_drop(const char* reason) { bump(mu_, drops_by_reason_, reason); }
+void CrawlStats::add_drop(const char* reason, uint64_t n) { bump(mu_, drops_by_reason_, reason, n); }
 
 void CrawlStats::add_outcome(const std::string& outcome) { bump(mu_, outcomes_, outcome); }
 

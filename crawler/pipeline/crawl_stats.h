@@ -69,7 +69,7 @@ struct CrawlStats {
   void add_duplicate(const std::string& host, const char* link_kind);
   void add_failure(const char* outcome);
   void add_refusal(const char* reason);
-  void add_drop(const char* reason);
+  void add_drop(const char* reason, uint64_t n = 1);
   void add_outcome(const std::string& outcome);  // a record of pages.jsonl
 
   nlohmann::json to_json() const;

@@ -11,7 +11,6 @@
 #include "base/data_error.h"
 #include "crawler/cluster/cluster_outbox.h"
 #include "crawler/extract/robots_meta.h"
-#include "crawler/extract/sitemap.h"
 #include "crawler/output/page_log.h"
 #include "crawler/output/warc_writer.h"
 #include "crawler/persist/journal_records.h"
@@ -188,13 +187,15 @@ nlohmann::json Crawler::run() {
   if (cluster_) publish_counters("stopping");
   const bool stopped = stop_requested_.load();
   drain();
-  record_left_queued(stop_requested_.load());  // drain() may have failed an output and stopped
+  // A page limit leaves the URLs past it queued, as a stop does: a resume with a higher limit
+  // fetches them (config/README.md, scope.max_pages).
+  const bool page_limit = frontier_.stats(false).queued > 0;
+  record_left_queued();
   checkpointer_->finish();
   if (std::string f = checkpointer_->failure(); !f.empty()) fail(f);
   if (settings_.progress) print_progress(true);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   nlohmann::json out = report(seconds);
-  const bool page_limit = frontier_.stats(false).refused(AdmitResult::kPageLimit) > 0;
   const char* stop_reason = cluster_stop_.load() ? "stop" : "signal";
   out["crawl"]["stopped_by"] = failed_.load() ? "error" : stopped ? stop_reason : page_limit ? "page_limit" : "done";
   if (failed_.load()) out["crawl"]["error"] = failure();
@@ -913,8 +914,10 @@ void Crawler::process_html(const FetchResult& result, PageRecord& rec) {
       base = std::move(b);
     }
   }
-  stats_.links_discovered.fetch_add(extracted.links.size(), std::memory_order_relaxed);
-  rec.links_found = uint32_t(extracted.links.size());
+  // fetch.max_links_per_page: the links past it are counted (found, dropped), not followed.
+  if (extracted.links_over_cap > 0) stats_.add_drop("max_links_per_page", extracted.links_over_cap);
+  stats_.links_discovered.fetch_add(extracted.links.size() + extracted.links_over_cap, std::memory_order_relaxed);
+  rec.links_found = uint32_t(extracted.links.size() + extracted.links_over_cap);
   std::vector<Candidate> candidates;
   candidates.reserve(extracted.links.size());
   std::vector<std::string> edges;
@@ -952,46 +955,6 @@ std::optional<Crawler::Candidate> Crawler::candidate(std::string_view href, cons
     return std::nullopt;
   }
   return Candidate{std::move(c.url), std::move(c.host), kind, false};
-}
-
-void Crawler::admit_sitemaps(const std::vector<std::string>& urls, const Url* base, uint32_t depth,
-                             const std::string& parent) {
-  std::vector<Candidate> candidates;
-  for (const std::string& u : urls) {
-    if (sitemaps_admitted_.fetch_add(1) >= settings_.max_sitemaps) {
-      stats_.add_drop("max_sitemaps");
-      continue;
-    }
-    CanonicalUrl c = canonicalize(u, base, settings_.canonicalize);
-    if (!c.ok()) {
-      stats_.add_drop("invalid_sitemap_url");
-      continue;
-    }
-    candidates.push_back({std::move(c.url), std::move(c.host), LinkKind::kAnchor, true});
-  }
-  admit(candidates, depth, parent, 0);
-}
-
-// A sitemap's pages are seeds (depth 0); an index's sitemaps are fetched in turn.
-void Crawler::process_sitemap(const PageRequest& page, const FetchResult& result, PageRecord& rec) {
-  stats_.sitemaps_fetched.fetch_add(1, std::memory_order_relaxed);
-  Sitemap sitemap = parse_sitemap(result.body);
-  if (!sitemap.error.empty()) rec.error = "sitemap: " + sitemap.error;
-  rec.links_found = uint32_t(sitemap.locs.size());
-  stats_.sitemap_urls.fetch_add(sitemap.locs.size(), std::memory_order_relaxed);
-  std::optional<Url> base = parse_url(rec.url);
-  if (sitemap.is_index) {
-    admit_sitemaps(sitemap.locs, base ? &*base : nullptr, page.lease.entry.depth, rec.url);
-    return;
-  }
-  std::vector<Candidate> candidates;
-  stats_.links_discovered.fetch_add(sitemap.locs.size(), std::memory_order_relaxed);
-  for (const std::string& loc : sitemap.locs) {
-    if (std::optional<Candidate> c = candidate(loc, base ? &*base : nullptr, LinkKind::kAnchor)) {
-      candidates.push_back(std::move(*c));
-    }
-  }
-  rec.links_new = admit(candidates, 0, rec.url, 0);
 }
 
 void Crawler::follow_redirect(const PageRequest& page, const FetchResult& result, PageRecord& rec) {
@@ -1049,11 +1012,11 @@ bool Crawler::record_or_fail(const PageRecord& record) {
   }
 }
 
-// After drain(). A stop with a checkpoint keeps the queued URLs there for a resume; otherwise each
-// gets its record: not fetched at the stop, or beyond the page limit.
-void Crawler::record_left_queued(bool stopped) {
-  if (stopped && checkpointer_->enabled()) return;
-  const std::string outcome = stopped ? "not_fetched_at_stop" : "page_limit";
+// After drain(). URLs still queued (at a stop, or past a page limit) stay in the checkpoint for a
+// resume; without one each gets its record.
+void Crawler::record_left_queued() {
+  if (checkpointer_->enabled()) return;
+  const std::string outcome = "not_fetched_at_stop";
   const std::string error = failed_.load() ? failure() : "";
   uint64_t unrecorded = 0;
   frontier_.for_each_queued([&](std::string_view, std::string_view entry, uint32_t depth) {

@@ -219,7 +219,7 @@ class Crawler {
   bool record_refusal(std::string_view url, std::string_view parent, uint32_t depth, AdmitResult refusal);
   // write_record(), or false after a failed write has stopped the crawl (fail()).
   bool record_or_fail(const PageRecord& record);
-  void record_left_queued(bool stopped);
+  void record_left_queued();
   void fail(const std::string& why);
   std::string failure() const;
 

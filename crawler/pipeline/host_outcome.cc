@@ -27,7 +27,8 @@ HostOutcome host_outcome(const FetchResult& result, Clock::time_point now, const
   if (backoff.on_429_503 && (result.status == 429 || result.status == 503)) {
     return HostOutcome::backoff(parse_retry_after(result.retry_after, now, backoff.max_retry_after));
   }
-  if (result.status >= 500) return HostOutcome::error();
+  // Without back-off a 429 is an error like a 5xx (config/README.md politeness.backoff.on_429_503).
+  if (result.status >= 500 || result.status == 429) return HostOutcome::error();
   return HostOutcome::ok();
 }
 

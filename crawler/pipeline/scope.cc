@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "crawler/url/canonical.h"
+
 namespace bloomcrawl {
 namespace {
 
@@ -13,6 +15,17 @@ std::string_view strip_port(std::string_view host) {
   }
   size_t colon = host.rfind(':');
   return colon == std::string_view::npos ? host : host.substr(0, colon);
+}
+
+// A configured host or domain as canonical URLs spell hosts: lowercase, Punycode for a name that
+// is not ASCII ("BÜCHER.example" -> "xn--bcher-kva.example"), so the config's spelling does not
+// decide (config/README.md: case-insensitive). A name the URL parser refuses is kept lowercased.
+std::string host_key(const std::string& name) {
+  const CanonicalUrl c = canonicalize("http://" + name + "/", nullptr, CanonicalizeOptions{});
+  if (c.ok()) return c.host;
+  std::string lower = name;
+  std::ranges::transform(lower, lower.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
+  return lower;
 }
 
 std::vector<std::regex> compile(const std::vector<std::string>& patterns, const char* field) {
@@ -41,25 +54,20 @@ const char* scope_verdict_name(ScopeVerdict verdict) {
 
 Scope::Scope(const ScopeOptions& options, const std::vector<std::string>& seed_hosts)
     : include_(compile(options.include, "include")), exclude_(compile(options.exclude, "exclude")) {
-  for (const std::string& h : options.allowed_hosts) hosts_.insert(h);
+  for (const std::string& h : options.allowed_hosts) hosts_.insert(host_key(h));
+  // A seed's host name on any port, as for allowed_hosts (which take no port).
   if (options.same_host) {
-    for (const std::string& h : seed_hosts) hosts_.insert(h);
+    for (const std::string& h : seed_hosts) hosts_.insert(std::string(strip_port(h)));
   }
-  for (const std::string& d : options.allowed_domains) {
-    if (d == "*") {
-      any_host_ = true;
-    } else {
-      domains_.push_back(d);
-    }
-  }
+  for (const std::string& d : options.allowed_domains) domains_.push_back(host_key(d));
+  // config/README.md, scope: "With same_host off and both lists empty, every host is in scope".
+  any_host_ = !options.same_host && options.allowed_hosts.empty() && options.allowed_domains.empty();
 }
 
 bool Scope::host_allowed(std::string_view host) const {
   if (any_host_) return true;
-  std::string key(host);
-  if (hosts_.contains(key)) return true;
   std::string_view bare = strip_port(host);
-  if (bare.size() != host.size() && hosts_.contains(std::string(bare))) return true;
+  if (hosts_.contains(std::string(bare))) return true;
   return std::ranges::any_of(domains_, [bare](const std::string& d) {
     if (bare == d) return true;
     return bare.size() > d.size() && bare.substr(bare.size() - d.size()) == d &&

@@ -20,15 +20,6 @@ std::string too_long_message(size_t length, size_t max_length) {
 
 }  // namespace
 
-const std::vector<std::string>& default_strip_param_names() {
-  static const std::vector<std::string> names = {
-      "utm_*",    "gclid",   "gclsrc",  "dclid",  "gbraid",    "wbraid",      "fbclid",     "msclkid",
-      "yclid",    "twclid",  "ttclid",  "igshid", "li_fat_id", "mc_cid",      "mc_eid",     "_ga",
-      "_gl",      "_hsenc",  "_hsmi",   "hsa_*",  "mkt_tok",   "oly_anon_id", "oly_enc_id", "vero_id",
-      "wickedid", "srsltid", "s_kwcid", "ef_id",  "_openstat", "rb_clickid"};
-  return names;
-}
-
 const char* url_drop_reason_name(UrlDropReason reason) {
   switch (reason) {
     case UrlDropReason::kNone: return "none";

@@ -14,17 +14,16 @@
 #include <string_view>
 #include <vector>
 
+#include "base/tracking_params.h"
 #include "crawler/url/url.h"
 
 namespace bloomcrawl {
 
-// utm_* prefix, gclid, fbclid, msclkid, ... (entries ending in '*' are prefixes).
-const std::vector<std::string>& default_strip_param_names();
-
 struct CanonicalizeOptions {
   bool sort_query = false;    // stable sort of query parameters by name; drops empty ones
   bool strip_params = false;  // remove parameters named in strip_param_names
-  std::vector<std::string> strip_param_names = default_strip_param_names();
+  // Matched case-insensitively; a name ending in '*' is a prefix ("utm_*").
+  std::vector<std::string> strip_param_names = kDefaultTrackingParams;
   bool strip_session_ids = false;  // ";jsessionid=..." etc. in paths (and as query params)
   bool lowercase_path = false;
   bool drop_index_pages = false;  // ".../index.html" -> ".../"

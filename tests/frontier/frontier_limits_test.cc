@@ -50,38 +50,41 @@ TEST(FrontierLimitsTest, PerHostQueueLimitRefusesOnlyWhileFull) {
   EXPECT_EQ(frontier.stats().refused(AdmitResult::kHostQueueFull), 1u);
 }
 
-TEST(FrontierLimitsTest, PerHostPageLimitCountsDispatchedAndQueued) {
+// config/README.md scope.max_pages_per_host: at the limit a host's URLs stay queued, not refused
+// (a resume with a higher limit fetches them), and other hosts go on.
+TEST(FrontierLimitsTest, PerHostPageLimitKeepsTheUrlsPastItQueued) {
   FrontierOptions options = no_delay(1000);
-  options.max_pages_per_host = 3;
+  options.max_pages_per_host = 2;
   Frontier frontier(options);
-  EXPECT_EQ(frontier.push("h", url(1), 0), AdmitResult::kQueued);
-  EXPECT_EQ(frontier.push("h", url(2), 0), AdmitResult::kQueued);
-  auto lease = frontier.pop_ready(kT0);
-  ASSERT_TRUE(lease);
-  frontier.complete(*lease, kT0, HostOutcome::ok());
-  EXPECT_EQ(frontier.push("h", url(3), 0), AdmitResult::kQueued);
-  EXPECT_EQ(frontier.push("h", url(4), 0), AdmitResult::kHostPageLimit);
-  EXPECT_EQ(frontier.push("g", url(4), 0), AdmitResult::kQueued);
-  EXPECT_EQ(frontier.stats().refused(AdmitResult::kHostPageLimit), 1u);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(frontier.push("h", url(i), 0), AdmitResult::kQueued);
+  EXPECT_EQ(frontier.push("g", url(9), 0), AdmitResult::kQueued);
+  std::vector<std::string> dispatched;
+  while (auto lease = frontier.pop_ready(kT0)) {
+    dispatched.push_back(lease->entry.url);
+    frontier.complete(*lease, kT0, HostOutcome::ok());
+  }
+  std::sort(dispatched.begin(), dispatched.end());
+  EXPECT_EQ(dispatched, (std::vector<std::string>{url(0), url(1), url(9)}));
+  EXPECT_EQ(frontier.stats().queued, 2u);
+  EXPECT_TRUE(frontier.empty_and_idle()) << "only a host at its limit has URLs left";
+  EXPECT_FALSE(frontier.next_ready_time());
 }
 
 TEST(FrontierLimitsTest, RequeueIgnoresOnlyTheHostQueueLimit) {
   FrontierOptions options = no_delay(1000);
   options.max_queued_per_host = 1;
-  options.max_pages_per_host = 3;
+  options.max_depth = 3;
   Frontier frontier(options);
   EXPECT_EQ(frontier.push("h", url(1), 0), AdmitResult::kQueued);
   EXPECT_EQ(frontier.push("h", url(2), 0), AdmitResult::kHostQueueFull);
   EXPECT_EQ(frontier.requeue("h", url(2), 0), AdmitResult::kQueued) << "pops since a checkpoint made room";
-  EXPECT_EQ(frontier.requeue("h", url(3), 0), AdmitResult::kQueued);
-  EXPECT_EQ(frontier.requeue("h", url(4), 0), AdmitResult::kHostPageLimit) << "page limits still apply";
-  EXPECT_EQ(frontier.stats().queued, 3u);
+  EXPECT_EQ(frontier.requeue("h", url(4), 4), AdmitResult::kTooDeep) << "the depth limit still applies";
+  EXPECT_EQ(frontier.stats().queued, 2u);
 }
 
 TEST(FrontierLimitsTest, KeepQueuesWhateverTheLimitsAndAClosedFrontierDispatchesNothing) {
   FrontierOptions options = no_delay(1000);
   options.max_depth = 1;
-  options.max_pages_per_host = 1;
   Frontier frontier(options);
   EXPECT_EQ(frontier.push("h", url(1), 0), AdmitResult::kQueued);
   frontier.close();
@@ -94,33 +97,7 @@ TEST(FrontierLimitsTest, KeepQueuesWhateverTheLimitsAndAClosedFrontierDispatches
   EXPECT_EQ(queued, (std::vector<std::string>{url(1), url(2)})) << "a snapshot would carry both";
 }
 
-// A restore with a lower per-host page limit: each host hands over the queued URLs beyond what the
-// limit still lets it dispatch, the last in pop order, each visited once.
-TEST(FrontierLimitsTest, TakeOverLimitHandsOverTheQueuesOfHostsPastALoweredLimit) {
-  Frontier before(no_delay(1000));
-  for (int i = 0; i < 5; ++i) before.push("over", url(i), 0);
-  for (int i = 0; i < 2; ++i) before.push("under", url(10 + i), 0);
-  for (int i = 0; i < 4; ++i) before.push("partly", url(20 + i), 0);
-  for (int i = 0; i < 2; ++i) {
-    auto lease = before.pop_ready(kT0);
-    while (lease && lease->entry.host != "over") {
-      before.release(*lease);
-      lease = before.pop_ready(kT0);
-    }
-    ASSERT_TRUE(lease);
-    before.complete(*lease, kT0, HostOutcome::ok());
-  }
-  FrontierOptions lowered = no_delay(1000);
-  lowered.max_pages_per_host = 2;
-  Frontier after = Frontier::restore(before.snapshot(), lowered);
-  std::vector<std::string> taken;
-  EXPECT_EQ(after.take_over_limit([&](std::string_view, std::string_view u, uint32_t) { taken.emplace_back(u); }), 5u);
-  std::sort(taken.begin(), taken.end());
-  EXPECT_EQ(taken, (std::vector<std::string>{url(2), url(22), url(23), url(3), url(4)}));
-  EXPECT_EQ(after.stats().queued, 4u) << "under's two and partly's first two";
-  EXPECT_EQ(after.take_over_limit([](std::string_view, std::string_view, uint32_t) { ADD_FAILURE(); }), 0u);
-}
-
+// A released lease (a stop, a robots.txt wait) is no page: the host may dispatch it again.
 TEST(FrontierLimitsTest, ReleasedLeaseDoesNotCountAsAPage) {
   FrontierOptions options = no_delay(1000);
   options.max_pages_per_host = 1;
@@ -128,27 +105,32 @@ TEST(FrontierLimitsTest, ReleasedLeaseDoesNotCountAsAPage) {
   EXPECT_EQ(frontier.push("h", url(1), 0), AdmitResult::kQueued);
   auto lease = frontier.pop_ready(kT0);
   ASSERT_TRUE(lease);
+  EXPECT_FALSE(frontier.pop_ready(kT0)) << "at its limit while the page is in flight";
   frontier.release(*lease);
-  EXPECT_EQ(frontier.push("h", url(2), 0), AdmitResult::kHostPageLimit);
   EXPECT_TRUE(frontier.pop_ready(kT0)) << "the released URL is still dispatchable";
 }
 
-TEST(FrontierLimitsTest, GlobalPageLimitStopsAdmissionAndEndsTheCrawl) {
+// config/README.md scope.max_pages: the crawl ends once that many pages are dispatched; the URLs
+// past the limit are queued, not refused, and a restore without the limit dispatches them.
+TEST(FrontierLimitsTest, GlobalPageLimitEndsTheCrawlWithTheRestQueued) {
   FrontierOptions options = no_delay(1000);
   options.max_pages = 3;
   Frontier frontier(options);
-  for (int i = 0; i < 3; ++i) EXPECT_EQ(frontier.push(url(i), url(i), 0), AdmitResult::kQueued);
-  EXPECT_EQ(frontier.push("new", "x", 0), AdmitResult::kPageLimit);
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(frontier.push(url(i), url(i), 0), AdmitResult::kQueued);
   int dispatched = 0;
   while (auto lease = frontier.pop_ready(kT0)) {
     ++dispatched;
     frontier.complete(*lease, kT0, HostOutcome::error());
   }
   EXPECT_EQ(dispatched, 3);
-  EXPECT_EQ(frontier.push("new", "x", 0), AdmitResult::kPageLimit);
+  EXPECT_EQ(frontier.push("new", "x", 0), AdmitResult::kQueued);
+  EXPECT_EQ(frontier.stats().queued, 3u);
   EXPECT_TRUE(frontier.empty_and_idle());
   EXPECT_FALSE(frontier.next_ready_time());
-  EXPECT_EQ(frontier.stats().refused(AdmitResult::kPageLimit), 2u);
+  Frontier raised = Frontier::restore(frontier.snapshot(), no_delay(1000));
+  int after = 0;
+  while (raised.pop_ready(kT0)) ++after;
+  EXPECT_EQ(after, 3);
 }
 
 TEST(FrontierLimitsTest, StatsCountQueuedBytesAndMemory) {
@@ -175,8 +157,6 @@ TEST(FrontierLimitsTest, AdmitResultNamesAreDistinct) {
   EXPECT_STREQ(admit_result_name(AdmitResult::kQueued), "queued");
   EXPECT_STREQ(admit_result_name(AdmitResult::kTooDeep), "too_deep");
   EXPECT_STREQ(admit_result_name(AdmitResult::kHostQueueFull), "host_queue_full");
-  EXPECT_STREQ(admit_result_name(AdmitResult::kHostPageLimit), "host_page_limit");
-  EXPECT_STREQ(admit_result_name(AdmitResult::kPageLimit), "page_limit");
 }
 
 }  // namespace

@@ -211,6 +211,34 @@ TEST_F(CrawlCliTest, CheckpointAndOutputInOneDirectoryTakeOneLock) {
   EXPECT_EQ(run({"crawl", "--resume", both.string(), "--progress", "never"}), 0) << read(dir_ / "stderr");
 }
 
+// config/README.md seeds.file: `crawl --resume DIR` without --config reads the seeds file again (the
+// CLI help says --resume DIR is enough), so a file-seeded crawl stopped by its page limit resumes
+// with a higher --max-pages and fetches on.
+TEST_F(CrawlCliTest, SeedsFileResumeWithoutConfigKeepsTheSeeds) {
+  std::unique_ptr<testweb::TestWeb> web = start_web_without_trap();
+  const fs::path checkpoint = dir_ / "checkpoint";
+  const fs::path out = dir_ / "out";
+  write("seeds.txt", "# the test web\n" + web->seed_url() + "\n");
+  const fs::path config =
+      write("c.json", nlohmann::json{{"seeds", {{"file", "seeds.txt"}}},
+                                     {"scope", {{"allowed_hosts", web->options().hosts}, {"max_pages", 3}}},
+                                     {"politeness", {{"delay_ms", 0}}},
+                                     {"fetch", {{"allowed_ranges", {"127.0.0.0/8"}}}},
+                                     {"checkpoint", {{"directory", checkpoint.string()}}},
+                                     {"output", {{"directory", out.string()}}}}
+                          .dump());
+  ASSERT_EQ(run({"crawl", "--config", config.string(), "--progress", "never"}, "first"), 0)
+      << read(dir_ / "first.stderr");
+  EXPECT_EQ(nlohmann::json::parse(read(out / "report.json"))["crawl"]["stopped_by"], "page_limit");
+  EXPECT_EQ(run({"crawl", "--resume", checkpoint.string(), "--max-pages", "20", "--progress", "never"}, "resume"), 0)
+      << read(dir_ / "resume.stderr");
+  web->stop();
+  const nlohmann::json report = nlohmann::json::parse(read(out / "report.json"));
+  EXPECT_EQ(report["crawl"]["stopped_by"], "page_limit");
+  EXPECT_EQ(web->summary().page_requests, 20u);
+  EXPECT_EQ(web->summary().duplicate_fetches, 0u);
+}
+
 // `bloomcrawl status DIR` of a running crawl, from its output or its checkpoint directory, then
 // of the same crawl stopped by a signal; report.json is rewritten while the crawl runs.
 TEST_F(CrawlCliTest, StatusOfARunningCrawlThenOfItsStop) {
@@ -314,6 +342,23 @@ TEST_F(CrawlCliTest, ProgressOffATerminalGoesToTheLogEachInterval) {
             std::string::npos)
       << summary;
   web.stop();
+}
+
+// config/README.md, Errors: no silent fallback. A flag's out-of-range value is refused naming the
+// flag, before anything runs; --log-level takes the 7 levels of logging.level.
+TEST_F(CrawlCliTest, OutOfRangeFlagsAreErrorsNamingTheFlag) {
+  const std::vector<std::vector<std::string>> bad = {
+      {"--max-depth", "-5"}, {"--delay-ms", "-1"},       {"--threads", "0"},   {"--fpr", "0"},
+      {"--max-pages", "-1"}, {"--log-level", "verbose"}, {"--progress", "on"}, {"--nodes", "0"}};
+  int i = 0;
+  for (const std::vector<std::string>& flag : bad) {
+    const std::string tag = "bad" + std::to_string(i++);
+    EXPECT_NE(run({"crawl", "--seed", "http://127.0.0.1:1/", flag[0], flag[1]}, tag), 0) << flag[0];
+    EXPECT_NE(read(dir_ / (tag + ".stderr")).find(flag[0]), std::string::npos)
+        << flag[0] << ": " << read(dir_ / (tag + ".stderr"));
+  }
+  EXPECT_EQ(run({"crawl", "--help"}, "help"), 0);
+  EXPECT_NE(read(dir_ / "help.stdout").find("trace, debug, info, warn, error, critical or off"), std::string::npos);
 }
 
 TEST_F(CrawlCliTest, MalformedJsonNamesLineAndColumn) {

@@ -168,14 +168,43 @@ TEST_F(NoLossTest, UnlimitedByDefaultTheWholeGroundTruthIsFetchedOnce) {
   EXPECT_EQ(report["links"]["refused_by_frontier"], 0);
 }
 
-TEST_F(NoLossTest, PageLimitRecordsTheUrlsItRefuses) {
+// config/README.md scope.max_pages: without a checkpoint, the URLs past the limit end as they
+// would at a Ctrl-C, each recorded not_fetched_at_stop.
+TEST_F(NoLossTest, PageLimitWithoutCheckpointRecordsTheRestAsNotFetchedAtStop) {
   CrawlConfig c = config();
   c.scope.max_pages = 15;
   nlohmann::json report = Crawler(settings(c)).run();
   EXPECT_EQ(report["crawl"]["stopped_by"], "page_limit");
+  EXPECT_EQ(web_->summary().page_requests, 15u);
   const std::vector<nlohmann::json> all = records();
   expect_one_record_per_admitted_url(report, all);
-  EXPECT_GT(report["outcomes"]["by_outcome"].value("page_limit", uint64_t{0}), 0u);
+  EXPECT_GT(report["outcomes"]["by_outcome"].value("not_fetched_at_stop", uint64_t{0}), 0u);
+}
+
+// config/README.md scope.max_pages: a crawl stopped by the limit keeps the URLs past it queued in
+// its checkpoint, and a resume without the limit fetches them: the whole ground truth, no page
+// fetched twice, one record per URL.
+TEST_F(NoLossTest, PageLimitThenAResumeWithoutItFetchesTheGroundTruthOnce) {
+  CrawlConfig c = config();
+  c.scope.max_pages = 15;
+  const CrawlerSettings limited = checkpointed(c);
+  nlohmann::json first = Crawler(limited).run();
+  EXPECT_EQ(first["crawl"]["stopped_by"], "page_limit");
+  EXPECT_EQ(web_->summary().page_requests, 15u);
+  c.scope.max_pages = 0;
+  nlohmann::json second =
+      Crawler(checkpointed(c), std::make_unique<CrawlCheckpoint>(load_crawl_checkpoint(limited.checkpoint.directory)))
+          .run();
+  EXPECT_EQ(second["crawl"]["stopped_by"], "done");
+  const std::vector<nlohmann::json> all = records();
+  expect_one_record_per_admitted_url(second, all);
+  std::set<std::string> fetched;
+  for (const nlohmann::json& r : all) {
+    if (r["status"].get<long>() != 0) fetched.insert(r["url"].get<std::string>());
+  }
+  const std::vector<std::string> truth = web_->ground_truth(web_->site_depth());
+  EXPECT_EQ(fetched, std::set<std::string>(truth.begin(), truth.end()));
+  EXPECT_EQ(web_->summary().duplicate_fetches, 0u);
 }
 
 // Without a checkpoint nothing keeps the queue after a stop: each URL still queued, or fetched
@@ -189,23 +218,25 @@ TEST_F(NoLossTest, StopWithoutCheckpointRecordsEveryUrlNotFetched) {
   EXPECT_GT(report["outcomes"]["by_outcome"].value("not_fetched_at_stop", uint64_t{0}), 0u);
 }
 
-// A resume with a lower per-host page limit: URLs the checkpoint still queues for hosts already
-// past it can never be fetched, and each gets its record at the resume.
-TEST_F(NoLossTest, AResumeWithALowerPerHostPageLimitRecordsWhatItCannotQueue) {
+// config/README.md scope.max_pages_per_host: a resume with a lower per-host limit leaves the URLs
+// of hosts past it queued in the checkpoint, and a further resume without it fetches them.
+TEST_F(NoLossTest, APerHostPageLimitKeepsTheRestQueuedForAResumeWithoutIt) {
   use_slow_web();
   CrawlConfig c = config();
   c.politeness.concurrency_per_host = 1;
   const CrawlerSettings s = checkpointed(c);
   ASSERT_EQ(run_and_stop_after(s, 12)["crawl"]["stopped_by"], "signal");
-  c.scope.max_pages_per_host = 2;
-  CrawlerSettings lowered = checkpointed(c);
+  c.scope.max_pages_per_host = 5;
   nlohmann::json second =
-      Crawler(lowered, std::make_unique<CrawlCheckpoint>(load_crawl_checkpoint(s.checkpoint.directory))).run();
-  EXPECT_EQ(second["crawl"]["stopped_by"], "done");
+      Crawler(checkpointed(c), std::make_unique<CrawlCheckpoint>(load_crawl_checkpoint(s.checkpoint.directory))).run();
+  EXPECT_EQ(second["crawl"]["stopped_by"], "page_limit");
+  c.scope.max_pages_per_host = 0;
+  nlohmann::json third =
+      Crawler(checkpointed(c), std::make_unique<CrawlCheckpoint>(load_crawl_checkpoint(s.checkpoint.directory))).run();
+  EXPECT_EQ(third["crawl"]["stopped_by"], "done");
   const std::vector<nlohmann::json> all = records();
-  expect_one_record_per_admitted_url(second, all);
-  EXPECT_GT(second["outcomes"]["by_outcome"].value("host_page_limit", uint64_t{0}), 0u)
-      << "no host was past the lowered limit: the test proves nothing";
+  expect_one_record_per_admitted_url(third, all);
+  EXPECT_EQ(web_->summary().duplicate_fetches, 0u);
 }
 
 struct DiskFull {

@@ -168,7 +168,8 @@ TEST(LinksTest, LinkCapKeepsTheFirstLinks) {
   ASSERT_EQ(got.links.size(), 10u);
   EXPECT_EQ(got.links.back().href, "/p9");
   EXPECT_TRUE(got.links_capped);
-  EXPECT_TRUE(got.meta_nofollow);  // directives after the cap still count
+  EXPECT_EQ(got.links_over_cap, 40u);  // config/README.md fetch.max_links_per_page: "the rest are counted"
+  EXPECT_TRUE(got.meta_nofollow);      // directives after the cap still count
   options.max_links = 50;
   EXPECT_FALSE(extract(page, options).links_capped);
 }

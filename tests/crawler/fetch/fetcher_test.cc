@@ -267,9 +267,10 @@ TEST(FetcherTest, KeepFirstBytesCutsALongBodyInsteadOfFailing) {
   EXPECT_EQ(results[2].outcome, FetchOutcome::kOk) << results[2].error;
   EXPECT_FALSE(results[2].body_truncated);
   EXPECT_EQ(results[2].body, "User-agent: *\n");
-  // Without keep_first_bytes the limit still ends the transfer.
-  EXPECT_EQ(results[3].outcome, FetchOutcome::kBodyTooLarge);
-  EXPECT_TRUE(results[3].body.empty());
+  // Without keep_first_bytes, max_body_bytes cuts the body (config/README.md fetch.max_body_bytes).
+  EXPECT_EQ(results[3].outcome, FetchOutcome::kOk) << results[3].error;
+  EXPECT_TRUE(results[3].body_truncated);
+  EXPECT_TRUE(results[3].body == big.substr(0, options.max_body_bytes));
 }
 
 TEST(FetcherTest, ResultCarriesTheParsedMediaType) {
@@ -477,7 +478,7 @@ TEST(FetcherTest, RejectsBadOptions) {
 TEST(FetcherTest, OutcomeNamesAreStable) {
   EXPECT_STREQ(fetch_outcome_name(FetchOutcome::kOk), "ok");
   EXPECT_STREQ(fetch_outcome_name(FetchOutcome::kBlockedAddress), "blocked_address");
-  EXPECT_STREQ(fetch_outcome_name(FetchOutcome::kDecodedTooLarge), "decoded_too_large");
+  EXPECT_STREQ(fetch_outcome_name(FetchOutcome::kHeaderTooLarge), "header_too_large");
 }
 
 }  // namespace

@@ -58,9 +58,17 @@ TEST(HostOutcome, BackOffOn429And503WhenEnabled) {
   FetchResult timeout = response(0);
   timeout.outcome = FetchOutcome::kTimeout;
   EXPECT_EQ(host_outcome(timeout, now, backoff).kind, HostOutcome::Kind::kError);
+  // config/README.md politeness.backoff.on_429_503: "Off: they are errors like other 5xx".
   backoff.on_429_503 = false;
   EXPECT_EQ(host_outcome(response(503, "5"), now, backoff).kind, HostOutcome::Kind::kError);
-  EXPECT_EQ(host_outcome(response(429, "5"), now, backoff).kind, HostOutcome::Kind::kOk);
+  EXPECT_EQ(host_outcome(response(429, "5"), now, backoff).kind, HostOutcome::Kind::kError);
+}
+
+// config/README.md fetch.max_body_bytes: a page cut at the limit is a page, not a host error.
+TEST(HostOutcome, ATruncatedPageIsNoHostError) {
+  FetchResult cut = response(200);
+  cut.body_truncated = true;
+  EXPECT_EQ(host_outcome(cut, Clock::now(), BackoffSettings{}).kind, HostOutcome::Kind::kOk);
 }
 
 TEST(BackoffRetries, RetriesAUrlAtMostMaxRetriesTimesThenForgetsIt) {

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "config/config.h"
 #include "crawler/url/canonical.h"
 
 namespace bloomcrawl {
@@ -125,6 +126,17 @@ TEST(CanonicalizeOptions, StripDefaultTrackingParams) {
   EXPECT_EQ(canon("http://x/?utmost=1&gclidx=2", options), "http://x/?utmost=1&gclidx=2");
 }
 
+// config/README.md canonicalization.strip_param_names: names match case-insensitively, a name
+// ending in `*` is a prefix, and the canonicalizer's default list (`bloomcrawl url --strip-params`)
+// is the crawl's.
+TEST(CanonicalizeOptions, StripParamNamesReadmeRow) {
+  EXPECT_EQ(CanonicalizeOptions{}.strip_param_names, CrawlConfig{}.canonicalization.strip_param_names);
+  CanonicalizeOptions options;
+  options.strip_params = true;
+  options.strip_param_names = {"Ref", "trk_*"};
+  EXPECT_EQ(canon("http://x/?REF=a&trk_A=1&trk=2", options), "http://x/?trk=2");
+}
+
 TEST(CanonicalizeOptions, StripCustomParamNamesAndPrefixes) {
   CanonicalizeOptions options;
   options.strip_params = true;
@@ -162,6 +174,22 @@ TEST(CanonicalizeOptions, DropIndexPages) {
   EXPECT_EQ(canon("http://x/default.asp", options), "http://x/");
   EXPECT_EQ(canon("http://x/index.html/x", options), "http://x/index.html/x");
   EXPECT_EQ(canon("http://x/myindex.html", options), "http://x/myindex.html");
+}
+
+// config/README.md, canonicalization rows: what each option does beyond its name.
+TEST(CanonicalizeOptions, ReadmeRowsHold) {
+  CanonicalizeOptions sort;
+  sort.sort_query = true;  // "Empty parameters are dropped, and a query left empty loses its ?"
+  EXPECT_EQ(canon("http://x/?b=2&&a=1&b=1", sort), "http://x/?a=1&b=2&b=1");
+  EXPECT_EQ(canon("http://x/?&&", sort), "http://x/");
+  CanonicalizeOptions sessions;
+  sessions.strip_session_ids = true;  // path and query, any case, aspsessionid... a prefix
+  EXPECT_EQ(canon("http://x/a;JSESSIONID=1/b?SID=2&ASPSESSIONIDQ=3&k=v", sessions), "http://x/a/b?k=v");
+  EXPECT_EQ(canon("http://x/?phpsessid=1", sessions), "http://x/");
+  CanonicalizeOptions index;
+  index.drop_index_pages = true;  // the listed last segments, any case; the query stays
+  EXPECT_EQ(canon("http://x/dir/Default.ASP?q=1", index), "http://x/dir/?q=1");
+  EXPECT_EQ(canon("http://x/dir/index.htm", index), "http://x/dir/");
 }
 
 TEST(CanonicalizeOptions, ParsedUrlOverloadMatchesStringOverload) {
