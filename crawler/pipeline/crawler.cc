@@ -915,6 +915,7 @@ void Crawler::process_html(const FetchResult& result, PageRecord& rec) {
   }
   stats_.links_discovered.fetch_add(extracted.links.size(), std::memory_order_relaxed);
   rec.links_found = uint32_t(extracted.links.size());
+  rec.links_truncated = extracted.truncated;
   std::vector<Candidate> candidates;
   candidates.reserve(extracted.links.size());
   std::vector<std::string> edges;
