@@ -105,6 +105,7 @@ struct FetchConfig {
   std::uint64_t max_header_bytes = 64ull << 10;
   int max_redirects = 5;
   int max_links_per_page = 10000;
+  std::uint64_t max_parse_bytes = 2ull << 20;  // of an HTML page, parsed for links (docs/links.md)
   std::vector<std::string> accepted_content_types = {"text/html", "application/xhtml+xml"};
   bool http2 = true;
   bool compression = true;
@@ -185,6 +186,8 @@ struct LoggingConfig {
 // /status.json, on one HTTP port. Off while `listen` is empty; the CLI's --metrics overrides it.
 struct MetricsConfig {
   std::string listen;  // "HOST:PORT" (config/listen_address.h)
+  // Host header names answered besides the listen address (DNS rebinding, docs/metrics.md).
+  std::vector<std::string> allowed_hosts;
   bool operator==(const MetricsConfig&) const = default;
 };
 

@@ -93,6 +93,7 @@ void describe(V& v, S& c) {
   v.field("max_header_bytes", c.max_header_bytes, IntRange{1024});
   v.field("max_redirects", c.max_redirects, IntRange{0, 100});
   v.field("max_links_per_page", c.max_links_per_page, kPositive);
+  v.field("max_parse_bytes", c.max_parse_bytes, IntRange{1024});
   v.field("accepted_content_types", c.accepted_content_types, Text{check_content_type});
   v.field("http2", c.http2, NoRule{});
   v.field("compression", c.compression, NoRule{});
@@ -168,6 +169,7 @@ void describe(V& v, S& c) {
 template <class V, SectionOf<MetricsConfig> S>
 void describe(V& v, S& c) {
   v.field("listen", c.listen, Text{check_listen_address});
+  v.field("allowed_hosts", c.allowed_hosts, Text{check_host_name});
 }
 
 template <class V, SectionOf<CrawlConfig> S>

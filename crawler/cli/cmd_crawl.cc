@@ -276,8 +276,9 @@ int run_crawl(const CrawlFlags& flags) {
   // Declared after the crawler, so it stops serving before the crawler goes.
   std::unique_ptr<ObserveServer> observe;
   if (!config.metrics.listen.empty()) {
-    observe = std::make_unique<ObserveServer>(parse_listen_address(config.metrics.listen),
-                                              [&crawler] { return crawler.live_report(); });
+    observe = std::make_unique<ObserveServer>(
+        parse_listen_address(config.metrics.listen), [&crawler] { return crawler.live_report(); },
+        config.metrics.allowed_hosts);
     spdlog::info("status page at {} (Prometheus metrics at {}metrics)", observe->url(), observe->url());
   }
   nlohmann::json report = watcher.run(crawler);

@@ -178,6 +178,7 @@ void extract_from_utf8(std::string_view html, const LinkExtractOptions& options,
     html = html.substr(0, parsable);
     result.truncated = true;
   }
+  const ParseBudget::Lease lease = options.budget ? options.budget->take(html.size()) : ParseBudget::Lease(nullptr, 0);
   ParseArena arena(html.size() * kArenaBytesPerInputByte);
   GumboOptions gumbo_options = arena.gumbo_options();
   GumboOutput* output = parse_html_guarded(gumbo_options, html, result.parse_error);

@@ -21,11 +21,13 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "crawler/extract/parse_budget.h"
 #include "crawler/url/encoding.h"
 
 namespace bloomcrawl {
@@ -58,9 +60,11 @@ struct Link {
 struct LinkExtractOptions {
   bool include_images = false;
   bool include_scripts = false;
-  size_t max_bytes = 8 << 20;               // bytes of the page parsed; the rest sets `truncated`
+  size_t max_bytes = 2 << 20;               // bytes of the page parsed; the rest sets `truncated`
   size_t max_links = 20000;                 // links kept; more sets `links_capped`
   std::string robots_agent = "bloomcrawl";  // <meta name=AGENT> applies like name=robots
+  // Shared by the parse threads of a crawl (parse_budget.h); null: each parse only capped.
+  std::shared_ptr<ParseBudget> budget;
 };
 
 struct ExtractedLinks {

@@ -1,8 +1,5 @@
 #include "crawler/observe/observe_server.h"
 
-#include <httplib.h>
-
-#include <stdexcept>
 #include <utility>
 
 #include "crawler/observe/prometheus_text.h"
@@ -16,35 +13,13 @@ double unix_now() { return std::chrono::duration<double>(std::chrono::system_clo
 
 }  // namespace
 
-ObserveServer::ObserveServer(ListenAddress address, LiveReport live)
+ObserveServer::ObserveServer(ListenAddress address, LiveReport live, const std::vector<std::string>& allowed_hosts)
     : address_(std::move(address)),
       live_(std::move(live)),
       started_(std::chrono::steady_clock::now()),
-      server_(std::make_unique<httplib::Server>()) {
-  server_->Get("/metrics", [this](const httplib::Request&, httplib::Response& res) {
-    res.set_content(prometheus_text(live_()), "text/plain; version=0.0.4; charset=utf-8");
-  });
-  server_->Get("/status.json", [this](const httplib::Request&, httplib::Response& res) {
-    res.set_header("Cache-Control", "no-store");
-    res.set_content(status().dump(), "application/json");
-  });
-  server_->Get("/", [](const httplib::Request&, httplib::Response& res) {
-    const std::string_view page = status_page_html();
-    res.set_content(page.data(), page.size(), "text/html; charset=utf-8");
-  });
-  const int port = address_.port == 0 ? server_->bind_to_any_port(address_.host)
-                                      : (server_->bind_to_port(address_.host, address_.port) ? address_.port : -1);
-  if (port <= 0) {
-    throw std::runtime_error("metrics: cannot listen on " + address_.host + ":" + std::to_string(address_.port));
-  }
-  port_ = uint16_t(port);
-  serving_ = std::thread([this] {
-    server_->listen_after_bind();
-    serving_ended_ = true;
-  });
-  // httplib's stop() does nothing until listen_after_bind() has marked the server running, so a
-  // crawl over at once would leave the destructor joining a server that never stops.
-  while (!server_->is_running() && !serving_ended_) std::this_thread::yield();
+      allowed_hosts_(address_.host, allowed_hosts),
+      server_(std::make_unique<BoundedHttpServer>(address_,
+                                                  [this](const HttpRequestHead& request) { return answer(request); })) {
   sampling_ = std::thread([this] { sample_every_second(); });
 }
 
@@ -55,13 +30,29 @@ ObserveServer::~ObserveServer() {
   }
   stop_cv_.notify_all();
   sampling_.join();
-  server_->stop();
-  serving_.join();
+  server_.reset();  // no request runs once it is gone
 }
 
 std::string ObserveServer::url() const {
   const bool ipv6 = address_.host.find(':') != std::string::npos;
-  return "http://" + (ipv6 ? "[" + address_.host + "]" : address_.host) + ":" + std::to_string(port_) + "/";
+  return "http://" + (ipv6 ? "[" + address_.host + "]" : address_.host) + ":" + std::to_string(port()) + "/";
+}
+
+HttpResponse ObserveServer::answer(const HttpRequestHead& request) const {
+  const std::vector<std::string_view> host = request.values("host");
+  if (!host.empty() && !allowed_hosts_.allows(host.front())) {
+    return {421, "text/plain; charset=utf-8", "this port answers only its own address (metrics.allowed_hosts)\n", {}};
+  }
+  const std::string_view path = request.path();
+  if (path == "/metrics") return {200, "text/plain; version=0.0.4; charset=utf-8", prometheus_text(live_()), {}};
+  if (path == "/status.json") {
+    // Texts from crawled servers are made UTF-8 where they enter the report; `replace` keeps any
+    // other byte that slips through from failing the whole document.
+    std::string body = status().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return {200, "application/json", std::move(body), {{"Cache-Control", "no-store"}}};
+  }
+  if (path == "/") return {200, "text/html; charset=utf-8", std::string(status_page_html()), {}};
+  return {404, "text/plain; charset=utf-8", "not found: try /, /metrics or /status.json\n", {}};
 }
 
 void ObserveServer::sample_every_second() {

@@ -110,6 +110,10 @@ std::string page_line(const PageRecord& r) {
   if (sent && !r.ip.empty()) text("ip", r.ip);
   number("links_found", r.links_found);
   number("links_new", r.links_new);
+  if (r.links_truncated) {
+    key("links_truncated");
+    line.append("true");
+  }
   if (!r.location.empty()) text("location", r.location);
   text("outcome", r.outcome);
   text("parent", r.parent);

@@ -34,6 +34,7 @@ struct PageRecord {
   std::string location;  // redirect target, canonical, when the status is 3xx
   uint32_t links_found = 0;
   uint32_t links_new = 0;
+  bool links_truncated = false;  // part of the page was not parsed for links (docs/links.md)
   // Set when a request was sent; the fields after it are written only then, each if known.
   std::optional<std::chrono::system_clock::time_point> fetch_time;
   std::string ip;

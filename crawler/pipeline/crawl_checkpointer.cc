@@ -63,7 +63,16 @@ CrawlCheckpointer::CrawlCheckpointer(const CrawlerSettings& settings, SeenFilter
       stats_(stats),
       page_log_(page_log),
       resume_(std::move(resume)) {
-  if (settings_.audit) audit_ = std::make_unique<AuditSet>();
+  // Decided here, before the status port can read audit() from its threads, never reset later.
+  if (resume_) saved_audit_false_positives_ = resume_->manifest.counters.value("audit_false_positives", uint64_t{0});
+  if (!settings_.audit) return;
+  if (resume_ && !resume_->audit_enabled) {
+    spdlog::warn(
+        "audit: the checkpoint was taken without audit, so an exact set would miss every URL seen "
+        "before; audit stays off for this crawl");
+    return;
+  }
+  audit_ = std::make_unique<AuditSet>();
 }
 
 CrawlCheckpointer::~CrawlCheckpointer() {
@@ -92,17 +101,7 @@ void CrawlCheckpointer::resume_from_checkpoint(const RefusalRecorder& record_ref
   auto counter = [&](const char* name) { return m.counters.value(name, uint64_t{0}); };
   resumes_ = counter("resumes") + 1;
   refetched_after_crash_ = counter("refetched_after_crash");
-  saved_audit_false_positives_ = counter("audit_false_positives");
-  if (audit_) {
-    if (resume_->audit_enabled) {
-      audit_->restore(resume_->audit, saved_audit_false_positives_);
-    } else {
-      spdlog::warn(
-          "audit: the checkpoint was taken without audit, so an exact set would miss every URL seen "
-          "before; audit stays off for this crawl");
-      audit_.reset();
-    }
-  }
+  if (audit_) audit_->restore(resume_->audit, saved_audit_false_positives_);
   std::vector<std::pair<const FrontierUrl*, AdmitResult>> refused;
   for (const FrontierUrl& u : m.requeue) {
     if (AdmitResult r = frontier_.requeue(u.host, u.url, u.depth); r != AdmitResult::kQueued)

@@ -129,7 +129,7 @@ class CrawlCheckpointer {
   PageLog* const page_log_;
   std::unique_ptr<CrawlCheckpoint> resume_;
   std::unique_ptr<AuditSet> audit_;
-  uint64_t saved_audit_false_positives_ = 0;  // set before the crawl's threads start
+  uint64_t saved_audit_false_positives_ = 0;  // set at construction, before any reader's thread
 
   CheckpointGate gate_;
   std::unique_ptr<JournalWriter> journal_;

@@ -4,6 +4,7 @@
 #include "crawler/url/domain_group.h"
 
 #include <algorithm>
+#include <memory>
 #include <stdexcept>
 #include <thread>
 
@@ -62,6 +63,8 @@ CrawlerSettings settings_from_config(const CrawlConfig& c) {
   s.links.include_images = s.follow_kinds.contains(LinkKind::kImage);
   s.links.include_scripts = s.follow_kinds.contains(LinkKind::kScript);
   s.links.max_links = size_t(c.fetch.max_links_per_page);
+  s.links.max_bytes = size_t(c.fetch.max_parse_bytes);
+  s.links.budget = std::make_shared<ParseBudget>(2 * s.links.max_bytes);  // two capped pages at once
   s.links.robots_agent = c.politeness.robots_agent;
   s.robots_agent = c.politeness.robots_agent;
   s.follow_nofollow = c.scope.follow_nofollow;

@@ -918,6 +918,7 @@ void Crawler::process_html(const FetchResult& result, PageRecord& rec) {
   if (extracted.links_over_cap > 0) stats_.add_drop("max_links_per_page", extracted.links_over_cap);
   stats_.links_discovered.fetch_add(extracted.links.size() + extracted.links_over_cap, std::memory_order_relaxed);
   rec.links_found = uint32_t(extracted.links.size() + extracted.links_over_cap);
+  rec.links_truncated = extracted.truncated;
   std::vector<Candidate> candidates;
   candidates.reserve(extracted.links.size());
   std::vector<std::string> edges;

@@ -4,13 +4,24 @@
 #include <utility>
 
 namespace bloomcrawl {
+namespace {
 
-void RecentErrors::add(const std::string& url, std::string what) {
+// `text` with every byte sequence that is not UTF-8 replaced by U+FFFD, as pages.jsonl writes it
+// (a crawled server's header or libcurl's message about it may hold any bytes; JSON holds UTF-8).
+std::string valid_utf8(const std::string& text) {
+  const std::string quoted = nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return nlohmann::json::parse(quoted).get<std::string>();
+}
+
+}  // namespace
+
+void RecentErrors::add(const std::string& url, const std::string& what) {
   const int64_t now =
       std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  Entry entry{now, valid_utf8(url), valid_utf8(what)};
   std::lock_guard<std::mutex> lock(mu_);
   if (entries_.size() == kKept) entries_.pop_front();
-  entries_.push_back({now, url, std::move(what)});
+  entries_.push_back(std::move(entry));
 }
 
 nlohmann::json RecentErrors::to_json() const {

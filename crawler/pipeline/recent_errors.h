@@ -16,7 +16,8 @@ class RecentErrors {
  public:
   static constexpr size_t kKept = 20;
 
-  void add(const std::string& url, std::string what);
+  // Both texts are kept as valid UTF-8 (invalid bytes become U+FFFD), so the report can be dumped.
+  void add(const std::string& url, const std::string& what);
   // Newest first: [{"time": unix seconds, "url", "error"}].
   nlohmann::json to_json() const;
 
