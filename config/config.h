@@ -162,10 +162,19 @@ struct CheckpointConfig {
 // Cluster mode (docs/cluster.md): off while `redis` is empty. Every node runs the same config but for
 // `node`; the CLI's --cluster/--nodes/--node override these fields.
 struct ClusterConfig {
-  std::string redis;  // "redis://HOST:PORT" (config/cluster_address.h)
+  std::string redis;  // "redis://HOST:PORT" (config/cluster_address.h), never with credentials
   std::string name;   // the crawl's name, part of every Redis key
   int nodes = 1;
   int node = 0;  // 0 <= node < nodes
+  // Redis authentication (docs/cluster.md, "Authentication"): a Redis 6 ACL user (empty: the
+  // default user), and the password read from a file or an environment variable named here, so
+  // it is in neither `ps` output nor report.json.
+  std::string user;
+  std::string password_file;
+  std::string password_env;
+  // A password given in --cluster's URL. Not in the schema: never written to a report or a
+  // checkpoint (a resume gives it again, or uses password_file / password_env).
+  std::string url_password;
   bool operator==(const ClusterConfig&) const = default;
 };
 

@@ -66,6 +66,10 @@ void check_across_fields(const CrawlConfig& config, const std::string& source_na
     throw ConfigError(source_name, cluster.redis.empty() ? "/cluster/redis" : "/cluster/name",
                       "cluster mode needs both /cluster/redis and /cluster/name");
   }
+  if (!cluster.password_file.empty() && !cluster.password_env.empty()) {
+    throw ConfigError(source_name, "/cluster/password_env",
+                      "give /cluster/password_file or /cluster/password_env, not both");
+  }
 }
 
 }  // namespace

@@ -242,7 +242,12 @@ std::optional<std::string> check_param_name(const std::string& name) {
 std::optional<std::string> check_redis_address(const std::string& address) {
   if (address.empty()) return std::nullopt;
   try {
-    parse_cluster_address(address, false);
+    const ClusterAddress parsed = parse_cluster_address(address, false);
+    // A config is copied into report.json and every checkpoint: no secret may sit in it.
+    if (!parsed.password.empty() || !parsed.user.empty()) {
+      return "no credentials here (they would be copied into report.json and checkpoints): set "
+             "/cluster/user and /cluster/password_file or /cluster/password_env";
+    }
   } catch (const std::invalid_argument& e) {
     return e.what();
   }

@@ -164,6 +164,9 @@ void describe(V& v, S& c) {
   v.field("name", c.name, Text{check_cluster_name});
   v.field("nodes", c.nodes, IntRange{1, 1024});
   v.field("node", c.node, IntRange{0, 1023});
+  v.field("user", c.user, NoRule{});
+  v.field("password_file", c.password_file, NoRule{});
+  v.field("password_env", c.password_env, NoRule{});
 }
 
 template <class V, SectionOf<MetricsConfig> S>

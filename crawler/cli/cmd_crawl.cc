@@ -30,6 +30,7 @@
 #include "crawler/cli/crawl_logging.h"
 #include "crawler/cluster/cluster_registry.h"
 #include "crawler/cluster/redis_client.h"
+#include "crawler/cluster/redis_password.h"
 #include "crawler/observe/observe_server.h"
 #include "crawler/output/crawl_summary.h"
 #include "crawler/pipeline/crawl_settings.h"
@@ -77,8 +78,10 @@ void apply_overrides(const CrawlFlags& f, CrawlConfig& c) {
   if (f.audit) c.audit = true;
   if (!f.cluster.empty()) {
     const ClusterAddress address = parse_cluster_address(f.cluster, true);
-    c.cluster.redis = f.cluster.substr(0, f.cluster.rfind('/'));
+    c.cluster.redis = address.server_url();  // the credentials stay out of the config's copies
     c.cluster.name = address.name;
+    if (!address.user.empty()) c.cluster.user = address.user;
+    c.cluster.url_password = address.password;
   }
   if (f.nodes > 0) c.cluster.nodes = f.nodes;
   if (f.node >= 0) c.cluster.node = f.node;
@@ -91,8 +94,7 @@ void join_cluster_of(const CrawlConfig& config, bool grow) {
     if (grow) throw std::runtime_error("--grow needs cluster mode (--cluster)");
     return;
   }
-  const ClusterAddress address = parse_cluster_address(config.cluster.redis, false);
-  RedisClient redis(RedisEndpoint{address.host, address.port});
+  RedisClient redis(cluster_endpoint(config.cluster));
   if (grow) grow_cluster(redis, cluster_identity(config));
   join_cluster(redis, cluster_identity(config));
 }
@@ -343,7 +345,7 @@ BLOOMCRAWL_COMMAND("crawl", "Crawl from a seed-list config", [](CLI::App& app) -
   auto* resume = app.add_option("--resume", flags->resume_dir,
                                 "Continue the crawl checkpointed in DIR (default: checkpoint.directory)")
                      ->expected(0, 1);
-  app.add_option("--cluster", flags->cluster, "Cluster mode: redis://HOST:PORT/NAME (docs/cluster.md)");
+  app.add_option("--cluster", flags->cluster, "Cluster mode: redis://[USER:]PASSWORD@HOST:PORT/NAME (docs/cluster.md)");
   app.add_option("--nodes", flags->nodes, "Nodes in the cluster, 1-1024 (cluster.nodes)")->check(CLI::Range(1, 1024));
   app.add_option("--node", flags->node, "This node's index, 0 to nodes-1 (cluster.node)")->check(CLI::Range(0, 1023));
   app.add_option("--metrics", flags->metrics,

@@ -1,4 +1,4 @@
-// `bloomcrawl status DIR | --cluster redis://HOST:PORT/NAME [--json]`: how a crawl is doing. A thin
+// `bloomcrawl status DIR | --cluster redis://[USER:]PASSWORD@HOST:PORT/NAME [--json]`: how a crawl is doing. A thin
 // dispatcher over the modes, each in its own file: DIR, the output or checkpoint directory of one
 // crawl (status_dir.h); --cluster, a whole cluster crawl from its Redis record (status_cluster.h).
 #include <iostream>
@@ -15,6 +15,8 @@ namespace {
 struct StatusArgs {
   std::string dir;
   std::string cluster;
+  std::string password_file;
+  std::string password_env;
   bool json = false;
 };
 
@@ -24,6 +26,8 @@ RunFn setup_status(CLI::App& app) {
   auto* cluster =
       app.add_option("--cluster", args->cluster, "a cluster crawl: redis://HOST:PORT/NAME (docs/cluster.md)");
   dir->excludes(cluster);
+  app.add_option("--password-file", args->password_file, "with --cluster: a file holding the Redis password");
+  app.add_option("--password-env", args->password_env, "with --cluster: a variable holding the Redis password");
   app.add_flag("--json", args->json, "print JSON instead of text");
   app.callback([dir, cluster] {
     if (dir->count() == 0 && cluster->count() == 0) {
@@ -31,7 +35,8 @@ RunFn setup_status(CLI::App& app) {
     }
   });
   return [args]() -> int {
-    if (!args->cluster.empty()) return run_status_cluster(args->cluster, args->json, std::cout);
+    if (!args->cluster.empty())
+      return run_status_cluster(args->cluster, args->password_file, args->password_env, args->json, std::cout);
     return print_dir_status(args->dir, args->json, std::cout, std::cerr);
   };
 }

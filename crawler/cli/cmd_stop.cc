@@ -7,15 +7,24 @@
 #include "crawler/cli/command.h"
 #include "crawler/cluster/cluster_status.h"
 #include "crawler/cluster/redis_client.h"
+#include "crawler/cluster/redis_password.h"
 
 namespace bloomcrawl::cli {
 
 BLOOMCRAWL_COMMAND("stop", "Stop every node of a cluster's crawl with a checkpoint", [](CLI::App& app) -> RunFn {
-  auto cluster = std::make_shared<std::string>();
-  app.add_option("--cluster", *cluster, "The cluster's crawl: redis://HOST:PORT/NAME")->required();
-  return [cluster] {
-    const ClusterAddress a = parse_cluster_address(*cluster, true);
-    RedisClient redis(RedisEndpoint{a.host, a.port}, RedisOptions{.reconnect_for = std::chrono::milliseconds{0}});
+  struct Args {
+    std::string cluster;
+    std::string password_file;
+    std::string password_env;
+  };
+  auto args = std::make_shared<Args>();
+  app.add_option("--cluster", args->cluster, "The cluster's crawl: redis://[USER:]PASSWORD@HOST:PORT/NAME")->required();
+  app.add_option("--password-file", args->password_file, "A file holding the Redis password");
+  app.add_option("--password-env", args->password_env, "A variable holding the Redis password");
+  return [args] {
+    const ClusterAddress a = parse_cluster_address(args->cluster, true);
+    RedisClient redis(cluster_endpoint(a, args->password_file, args->password_env),
+                      RedisOptions{.reconnect_for = std::chrono::milliseconds{0}});
     request_cluster_stop(redis, a.name);
     std::cout << "stop requested for cluster " << a.name << " at " << redis.endpoint().url()
               << "; its nodes stop within about a second\n";

@@ -5,6 +5,7 @@
 #include "config/cluster_address.h"
 #include "crawler/cluster/cluster_status.h"
 #include "crawler/cluster/redis_client.h"
+#include "crawler/cluster/redis_password.h"
 
 namespace bloomcrawl::cli {
 namespace {
@@ -32,9 +33,11 @@ std::string format_status(const ClusterStatus& s) {
 
 }  // namespace
 
-int run_status_cluster(const std::string& address, bool json, std::ostream& out) {
+int run_status_cluster(const std::string& address, const std::string& password_file, const std::string& password_env,
+                       bool json, std::ostream& out) {
   const ClusterAddress a = parse_cluster_address(address, true);
-  RedisClient redis(RedisEndpoint{a.host, a.port}, RedisOptions{.reconnect_for = std::chrono::milliseconds{0}});
+  RedisClient redis(cluster_endpoint(a, password_file, password_env),
+                    RedisOptions{.reconnect_for = std::chrono::milliseconds{0}});
   const ClusterStatus status = read_cluster_status(redis, a.name);
   out << (json ? to_json(status).dump(2) + "\n" : format_status(status));
   return 0;

@@ -8,6 +8,9 @@
 namespace bloomcrawl::cli {
 
 // Returns the exit code: 0, or 1 when Redis cannot be reached or holds no such crawl (thrown).
-int run_status_cluster(const std::string& address, bool json, std::ostream& out);
+// `password_file` / `password_env`: where the Redis password is when the address has none
+// (crawler/cluster/redis_password.h).
+int run_status_cluster(const std::string& address, const std::string& password_file, const std::string& password_env,
+                       bool json, std::ostream& out);
 
 }  // namespace bloomcrawl::cli

@@ -1,6 +1,7 @@
 #include "crawler/cluster/cluster_link.h"
 
 #include <map>
+#include <optional>
 #include <thread>
 
 #include <spdlog/spdlog.h>
@@ -22,6 +23,15 @@ local n = redis.call('XACK', KEYS[1], 'nodes', unpack(ARGV))
 redis.call('XDEL', KEYS[1], unpack(ARGV))
 redis.call('HSET', KEYS[2], 'idle', '0')
 return redis.call('HINCRBY', KEYS[2], 'received', n)
+)lua";
+
+// Moves a malformed entry aside: KEYS the inbox and its dead-letter stream, ARGV the entry's id, the
+// sender, its text and why it is malformed. The entry leaves the inbox (acknowledged and deleted)
+// in the same step as it enters the dead-letter stream, so it is in exactly one of them.
+constexpr const char* kDeadLetterScript = R"lua(
+redis.call('XADD', KEYS[2], '*', 'id', ARGV[1], 'from', ARGV[2], 'batch', ARGV[3], 'error', ARGV[4])
+redis.call('XACK', KEYS[1], 'nodes', ARGV[1])
+return redis.call('XDEL', KEYS[1], ARGV[1])
 )lua";
 
 // KEYS: the done key, the N node hashes, the N inboxes. ARGV: this node's index (1-based among the
@@ -142,6 +152,10 @@ std::string ClusterLink::node_key(uint32_t node) const {
   return cluster_key(settings_.name, "node:" + std::to_string(node));
 }
 
+std::string ClusterLink::dead_letter_key() const {
+  return cluster_key(settings_.name, "dead-letter:" + std::to_string(settings_.node));
+}
+
 std::string ClusterLink::alive_key(uint32_t node) const {
   return cluster_key(settings_.name, "alive:" + std::to_string(node));
 }
@@ -161,21 +175,42 @@ std::vector<InboxEntry> ClusterLink::receive(std::chrono::milliseconds wait) {
       "XREADGROUP", "GROUP", kGroup, "node-" + std::to_string(settings_.node), "COUNT", std::to_string(kReadCount)};
   if (history_done_) argv.insert(argv.end(), {"BLOCK", std::to_string(wait.count())});
   argv.insert(argv.end(), {"STREAMS", inbox(settings_.node), history_done_ ? ">" : "0"});
-  std::vector<InboxEntry> entries = inbox_client_.call(argv, [](const RedisValue& reply) {
+  struct Malformed {
+    std::string id, from, text, why;
+  };
+  std::vector<Malformed> malformed;
+  std::vector<InboxEntry> entries = inbox_client_.call(argv, [&](const RedisValue& reply) {
     std::vector<InboxEntry> out;
     if (reply.is_nil()) return out;  // BLOCK timed out
     for (const RedisValue& stream : reply.array()) {
       for (const RedisValue& entry : stream.array().at(1).array()) {
         InboxEntry e{entry.array().at(0).text(), {}};
         const RedisValue& fields = entry.array().at(1);
-        for (size_t i = 0; !fields.is_nil() && i + 1 < fields.array().size(); i += 2) {
-          if (fields.array()[i].text() == "batch") e.batches = decode_batches(fields.array()[i + 1].text());
+        if (fields.is_nil()) continue;  // deleted since it was delivered: nothing to admit or acknowledge
+        std::string from;
+        std::optional<std::string> text;
+        for (size_t i = 0; i + 1 < fields.array().size(); i += 2) {
+          if (fields.array()[i].text() == "batch") text = fields.array()[i + 1].text();
+          if (fields.array()[i].text() == "from") from = fields.array()[i + 1].text();
         }
-        out.push_back(std::move(e));
+        try {
+          if (!text) throw RedisError("malformed inbox entry: no batch field");
+          e.batches = decode_batches(*text);
+          out.push_back(std::move(e));
+        } catch (const RedisError& bad) {
+          malformed.push_back({e.id, from, text.value_or(""), bad.what()});
+        }
       }
     }
     return out;
   });
+  for (const Malformed& m : malformed) {
+    spdlog::error("cluster inbox {}: entry {} from node {} moved to {}: {}", inbox(settings_.node), m.id,
+                  m.from.empty() ? "?" : m.from, dead_letter_key(), m.why);
+    inbox_client_.command(
+        {"EVAL", kDeadLetterScript, "2", inbox(settings_.node), dead_letter_key(), m.id, m.from, m.text, m.why});
+    dead_letters_.fetch_add(1);
+  }
   if (!history_done_ && entries.empty()) history_done_ = true;
   // A reply lost with a connection leaves its entries delivered but unseen: read the history again.
   if (inbox_client_.connections() != inbox_connections_) {

@@ -8,7 +8,10 @@
 //   the entries delivered before and never acknowledged (id 0), then new ones (id >); after a
 //   reconnect the former again, as a lost reply may have delivered entries never seen. An entry
 //   stays in the stream until acknowledge() removes it (XACK and XDEL in one script), which the
-//   caller does only once the URLs are admitted and journaled, so a crash re-reads it.
+//   caller does only once the URLs are admitted and journaled, so a crash re-reads it. A malformed
+//   entry (no batch, or one that does not decode) is not returned: it is logged, moved to this node's
+//   dead-letter stream bloomcrawl:NAME:dead-letter:I with the reason, and counted (dead_letters()), so
+//   it cannot fail the node at every resume.
 // - finished() is the cluster's end-of-crawl test: it publishes this node as idle (only if no entry
 //   was acknowledged since the caller's own idleness was seen) and, in one atomic script, says the
 //   crawl is over when every node is idle and every inbox is empty, then records that for all.
@@ -104,11 +107,14 @@ class ClusterLink {
   uint64_t batches_sent() const { return batches_sent_.load(); }
   uint64_t urls_sent() const { return urls_sent_.load(); }
   uint64_t batches_received() const { return batches_received_.load(); }
+  // Malformed inbox entries this run moved to bloomcrawl:NAME:dead-letter:I (receive()).
+  uint64_t dead_letters() const { return dead_letters_.load(); }
 
  private:
   std::string inbox(uint32_t node) const;
   std::string node_key(uint32_t node) const;
   std::string alive_key(uint32_t node) const;
+  std::string dead_letter_key() const;
   std::string handover_key() const;
 
   ClusterSettings settings_;
@@ -127,6 +133,7 @@ class ClusterLink {
   std::atomic<uint64_t> batches_sent_{0};
   std::atomic<uint64_t> urls_sent_{0};
   std::atomic<uint64_t> batches_received_{0};
+  std::atomic<uint64_t> dead_letters_{0};
 };
 
 // The inbox entry's text (docs/cluster.md) and back: one batch (an object, as the first version

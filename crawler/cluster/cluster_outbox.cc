@@ -14,7 +14,13 @@ ClusterOutbox::~ClusterOutbox() { stop(); }
 
 uint64_t ClusterOutbox::add(uint32_t node, RoutedBatch batch) {
   std::lock_guard lock(mu_);
-  if (failed_) return next_ticket_++;  // never sent: the work it came from stays undone
+  if (failed_) {
+    // Never sent, but recorded as the thread's last ticket like any other: the work it came from
+    // waits on it (after_send(), wait_sent()) and so stays undone for a resume.
+    const uint64_t ticket = next_ticket_++;
+    last_ticket_[std::this_thread::get_id()] = ticket;
+    return ticket;
+  }
   const bool first = queued_.empty();  // the thread sleeps with no deadline until then
   if (first) oldest_ = std::chrono::steady_clock::now();
   const size_t urls = queued_urls_[node] += batch.urls.size();
@@ -96,7 +102,7 @@ void ClusterOutbox::run() {
     std::string error;
     try {
       for (const auto& [node, list] : batches) link_.send(node, list);
-    } catch (const RedisError& e) {
+    } catch (const std::exception& e) {  // Redis, or encoding the batches (bad_alloc): the same stop
       error = e.what();
     }
     lock.lock();
@@ -118,7 +124,13 @@ void ClusterOutbox::run() {
     }
     lock.unlock();
     changed_.notify_all();
-    for (std::function<void()>& done : released) done();
+    for (std::function<void()>& done : released) {
+      try {
+        done();
+      } catch (const std::exception& e) {  // the caller's clean stop, never std::terminate on this thread
+        on_failure_(std::string("after a send: ") + e.what());
+      }
+    }
     lock.lock();
     sending_ = false;
   }

@@ -14,10 +14,13 @@
 //   work so far depends on.
 // - idle(): nothing queued, nothing being sent, no callback waiting. A node is idle for the end of
 //   the crawl only with its outbox idle: a URL waiting here is in no inbox yet.
-// - A send that fails (Redis gone for longer than RedisClient reconnects) fails the outbox for
-//   good: `on_failure` is called once with the error, what is queued is dropped, callbacks waiting
-//   are never run (their work stays undone, so a resume redoes it) and wait_sent() throws
-//   RedisError. Callbacks never run on a thread that add()s, and a callback must not wait_sent().
+// - A send that fails (Redis gone for longer than RedisClient reconnects, or any other exception
+//   while sending) fails the outbox for good: `on_failure` is called once with the error, what is
+//   queued is dropped, callbacks waiting are never run (their work stays undone, so a resume redoes
+//   it) and wait_sent() throws RedisError. An add() after that still returns a ticket of its own,
+//   recorded as the thread's last and never sent: work depending on it is never recorded as done.
+//   Callbacks never run on a thread that add()s, and a callback must not wait_sent(); one that
+//   throws is reported to `on_failure` too (its work is undone; the caller stops).
 // - Thread-safe.
 #pragma once
 

@@ -38,6 +38,8 @@ std::vector<std::string> counter_fields(const NodeCounters& c) {
           std::to_string(c.duplicates_avoided),
           "filter_keys",
           std::to_string(c.filter_keys),
+          "dead_letters",
+          std::to_string(c.dead_letters),
           "state",
           c.state};
 }
@@ -80,6 +82,7 @@ ClusterStatus read_cluster_status(RedisClient& redis, std::string_view name) {
     c.in_flight = number(fields, "in_flight");
     c.duplicates_avoided = number(fields, "duplicates_avoided");
     c.filter_keys = number(fields, "filter_keys");
+    c.dead_letters = number(fields, "dead_letters");
     c.state = fields.contains("state") ? fields["state"] : "absent";
     if (fields.contains("updated_ms")) n.age_seconds = double(now_ms - std::stoll(fields["updated_ms"])) / 1000.0;
     if (!alive && (c.state == "running" || c.state == "stopping")) c.state = "stale";
@@ -90,6 +93,7 @@ ClusterStatus read_cluster_status(RedisClient& redis, std::string_view name) {
     t.in_flight += c.in_flight;
     t.duplicates_avoided += c.duplicates_avoided;
     t.filter_keys += c.filter_keys;
+    t.dead_letters += c.dead_letters;
     status.per_node.push_back(std::move(n));
   }
   return status;
@@ -97,9 +101,13 @@ ClusterStatus read_cluster_status(RedisClient& redis, std::string_view name) {
 
 nlohmann::json to_json(const ClusterStatus& status) {
   auto counters = [](const NodeCounters& c) {
-    return nlohmann::json{
-        {"pages", c.pages},         {"pages_per_second", c.pages_per_second},     {"queued", c.queued},
-        {"in_flight", c.in_flight}, {"duplicates_avoided", c.duplicates_avoided}, {"filter_keys", c.filter_keys}};
+    return nlohmann::json{{"pages", c.pages},
+                          {"pages_per_second", c.pages_per_second},
+                          {"queued", c.queued},
+                          {"in_flight", c.in_flight},
+                          {"duplicates_avoided", c.duplicates_avoided},
+                          {"filter_keys", c.filter_keys},
+                          {"dead_letters", c.dead_letters}};
   };
   nlohmann::json nodes = nlohmann::json::array();
   for (const NodeStatus& n : status.per_node) {

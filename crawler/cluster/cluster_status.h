@@ -31,7 +31,8 @@ struct NodeCounters {
   uint64_t in_flight = 0;
   uint64_t duplicates_avoided = 0;
   uint64_t filter_keys = 0;
-  std::string state;  // "running", "stopping", "stopped" or "done"; read back also "stale" or "absent"
+  uint64_t dead_letters = 0;  // malformed inbox entries moved to the node's dead-letter stream
+  std::string state;          // "running", "stopping", "stopped" or "done"; read back also "stale" or "absent"
 };
 
 // The node hash's fields and values, as HSET takes them after the key.

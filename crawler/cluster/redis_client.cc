@@ -33,6 +33,19 @@ timeval to_timeval(std::chrono::milliseconds ms) {
 struct ReplyFree {
   void operator()(redisReply* r) const { freeReplyObject(r); }
 };
+using ReplyPtr = std::unique_ptr<redisReply, ReplyFree>;
+
+// Sends argv and reads its reply; null when the connection failed (context->errstr says why).
+ReplyPtr send_argv(redisContext* context, const std::vector<std::string>& argv) {
+  std::vector<const char*> args;
+  std::vector<size_t> lengths;
+  for (const std::string& a : argv) {
+    args.push_back(a.data());
+    lengths.push_back(a.size());
+  }
+  return ReplyPtr(
+      static_cast<redisReply*>(redisCommandArgv(context, static_cast<int>(args.size()), args.data(), lengths.data())));
+}
 
 }  // namespace
 
@@ -94,7 +107,27 @@ void RedisClient::connect() {
     throw RedisError("cannot connect to " + endpoint_.url() + ": " + why);
   }
   redisSetTimeout(context_, to_timeval(options_.timeout));
+  if (!endpoint_.password.empty()) authenticate();
   ++connections_;
+}
+
+void RedisClient::authenticate() {
+  std::vector<std::string> argv = {"AUTH"};
+  if (!endpoint_.user.empty()) argv.push_back(endpoint_.user);
+  argv.push_back(endpoint_.password);
+  const ReplyPtr reply = send_argv(context_, argv);
+  std::string why;
+  if (!reply) {
+    why = context_->errstr;
+  } else if (reply->type == REDIS_REPLY_ERROR) {
+    why = std::string(reply->str, reply->len);
+  } else {
+    return;
+  }
+  redisFree(context_);
+  context_ = nullptr;
+  const std::string who = endpoint_.user.empty() ? "" : " as user " + endpoint_.user;
+  throw RedisError("cannot authenticate to " + endpoint_.url() + who + ": " + why);
 }
 
 std::string RedisClient::where(const std::vector<std::string>& argv) const {
@@ -102,19 +135,12 @@ std::string RedisClient::where(const std::vector<std::string>& argv) const {
 }
 
 RedisValue RedisClient::command(const std::vector<std::string>& argv) {
-  std::vector<const char*> args;
-  std::vector<size_t> lengths;
-  for (const std::string& a : argv) {
-    args.push_back(a.data());
-    lengths.push_back(a.size());
-  }
   const auto give_up_at = std::chrono::steady_clock::now() + options_.reconnect_for;
   std::chrono::milliseconds backoff = options_.backoff_min;
   std::string lost;
   for (;;) {
     if (context_ != nullptr) {
-      std::unique_ptr<redisReply, ReplyFree> reply(static_cast<redisReply*>(
-          redisCommandArgv(context_, static_cast<int>(args.size()), args.data(), lengths.data())));
+      const ReplyPtr reply = send_argv(context_, argv);
       if (!reply) {
         lost = context_->errstr;  // the connection is unusable after an I/O error
         redisFree(context_);

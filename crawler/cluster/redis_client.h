@@ -6,6 +6,8 @@
 // - Every failure throws RedisError whose message names the server (redis://HOST:PORT) and the
 //   command's name: a server error reply, a reply of an unexpected type, or a lost connection that
 //   could not be restored.
+// - Each connection authenticates first (AUTH [USER] PASSWORD) when the endpoint has a password; a
+//   refused AUTH is an error naming the server and the user, never the password.
 // - The constructor connects once and throws if it cannot: a Redis unreachable at start is an error
 //   for the operator, not something to wait for. A connection lost later is re-established with
 //   back-off (doubling from options.backoff_min to options.backoff_max) for up to
@@ -34,6 +36,10 @@ class RedisError : public std::runtime_error {
 struct RedisEndpoint {
   std::string host;
   uint16_t port = 6379;
+  // Sent with AUTH on every connection when `password` is set (a Redis 6 ACL user when `user` is).
+  std::string user;
+  std::string password;
+  // What messages name the server by: never the credentials.
   std::string url() const { return "redis://" + host + ":" + std::to_string(port); }
 };
 
@@ -94,6 +100,7 @@ class RedisClient {
 
  private:
   void connect();
+  void authenticate();  // connect()'s AUTH; throws and closes the connection when refused
   // "redis://HOST:PORT, XADD": what an error message starts with.
   std::string where(const std::vector<std::string>& argv) const;
 

@@ -123,9 +123,9 @@ std::vector<FetchWorker::Startable> FetchWorker::take_startable() {
   bool gate_full = false;
   for (auto it = queue_.begin(); it != queue_.end() && active_.size() + starting.size() < capacity;) {
     std::string key = resolve_key(it->url);
-    // Once the gate refuses, only requests that need no resolve can start in this pass.
-    const ResolveGate::Admit admit =
-        gate_full && !is_ip_literal(key) ? ResolveGate::Admit::kWait : context_.resolves->begin(key, now);
+    // Every request asks the gate, even after a refusal: a host resolved within the TTL needs no
+    // slot and starts whatever waits before it (docs/fetcher.md, DNS).
+    const ResolveGate::Admit admit = context_.resolves->begin(key, now);
     if (admit == ResolveGate::Admit::kWait) {
       gate_full = true;
       ++it;

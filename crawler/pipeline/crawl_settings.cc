@@ -1,6 +1,6 @@
 #include "crawler/pipeline/crawl_settings.h"
 
-#include "config/cluster_address.h"
+#include "crawler/cluster/redis_password.h"
 #include "crawler/url/domain_group.h"
 
 #include <algorithm>
@@ -146,9 +146,8 @@ CrawlerSettings settings_from_config(const CrawlConfig& c) {
   s.group_by_ip = c.politeness.group_by == "ip" || c.politeness.group_by_ip;
   s.frontier.group_of = politeness_group_of(s.group_by_ip, c.politeness.group_by);
   if (!c.cluster.redis.empty()) {
-    const ClusterAddress redis = parse_cluster_address(c.cluster.redis, false);
-    s.cluster =
-        ClusterSettings{{redis.host, redis.port}, c.cluster.name, uint32_t(c.cluster.nodes), uint32_t(c.cluster.node)};
+    s.cluster = ClusterSettings{cluster_endpoint(c.cluster), c.cluster.name, uint32_t(c.cluster.nodes),
+                                uint32_t(c.cluster.node)};
   }
   return s;
 }

@@ -191,6 +191,10 @@ void Crawler::receive_from_nodes() {
     fail(e.what());
   } catch (const RedisError& e) {
     fail(std::string("cluster inbox: ") + e.what());
+  } catch (const std::exception& e) {  // a store error, bad_alloc: the same clean stop, never std::terminate
+    fail(std::string("cluster inbox: URLs from other nodes not admitted: ") + e.what());
+  } catch (...) {
+    fail("cluster inbox: URLs from other nodes not admitted: an unknown exception");
   }
 }
 
@@ -201,14 +205,20 @@ void Crawler::admit_from_inbox(const std::vector<InboxEntry>& entries) {
     CheckpointGate::Pass pass(checkpointer_->gate());
     for (const InboxEntry& entry : entries) {
       for (const RoutedBatch& b : entry.batches) {
-        std::vector<Candidate> candidates;
-        for (const RoutedUrl& u : b.urls)
-          candidates.push_back({u.url, u.host, static_cast<LinkKind>(u.kind), u.sitemap});
         if (b.seen_only) {
           admit_seen(b);
-        } else {
-          admit(candidates, b.depth, b.parent, b.hops);
+          continue;
         }
+        // Like any link: canonical and in this node's scope (a sender's scope may differ, its seeds
+        // are its own; and whoever can write to Redis can write here). Dropped ones are counted.
+        std::vector<Candidate> candidates;
+        for (const RoutedUrl& u : b.urls) {
+          std::optional<Candidate> c = candidate(u.url, nullptr, static_cast<LinkKind>(u.kind));
+          if (!c) continue;
+          c->sitemap = u.sitemap;
+          candidates.push_back(std::move(*c));
+        }
+        admit(candidates, b.depth, b.parent, b.hops);
       }
     }
     // The acknowledgement deletes the entries from Redis: the admitted URLs must survive a power
@@ -250,6 +260,7 @@ void Crawler::publish_counters(const char* state) {
   c.in_flight = fetcher_ ? fetcher_->in_flight() : 0;
   c.duplicates_avoided = stats_.links_duplicate.load() + stats_.redirects_deduplicated.load();
   c.filter_keys = filter_.stats(/*compute_fill=*/false).keys;
+  c.dead_letters = cluster_->dead_letters();
   c.state = state;
   last_publish_ = now;
   pages_at_publish_ = pages;
@@ -279,6 +290,7 @@ void Crawler::finish_cluster(nlohmann::json& report) {
                        {"batches_sent", cluster_->batches_sent()},
                        {"urls_sent", cluster_->urls_sent()},
                        {"batches_received", cluster_->batches_received()},
+                       {"dead_letters", cluster_->dead_letters()},
                        {"urls_handed_over", handed_over_},
                        {"recorded_urls_handed_over", seen_handed_over_}};
   try {

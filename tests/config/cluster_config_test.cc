@@ -28,6 +28,51 @@ TEST(ClusterAddress, ParsesHostPortAndName) {
   EXPECT_EQ(parse_cluster_address("redis://[::1]:6379/x", true), (ClusterAddress{"::1", 6379, "x"}));
 }
 
+TEST(ClusterAddress, ParsesCredentialsAsRedisCliDoes) {
+  EXPECT_EQ(parse_cluster_address("redis://crawler:pa%40ss@10.0.0.5:6379/news", true),
+            (ClusterAddress{"10.0.0.5", 6379, "news", "crawler", "pa@ss"}));
+  EXPECT_EQ(parse_cluster_address("redis://:p:w@h:1/n", true), (ClusterAddress{"h", 1, "n", "", "p:w"}));
+  EXPECT_EQ(parse_cluster_address("redis://secret@h:1/n", true), (ClusterAddress{"h", 1, "n", "", "secret"}));
+  EXPECT_EQ(parse_cluster_address("redis://u:a/b@c@[::1]:6379/n", true),
+            (ClusterAddress{"::1", 6379, "n", "u", "a/b@c"}));
+  EXPECT_EQ((ClusterAddress{"::1", 6379, "n", "u", "p"}).server_url(), "redis://[::1]:6379");
+  EXPECT_EQ((ClusterAddress{"h", 1, "n", "u", "p"}).server_url(), "redis://h:1");
+}
+
+TEST(ClusterAddress, RefusesTlsWithTheReasonAndNeverEchoesAPassword) {
+  auto problem = [](const std::string& text) -> std::string {
+    try {
+      parse_cluster_address(text, true);
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "(accepted)";
+  };
+  EXPECT_THAT(problem("rediss://h:1/n"), HasSubstr("hiredis (0.14) has no TLS"));
+  EXPECT_THAT(problem("rediss://h:1/n"), HasSubstr("stunnel"));
+  const std::string bad_port = problem("redis://u:topsecret@h:99999/n");
+  EXPECT_THAT(bad_port, HasSubstr("1-65535"));
+  EXPECT_THAT(bad_port, HasSubstr("redis://***@h:99999/n"));
+  EXPECT_THAT(bad_port, ::testing::Not(HasSubstr("topsecret")));
+  EXPECT_THAT(problem("redis://u:%4@h:1/n"), HasSubstr("broken %XX escape"));
+  EXPECT_THAT(problem("redis://u:@h:1/n"), HasSubstr("password before '@' is empty"));
+}
+
+TEST(ClusterConfig, CredentialsStayOutOfTheConfig) {
+  EXPECT_THAT(cluster_error_of(R"({"redis": "redis://u:p@h:1", "name": "n"})"), HasSubstr("no credentials here"));
+  EXPECT_THAT(cluster_error_of(R"({"redis": "redis://h:1", "name": "n", "password_file": "f", "password_env": "E"})"),
+              HasSubstr("not both"));
+  const CrawlConfig c = parse_config(
+      R"({"seeds": {"urls": ["https://example.com/"]}, "cluster": {"redis": "redis://h:1", "name": "n",
+          "user": "crawler", "password_env": "BLOOMCRAWL_REDIS_PASSWORD"}})",
+      "cfg.json");
+  EXPECT_EQ(c.cluster.user, "crawler");
+  EXPECT_EQ(c.cluster.password_env, "BLOOMCRAWL_REDIS_PASSWORD");
+  CrawlConfig with_url_password = c;
+  with_url_password.cluster.url_password = "topsecret";
+  EXPECT_EQ(to_json(with_url_password).dump().find("topsecret"), std::string::npos);
+}
+
 TEST(ClusterAddress, RefusesWhatIsNotTheForm) {
   auto problem = [](const std::string& text, bool name) -> std::string {
     try {

@@ -50,6 +50,7 @@ class LoopbackHttpServer {
     if (thread_.joinable()) thread_.join();
   }
   std::string url(const std::string& path) const { return "http://127.0.0.1:" + std::to_string(port_) + path; }
+  int port() const { return port_; }
   size_t connections() {
     std::lock_guard lock(mutex_);
     return client_ports_.size();

@@ -61,6 +61,10 @@ void RedisServer::start() {
                                    options_.appendonly ? "yes" : "no",
                                    "--appendfsync",
                                    "always"};
+  if (!options_.password.empty()) args.insert(args.end(), {"--requirepass", options_.password});
+  for (const auto& [user, password] : options_.users) {
+    args.insert(args.end(), {"--user", user, "on", ">" + password, "~*", "&*", "+@all"});
+  }
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], 1);

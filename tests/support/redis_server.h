@@ -1,8 +1,8 @@
 // RedisServer: a private `redis-server` (Debian's, from PATH) for a test, on a free port of
 // 127.0.0.1 with its own temporary directory, no RDB snapshots and, on request, an append-only file.
-// start() returns once the server has logged that it accepts connections (its log is read from a
-// pipe, no polling); the destructor stops it. restart() keeps the port and the directory, so an AOF
-// server comes back with its data, as after an operator's restart; kill() is kill -9.
+// On request it requires a password, and has ACL users. start() returns once the server has logged that it accepts
+// connections (its log is read from a pipe, no polling); the destructor stops it. restart() keeps the port and the
+// directory, so an AOF server comes back with its data, as after an operator's restart; kill() is kill -9.
 #pragma once
 
 #include <sys/types.h>
@@ -12,6 +12,8 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "tests/support/temp_dir.h"
 
@@ -19,6 +21,9 @@ namespace bloomcrawl::testing {
 
 struct RedisServerOptions {
   bool appendonly = false;  // with appendfsync always, so a restart loses nothing acknowledged
+  std::string password;     // requirepass: the default user's password ("": none)
+  // Redis 6 ACL users (name, password), each allowed every key and command.
+  std::vector<std::pair<std::string, std::string>> users;
 };
 
 class RedisServer {
