@@ -32,7 +32,11 @@ ROOMS = {
     "observe": ("crawler/observe", ["config", "base"]),
     "cli": ("crawler/cli", ["pipeline", "cluster", "observe", "config", "robots", "url", "extract", "fetch", "persist", "output",
                             "seenfilter", "frontier", "base"]),
+    "python": ("python/src", ["seenfilter", "base"]),
 }
+# Rooms built by their own build file instead of CMakeLists.txt: that file compiles the sources of
+# the rooms it uses itself, listed as `ROOMS = [...]`, which takes the place of the CMake links.
+BUILT_ELSEWHERE = {"python": "python/setup.py"}
 # Code that is no room and no library of the crawler: it may include every room, and what is listed.
 CONSUMERS = {
     "tests/support": ("tests/support", []),
@@ -121,6 +125,32 @@ def declared_links(root):
     return links
 
 
+def declared_build_rooms(root, build_file):
+    """(rooms, line) of the `ROOMS = [...]` list in a room's own build file; ([], 1) without one."""
+    path = os.path.join(root, build_file)
+    if not os.path.exists(path):
+        return [], 1
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            match = re.match(r"ROOMS\s*=\s*\[([^\]]*)\]", line)
+            if match:
+                return re.findall(r"[\w-]+", match.group(1)), number
+    return [], 1
+
+
+def check_build_files(root, used):
+    errors = []
+    for room, build_file in sorted(BUILT_ELSEWHERE.items()):
+        built, line = declared_build_rooms(root, build_file)
+        for other in built:
+            if other not in ROOMS[room][1]:
+                errors.append(f"{build_file}:{line}: {room} compiles {other}, which it may not depend on")
+        for target, where in sorted(used.get(room, {}).items()):
+            if target not in built:
+                errors.append(f"{where}: {room} includes {target} but {build_file}:{line} does not compile it")
+    return errors
+
+
 def check_links(root, used):
     errors = []
     links = declared_links(root)
@@ -139,6 +169,8 @@ def check_links(root, used):
         return found
 
     for room, targets in sorted(used.items()):
+        if room in BUILT_ELSEWHERE:
+            continue  # check_build_files
         if room not in links:
             errors.append(f"CMakeLists.txt:1: {room} includes other rooms but has no library")
             continue
@@ -151,7 +183,7 @@ def check_links(root, used):
 
 def check(root):
     errors, used = check_includes(root)
-    return errors + check_links(root, used)
+    return errors + check_links(root, used) + check_build_files(root, used)
 
 
 def main(argv):

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Formats every C++ file of the project (the rooms, tests/ and bench/) in place with clang-format 14
+# Formats every C++ file of the project (the rooms, python/, tests/ and bench/) in place with clang-format 14
 # and the repository's .clang-format. With --check it changes nothing and fails, naming each place,
 # if any file is not formatted (scripts/test.sh runs that).
 set -euo pipefail
@@ -9,6 +9,6 @@ mode=(-i)
 [ "${1:-}" = "--check" ] && mode=(--dry-run --Werror)
 
 dirs=()
-for d in base seenfilter frontier config crawler tests bench; do [ -d "$d" ] && dirs+=("$d"); done
+for d in base seenfilter frontier config crawler tests bench python; do [ -d "$d" ] && dirs+=("$d"); done
 find "${dirs[@]}" -type f \( -name '*.h' -o -name '*.cc' \) -print0 | sort -z \
   | xargs -0 -n 50 "$clang_format" --style=file "${mode[@]}"

@@ -101,6 +101,15 @@ class CheckLayersTest(unittest.TestCase):
         self.assertEqual(check_layers.check(root),
                          ["CMakeLists.txt:1: output includes other rooms but has no library"])
 
+    def test_room_with_its_own_build_file_must_compile_what_it_includes(self):
+        source = {"python/src/m.cc": '#include "seenfilter/seen_filter.h"\n#include "base/coding.h"\n'}
+        root = self.tree({**source, "python/setup.py": 'ROOMS = ["seenfilter", "base"]\n'})
+        self.assertEqual(check_layers.check(root), [])
+        root = self.tree({**source, "python/setup.py": 'x = 1\nROOMS = ["seenfilter", "frontier"]\n'})
+        self.assertEqual(check_layers.check(root), [
+            "python/setup.py:2: python compiles frontier, which it may not depend on",
+            "python/src/m.cc:2: python includes base but python/setup.py:2 does not compile it"])
+
 
 if __name__ == "__main__":
     unittest.main()
