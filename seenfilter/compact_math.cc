@@ -1,0 +1,76 @@
+#include "seenfilter/compact_math.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "seenfilter/blocked_bloom_math.h"
+
+namespace bloomcrawl::seenfilter {
+namespace {
+
+// The largest partition exceeds the average by a few standard deviations (binomial loads):
+// sizing leaves this much room for it.
+constexpr double kLargestPartitionSlack = 1.1;
+// The active layer's bits per key are those of a layer of this many keys (they barely depend on
+// it: the load per block is what matters).
+constexpr uint64_t kReferenceActiveKeys = uint64_t{1} << 20;
+
+}  // namespace
+
+double fuse_fpr(uint32_t fingerprint_bits) { return std::ldexp(1.0, -static_cast<int>(fingerprint_bits)); }
+
+uint32_t fingerprint_bits_for(double fpr) {
+  for (uint32_t bits = kMinFingerprintBits; bits <= kMaxFingerprintBits; ++bits) {
+    if (fuse_fpr(bits) <= fpr) return bits;
+  }
+  return kMaxFingerprintBits + 1;
+}
+
+// The segment length and size factor formulas are Graf and Lemire's (xor_singleheader,
+// binary_fuse_calculate_segment_length / _size_factor for arity 3): fitted so that peeling
+// succeeds with high probability at the first seed.
+FuseGeometry fuse_geometry(uint64_t keys) {
+  FuseGeometry g;
+  const double n = static_cast<double>(std::max<uint64_t>(keys, 2));
+  const int log_segment = static_cast<int>(std::floor(std::log(n) / std::log(3.33) + 2.25));
+  g.segment_length = uint32_t{1} << std::clamp(log_segment, 2, 18);
+  const double size_factor = std::max(1.125, 0.875 + 0.25 * std::log(1e6) / std::log(n));
+  const auto capacity = static_cast<uint64_t>(std::llround(n * size_factor));
+  const uint64_t segments = (capacity + g.segment_length - 1) / g.segment_length;
+  g.segment_count = static_cast<uint32_t>(segments > 2 ? segments - 2 : 1);
+  g.cells = (uint64_t{g.segment_count} + 2) * g.segment_length;
+  return g;
+}
+
+double fuse_cells_per_key(uint64_t keys) {
+  return static_cast<double>(fuse_geometry(keys).cells) / static_cast<double>(std::max<uint64_t>(keys, 1));
+}
+
+FprBudget split_fpr_budget(double target_fpr, double active_ratio) {
+  FprBudget best;
+  const uint32_t least = fingerprint_bits_for(target_fpr);
+  for (uint32_t bits = least; bits <= kMaxFingerprintBits; ++bits) {
+    const double compact = fuse_fpr(bits);
+    if (compact >= target_fpr) continue;
+    const double active = target_fpr - compact;
+    const LayerGeometry layer = size_layer(0, kReferenceActiveKeys, active);
+    if (layer.blocks == 0) continue;
+    const double worst = 1.125 * bits + active_ratio * layer.bits_per_key();
+    if (best.fingerprint_bits == 0 || worst < best.worst_bits_per_key) {
+      best = {bits, compact, active, worst};
+    }
+  }
+  return best;
+}
+
+uint32_t partition_bits_for(uint64_t keys, uint32_t fingerprint_bits) {
+  const double filter_bytes_per_key = 1.125 * fingerprint_bits / 8.0;
+  const double needed = kBuildBytesPerKey * kLargestPartitionSlack / (kRebuildMemoryShare * filter_bytes_per_key);
+  uint32_t bits = 0;
+  while (bits < 16 && std::ldexp(1.0, static_cast<int>(bits)) < needed && (keys >> (bits + 1)) >= kMinPartitionKeys) {
+    ++bits;
+  }
+  return bits;
+}
+
+}  // namespace bloomcrawl::seenfilter

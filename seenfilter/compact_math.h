@@ -1,0 +1,65 @@
+// The arithmetic of the compact seen filter (a static binary fuse filter built from the hash log,
+// beside one active blocked Bloom layer), kept apart from the mechanism as RocksDB keeps
+// bloom_impl.h apart from its filter builders. Pure functions; docs/seenfilter.md derives them.
+//
+// - A 3-wise binary fuse filter with f-bit fingerprints answers "present" for an absent key when
+//   the XOR of three cells equals the key's fingerprint: probability 2^-f, whatever the load.
+// - Lookups test the active layer and the compact filter, so by the union bound the filter's FPR
+//   is at most active_share + 2^-f. split_fpr_budget() picks f (and so the active layer's share,
+//   target - 2^-f) minimising the bits per key at the worst moment: just after a rebuild, when the
+//   active layer is allocated and empty.
+// - A rebuild holds one partition of the hash space in scratch memory at a time; partitions are
+//   sized so that scratch stays within kRebuildMemoryShare of the filter's own bytes.
+#pragma once
+
+#include <cstdint>
+
+namespace bloomcrawl::seenfilter {
+
+inline constexpr uint32_t kMinFingerprintBits = 1;
+inline constexpr uint32_t kMaxFingerprintBits = 32;
+
+// FPR of a binary fuse filter with `bits`-bit fingerprints.
+double fuse_fpr(uint32_t fingerprint_bits);
+// The fewest fingerprint bits whose FPR is <= fpr (kMaxFingerprintBits + 1 if none is).
+uint32_t fingerprint_bits_for(double fpr);
+
+// Binary fuse geometry for `keys` distinct keys (Graf and Lemire, "Binary Fuse Filters", 2022,
+// arity 3): the segment length (a power of two <= 2^18) and the cell count.
+struct FuseGeometry {
+  uint32_t segment_length = 0;
+  uint32_t segment_count = 0;  // segments a key's first cell may fall in
+  uint64_t cells = 0;          // (segment_count + 2) * segment_length
+};
+FuseGeometry fuse_geometry(uint64_t keys);
+// Cells per key of a fuse filter of `keys` keys (the size factor, 1.125 for large filters).
+double fuse_cells_per_key(uint64_t keys);
+
+// How the target is shared between the compact filter and the active Bloom layer.
+struct FprBudget {
+  uint32_t fingerprint_bits = 0;  // compact filter's FPR is 2^-fingerprint_bits
+  double compact_fpr = 0;
+  double active_fpr = 0;          // target - compact_fpr, the active layer's sizing target
+  double worst_bits_per_key = 0;  // compact + empty active layer, per compact key (the model)
+};
+
+// The split for `target_fpr` when the active layer holds active_ratio keys per compact key.
+// fingerprint_bits = 0 when no split reaches the target within kMaxFingerprintBits.
+FprBudget split_fpr_budget(double target_fpr, double active_ratio);
+
+// Scratch memory of a rebuild, relative to the filter it builds: at most this share.
+inline constexpr double kRebuildMemoryShare = 0.10;
+// Scratch bytes per key of one partition's build (see FuseBuilder in fuse_filter.cc): the sorted
+// keys (8), the peeling order (8 + 1) and per cell a count (1), an XOR of hashes (8) and a queue
+// slot (4), at 1.125 cells per key and up to 1.2 for small partitions.
+inline constexpr double kBuildBytesPerKey = 8.0 + 9.0 + 13.0 * 1.2;
+// Below this many keys a partition's size factor grows (1.18 at 2^16, 1.28 at 2^12): partitions
+// are never made smaller, which only matters while the filter's bytes are a few MB.
+inline constexpr uint64_t kMinPartitionKeys = uint64_t{1} << 16;
+
+// log2 of the partition count for a compact filter of `keys` keys at `fingerprint_bits`: the
+// smallest power of two whose average partition's scratch is within kRebuildMemoryShare of the
+// whole filter's bytes, unless that would push partitions below kMinPartitionKeys. At most 16.
+uint32_t partition_bits_for(uint64_t keys, uint32_t fingerprint_bits);
+
+}  // namespace bloomcrawl::seenfilter

@@ -1,0 +1,277 @@
+#include "seenfilter/fuse_filter.h"
+
+#include <algorithm>
+#include <bit>
+#include <stdexcept>
+
+#include "base/checksum.h"
+#include "base/coding.h"
+#include "base/data_error.h"
+
+namespace bloomcrawl::seenfilter {
+namespace {
+
+static_assert(std::endian::native == std::endian::little, "cells are read as little-endian words");
+
+constexpr char kMagic[8] = {'B', 'C', 'S', 'F', 'F', 'U', 'S', 'E'};
+constexpr uint32_t kFormatVersion = 1;
+constexpr size_t kHeaderBytes = 48;
+constexpr size_t kPartitionBytes = 32;
+constexpr size_t kTrailerBytes = 8;  // checksum64 of all bytes before it
+constexpr uint32_t kMaxPartitionBits = 16;
+constexpr uint32_t kMaxSegmentLength = uint32_t{1} << 18;
+constexpr uint64_t kMaxCells = uint64_t{1} << 40;
+// A partition whose peeling fails is retried with the next seed. With distinct keys and Graf and
+// Lemire's sizing a failure is rare (well under 1% per seed for large sets, a few % for tiny ones).
+constexpr int kMaxSeeds = 1000;
+
+constexpr uint64_t inverse_odd(uint64_t c) {  // c * inverse == 1 (mod 2^64), Newton's iteration
+  uint64_t x = c;
+  for (int i = 0; i < 6; ++i) x *= 2 - c * x;
+  return x;
+}
+
+uint64_t unmix64(uint64_t x) {  // the inverse of mix64 (each x ^= x >> 33 is its own inverse)
+  x ^= x >> 33;
+  x *= inverse_odd(0xc4ceb9fe1a85ec53ULL);
+  x ^= x >> 33;
+  x *= inverse_odd(0xff51afd7ed558ccdULL);
+  x ^= x >> 33;
+  return x;
+}
+
+uint64_t partition_seed(uint32_t partition, int attempt) {
+  return mix64((uint64_t{partition} << 32 | static_cast<uint32_t>(attempt)) + 0x9e3779b97f4a7c15ULL);
+}
+
+uint64_t packed_words(uint64_t cells, uint32_t fingerprint_bits) {
+  return (cells * fingerprint_bits + 63) / 64 + 1;  // + a padding word: cell() reads 8 bytes
+}
+
+}  // namespace
+
+uint64_t FuseFilter::bytes() const { return words_.size() * sizeof(uint64_t); }
+
+double FuseFilter::bits_per_key() const {
+  return keys_ == 0 ? 0.0 : static_cast<double>(bytes()) * 8.0 / static_cast<double>(keys_);
+}
+
+void FuseFilter::set_cell(uint64_t index, uint64_t value) {
+  const uint64_t bit = index * fingerprint_bits_;
+  const uint64_t offset = bit & 63;
+  words_[bit >> 6] |= value << offset;
+  if (offset + fingerprint_bits_ > 64) words_[(bit >> 6) + 1] |= value >> (64 - offset);
+}
+
+FuseFilter FuseFilter::build(std::span<const uint64_t> hashes, uint32_t fingerprint_bits) {
+  FuseFilterBuilder builder(hashes.size(), fingerprint_bits);
+  std::vector<std::vector<uint64_t>> parts(builder.partitions());
+  for (uint64_t h : hashes) parts[builder.partition_of(h)].push_back(h);
+  for (uint32_t i = 0; i < builder.partitions(); ++i) builder.add_partition(i, parts[i]);
+  return builder.finish();
+}
+
+FuseFilterBuilder::FuseFilterBuilder(uint64_t expected_keys, uint32_t fingerprint_bits)
+    : FuseFilterBuilder(expected_keys, fingerprint_bits, partition_bits_for(expected_keys, fingerprint_bits)) {}
+
+FuseFilterBuilder::FuseFilterBuilder(uint64_t expected_keys, uint32_t fingerprint_bits, uint32_t partition_bits) {
+  if (fingerprint_bits < kMinFingerprintBits || fingerprint_bits > kMaxFingerprintBits) {
+    throw std::invalid_argument("FuseFilterBuilder: fingerprint_bits " + std::to_string(fingerprint_bits) +
+                                " is outside [1, 32]");
+  }
+  if (partition_bits > kMaxPartitionBits) throw std::invalid_argument("FuseFilterBuilder: too many partitions");
+  filter_.fingerprint_bits_ = fingerprint_bits;
+  filter_.cell_mask_ = (uint64_t{1} << fingerprint_bits) - 1;
+  filter_.partition_bits_ = partition_bits;
+  filter_.partitions_.assign(size_t{1} << partition_bits, FuseFilter::Partition{});
+  const uint64_t per_partition = expected_keys >> partition_bits;
+  const auto expected_cells =
+      static_cast<uint64_t>(static_cast<double>(expected_keys) * fuse_cells_per_key(per_partition) * 1.01);
+  filter_.words_.clear();
+  filter_.words_.reserve(packed_words(expected_cells, fingerprint_bits));
+  filter_.words_.push_back(0);
+}
+
+void FuseFilterBuilder::add_partition(uint32_t index, std::vector<uint64_t>& hashes) {
+  if (index != next_partition_ || index >= partitions()) {
+    throw std::invalid_argument("FuseFilterBuilder: partition " + std::to_string(index) + " out of order");
+  }
+  for (uint64_t h : hashes) {
+    if (partition_of(h) != index) throw std::invalid_argument("FuseFilterBuilder: hash outside its partition");
+  }
+  ++next_partition_;
+  std::sort(hashes.begin(), hashes.end());
+  hashes.erase(std::unique(hashes.begin(), hashes.end()), hashes.end());
+  FuseFilter::Partition& p = filter_.partitions_[index];
+  p.first_cell = filter_.cells_;
+  p.keys = hashes.size();
+  if (hashes.empty()) return;
+  if (hashes.size() > (uint64_t{1} << 31)) throw std::invalid_argument("FuseFilterBuilder: partition too large");
+  const FuseGeometry g = fuse_geometry(hashes.size());
+  p.segment_length = g.segment_length;
+  p.segment_count = g.segment_count;
+  const size_t n = hashes.size();
+  const size_t cells = g.cells;
+  FuseFilter::Partition local = p;
+  local.first_cell = 0;
+
+  std::vector<uint8_t> count(cells);   // keys in the cell << 2 | XOR of their position numbers
+  std::vector<uint64_t> xored(cells);  // XOR of the hashes of the keys in the cell
+  std::vector<uint32_t> queue(cells);  // cells holding one key; later the fingerprints
+  std::vector<uint64_t> order(n);      // peeled keys (their mixed hash), in peeling order
+  std::vector<uint8_t> position(n);    // which of its cells each peeled key was alone in
+  peak_scratch_bytes_ = std::max<uint64_t>(peak_scratch_bytes_, cells * 13 + n * 17);
+
+  size_t peeled = 0;
+  for (int attempt = 0;; ++attempt) {
+    if (attempt == kMaxSeeds) throw std::runtime_error("FuseFilterBuilder: peeling failed for every seed");
+    p.seed = partition_seed(index, attempt);
+    if (attempt > 0) {
+      const uint64_t previous = partition_seed(index, attempt - 1);
+      for (uint64_t& h : hashes) h = unmix64(h) - previous;
+      std::fill(count.begin(), count.end(), 0);
+      std::fill(xored.begin(), xored.end(), 0);
+    }
+    for (uint64_t& h : hashes) h = mix64(h + p.seed);
+    std::sort(hashes.begin(), hashes.end());  // first cells ascending: the counting pass streams
+    local.seed = p.seed;
+    bool overflow = false;
+    for (uint64_t h : hashes) {
+      const FuseFilter::Cells c = FuseFilter::cells_of(h, local);
+      const uint64_t at[3] = {c.c0, c.c1, c.c2};
+      for (uint8_t j = 0; j < 3; ++j) {
+        overflow |= count[at[j]] >= 252;
+        count[at[j]] = static_cast<uint8_t>((count[at[j]] + 4) ^ j);
+        xored[at[j]] ^= h;
+      }
+    }
+    if (overflow) continue;
+    size_t queued = 0;
+    for (size_t i = 0; i < cells; ++i) {
+      if ((count[i] >> 2) == 1) queue[queued++] = static_cast<uint32_t>(i);
+    }
+    peeled = 0;
+    while (queued > 0) {
+      const uint32_t cell = queue[--queued];
+      if ((count[cell] >> 2) != 1) continue;
+      const uint64_t h = xored[cell];
+      const uint8_t found = count[cell] & 3;
+      order[peeled] = h;
+      position[peeled] = found;
+      ++peeled;
+      const FuseFilter::Cells c = FuseFilter::cells_of(h, local);
+      const uint64_t at[3] = {c.c0, c.c1, c.c2};
+      for (uint8_t j = 0; j < 3; ++j) {
+        const uint64_t other = at[j];
+        count[other] = static_cast<uint8_t>((count[other] - 4) ^ j);
+        xored[other] ^= h;
+        if ((count[other] >> 2) == 1 && j != found) queue[queued++] = static_cast<uint32_t>(other);
+      }
+    }
+    if (peeled == n) break;
+  }
+
+  std::fill(queue.begin(), queue.end(), 0);
+  uint32_t* fingerprints = queue.data();
+  for (size_t i = peeled; i-- > 0;) {
+    const uint64_t h = order[i];
+    const FuseFilter::Cells c = FuseFilter::cells_of(h, local);
+    const uint64_t at[3] = {c.c0, c.c1, c.c2};
+    const uint8_t found = position[i];
+    fingerprints[at[found]] = static_cast<uint32_t>(filter_.fingerprint(h)) ^ fingerprints[at[(found + 1) % 3]] ^
+                              fingerprints[at[(found + 2) % 3]];
+  }
+  filter_.cells_ += cells;
+  filter_.keys_ += n;
+  filter_.words_.resize(packed_words(filter_.cells_, filter_.fingerprint_bits_), 0);
+  for (size_t i = 0; i < cells; ++i) filter_.set_cell(p.first_cell + i, fingerprints[i]);
+}
+
+FuseFilter FuseFilterBuilder::finish() {
+  if (next_partition_ != partitions()) throw std::invalid_argument("FuseFilterBuilder: partitions missing");
+  filter_.words_.shrink_to_fit();
+  return std::move(filter_);
+}
+
+std::string FuseFilter::encode() const {
+  std::string out;
+  out.reserve(kHeaderBytes + partitions_.size() * kPartitionBytes + bytes() + kTrailerBytes);
+  out.append(kMagic, sizeof kMagic);
+  put_le(out, kFormatVersion, 4);
+  put_le(out, fingerprint_bits_, 4);
+  put_le(out, partition_bits_, 4);
+  put_le(out, 0, 4);
+  put_le(out, keys_, 8);
+  put_le(out, cells_, 8);
+  put_le(out, 0, 8);
+  for (const Partition& p : partitions_) {
+    put_le(out, p.seed, 8);
+    put_le(out, p.keys, 8);
+    put_le(out, p.segment_length, 4);
+    put_le(out, p.segment_count, 4);
+    put_le(out, p.first_cell, 8);
+  }
+  for (uint64_t w : words_) put_le(out, w, 8);
+  put_le(out, checksum64(out), 8);
+  return out;
+}
+
+FuseFilter FuseFilter::decode(std::string_view in, const std::string& file) {
+  auto fail = [&](const std::string& what) { throw CheckpointError(file, "compact filter: " + what); };
+  if (in.size() < kHeaderBytes + kTrailerBytes) fail("truncated header");
+  if (in.substr(0, 8) != std::string_view(kMagic, 8)) fail("bad magic");
+  const uint64_t version = get_le(in, 8, 4);
+  if (version != kFormatVersion) fail("unsupported version " + std::to_string(version));
+  const size_t body = in.size() - kTrailerBytes;
+  if (get_le(in, body, 8) != checksum64(in.data(), body)) fail("checksum mismatch");
+  FuseFilter f;
+  f.fingerprint_bits_ = static_cast<uint32_t>(get_le(in, 12, 4));
+  f.partition_bits_ = static_cast<uint32_t>(get_le(in, 16, 4));
+  f.keys_ = get_le(in, 24, 8);
+  f.cells_ = get_le(in, 32, 8);
+  if (f.fingerprint_bits_ < kMinFingerprintBits || f.fingerprint_bits_ > kMaxFingerprintBits) {
+    fail("fingerprint bits " + std::to_string(f.fingerprint_bits_) + " outside [1, 32]");
+  }
+  if (f.partition_bits_ > kMaxPartitionBits) fail("partition bits " + std::to_string(f.partition_bits_));
+  if (get_le(in, 20, 4) != 0 || get_le(in, 40, 8) != 0) fail("reserved field not zero");
+  if (f.cells_ > kMaxCells) fail("too many cells");
+  f.cell_mask_ = (uint64_t{1} << f.fingerprint_bits_) - 1;
+  const size_t partitions = size_t{1} << f.partition_bits_;
+  const uint64_t words = packed_words(f.cells_, f.fingerprint_bits_);
+  const uint64_t expected = kHeaderBytes + partitions * kPartitionBytes + words * 8 + kTrailerBytes;
+  if (in.size() != expected) fail("size " + std::to_string(in.size()) + ", expected " + std::to_string(expected));
+  f.partitions_.resize(partitions);
+  uint64_t cells = 0;
+  uint64_t keys = 0;
+  for (size_t i = 0; i < partitions; ++i) {
+    const size_t at = kHeaderBytes + i * kPartitionBytes;
+    Partition& p = f.partitions_[i];
+    p.seed = get_le(in, at, 8);
+    p.keys = get_le(in, at + 8, 8);
+    p.segment_length = static_cast<uint32_t>(get_le(in, at + 16, 4));
+    p.segment_count = static_cast<uint32_t>(get_le(in, at + 20, 4));
+    p.first_cell = get_le(in, at + 24, 8);
+    const std::string which = "partition " + std::to_string(i) + ": ";
+    if (p.first_cell != cells) fail(which + "first cell out of place");
+    if (p.segment_length == 0) {
+      if (p.segment_count != 0 || p.keys != 0) fail(which + "empty partition with keys or segments");
+    } else {
+      if (!std::has_single_bit(p.segment_length) || p.segment_length < 4 || p.segment_length > kMaxSegmentLength) {
+        fail(which + "bad segment length " + std::to_string(p.segment_length));
+      }
+      if (p.segment_count == 0) fail(which + "no segments");
+      if (p.keys == 0 || p.keys > p.cells()) fail(which + "key count does not fit its cells");
+    }
+    cells += p.cells();
+    keys += p.keys;
+    if (cells > f.cells_) fail(which + "cells beyond the filter's");
+  }
+  if (cells != f.cells_) fail("partition cells do not add up");
+  if (keys != f.keys_) fail("partition keys do not add up");
+  f.words_.resize(words);
+  const size_t words_at = kHeaderBytes + partitions * kPartitionBytes;
+  for (uint64_t i = 0; i < words; ++i) f.words_[i] = get_le(in, words_at + i * 8, 8);
+  return f;
+}
+
+}  // namespace bloomcrawl::seenfilter

@@ -1,0 +1,133 @@
+// FuseFilter: a static, immutable filter over 64-bit key hashes: a partitioned 3-wise binary
+// fuse filter (Graf and Lemire, "Binary Fuse Filters: Fast and Smaller Than Xor Filters", 2022)
+// with f-bit fingerprints packed end to end, FPR 2^-f (compact_math.h), about 1.125 f bits per key.
+//
+// The hash space is split into 2^partition_bits partitions by the hash's top bits; each is an
+// independent fuse filter over the keys that fall in it, with its own seed. A build adds the
+// partitions one at a time in order (FuseFilterBuilder), so its scratch memory is that of one
+// partition (compact_math.h, partition_bits_for), not of the whole key set.
+// Build never fails on its input: duplicates are removed, an empty or one-key set is fine. A key
+// that was added is always found (no false negatives). Serialized form: docs/seenfilter.md,
+// "Compact filter file"; decode() verifies every field and the checksum.
+// Thread safety: const methods may run concurrently; the filter never changes once built.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "seenfilter/compact_math.h"
+#include "seenfilter/key_hash.h"
+
+namespace bloomcrawl::seenfilter {
+
+class FuseFilter {
+ public:
+  struct Partition {
+    uint64_t seed = 0;
+    uint64_t first_cell = 0;      // index of its first cell in the packed array
+    uint64_t keys = 0;            // distinct keys it holds
+    uint32_t segment_length = 0;  // 0: empty partition (no cells)
+    uint32_t segment_count = 0;
+    uint64_t cells() const { return segment_length == 0 ? 0 : (uint64_t{segment_count} + 2) * segment_length; }
+  };
+
+  FuseFilter() = default;  // empty: finds nothing
+
+  // Builds from hashes in any order (duplicates allowed), partitioned per compact_math.h.
+  static FuseFilter build(std::span<const uint64_t> hashes, uint32_t fingerprint_bits);
+
+  bool contains(uint64_t hash) const {
+    const Partition& p = partitions_[partition_of(hash)];
+    if (p.segment_length == 0) return false;
+    const uint64_t h = mix64(hash + p.seed);
+    const Cells c = cells_of(h, p);
+    return (fingerprint(h) ^ cell(c.c0) ^ cell(c.c1) ^ cell(c.c2)) == 0;
+  }
+  void prefetch(uint64_t hash) const {
+    const Partition& p = partitions_[partition_of(hash)];
+    if (p.segment_length == 0) return;
+    const Cells c = cells_of(mix64(hash + p.seed), p);
+    __builtin_prefetch(cell_bytes() + c.c0 * fingerprint_bits_ / 8);
+    __builtin_prefetch(cell_bytes() + c.c1 * fingerprint_bits_ / 8);
+    __builtin_prefetch(cell_bytes() + c.c2 * fingerprint_bits_ / 8);
+  }
+
+  uint32_t fingerprint_bits() const { return fingerprint_bits_; }
+  uint32_t partition_bits() const { return partition_bits_; }
+  uint64_t keys() const { return keys_; }  // distinct keys
+  uint64_t cells() const { return cells_; }
+  uint64_t bytes() const;  // of the cells (the filter's memory, tables aside)
+  const std::vector<Partition>& partitions() const { return partitions_; }
+  double bits_per_key() const;
+
+  // The serialized filter (docs/seenfilter.md, "Compact filter file").
+  std::string encode() const;
+  // Throws CheckpointError naming `file` when the bytes are not a valid compact filter file.
+  static FuseFilter decode(std::string_view bytes, const std::string& file);
+
+ private:
+  friend class FuseFilterBuilder;
+  struct Cells {
+    uint64_t c0, c1, c2;
+  };
+
+  size_t partition_of(uint64_t hash) const { return partition_bits_ == 0 ? 0 : hash >> (64 - partition_bits_); }
+  static Cells cells_of(uint64_t h, const Partition& p) {
+    const uint64_t mask = p.segment_length - 1;
+    const uint64_t c0 = fastrange64(h, uint64_t{p.segment_count} * p.segment_length);
+    const uint64_t c1 = (c0 + p.segment_length) ^ ((h >> 18) & mask);
+    const uint64_t c2 = (c0 + 2 * uint64_t{p.segment_length}) ^ (h & mask);
+    return {p.first_cell + c0, p.first_cell + c1, p.first_cell + c2};
+  }
+  // Independent of the cell positions (a separate mix), so an absent key's fingerprint is not
+  // a function of the cells it reads.
+  uint64_t fingerprint(uint64_t h) const { return mix64(h ^ 0x5851f42d4c957f2dULL) >> (64 - fingerprint_bits_); }
+  const uint8_t* cell_bytes() const { return reinterpret_cast<const uint8_t*>(words_.data()); }
+  uint64_t cell(uint64_t index) const {
+    const uint64_t bit = index * fingerprint_bits_;
+    uint64_t word;
+    std::memcpy(&word, cell_bytes() + (bit >> 3), sizeof word);
+    return (word >> (bit & 7)) & cell_mask_;
+  }
+  void set_cell(uint64_t index, uint64_t value);
+
+  uint32_t fingerprint_bits_ = 8;
+  uint32_t partition_bits_ = 0;
+  uint64_t cell_mask_ = 0xff;
+  uint64_t keys_ = 0;
+  uint64_t cells_ = 0;
+  std::vector<Partition> partitions_{Partition{}};
+  std::vector<uint64_t> words_ = std::vector<uint64_t>(1);  // the cells, plus one word of padding
+};
+
+// Builds a FuseFilter partition by partition: add_partition(0), (1), ... (2^partition_bits - 1),
+// each with exactly the hashes whose top partition_bits bits are its index, then finish().
+class FuseFilterBuilder {
+ public:
+  // expected_keys sizes the packed array up front (it grows if exceeded) and, with
+  // fingerprint_bits, the partition count (partition_bits_for).
+  FuseFilterBuilder(uint64_t expected_keys, uint32_t fingerprint_bits);
+  FuseFilterBuilder(uint64_t expected_keys, uint32_t fingerprint_bits, uint32_t partition_bits);
+
+  uint32_t partition_bits() const { return filter_.partition_bits_; }
+  uint32_t partitions() const { return uint32_t{1} << filter_.partition_bits_; }
+  // Whose partition a hash is in.
+  uint32_t partition_of(uint64_t hash) const { return static_cast<uint32_t>(filter_.partition_of(hash)); }
+  // Consumes `hashes` (reordered and overwritten). Throws std::invalid_argument when out of order
+  // or when a hash belongs to another partition.
+  void add_partition(uint32_t index, std::vector<uint64_t>& hashes);
+  FuseFilter finish();
+  // Peak scratch bytes of the partition builds so far (for the memory bound's benchmark).
+  uint64_t peak_scratch_bytes() const { return peak_scratch_bytes_; }
+
+ private:
+  FuseFilter filter_;
+  uint32_t next_partition_ = 0;
+  uint64_t peak_scratch_bytes_ = 0;
+};
+
+}  // namespace bloomcrawl::seenfilter

@@ -1,0 +1,60 @@
+// Fuzz target for the compact seen filter's on-disk formats (docs/seenfilter.md): the compact
+// filter file and the hash log. The first input byte picks what the rest is:
+//   0: a compact filter file, decoded as is;
+//   1: a compact filter file whose trailing checksum is recomputed, so the field checks are
+//      reached, then probed (a decoded filter must answer lookups without reading out of bounds);
+//   2: a hash log, decoded.
+// Any outcome but a clean decode or a CheckpointError is a bug.
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "base/checksum.h"
+#include "base/coding.h"
+#include "base/data_error.h"
+#include "seenfilter/fuse_filter.h"
+#include "seenfilter/hash_log.h"
+
+namespace {
+
+using namespace bloomcrawl;
+
+void fuzz_compact_filter(std::string bytes, bool fix_checksum) {
+  if (fix_checksum && bytes.size() >= 8) {
+    const size_t body = bytes.size() - 8;
+    store_u64(reinterpret_cast<uint8_t*>(bytes.data()) + body, checksum64(bytes.data(), body));
+  }
+  try {
+    const seenfilter::FuseFilter filter = seenfilter::FuseFilter::decode(bytes, "fuzz-compact");
+    uint64_t probe = 0x9e3779b97f4a7c15ULL;
+    for (int i = 0; i < 64; ++i) {
+      probe = seenfilter::mix64(probe + static_cast<uint64_t>(i));
+      filter.prefetch(probe);
+      (void)filter.contains(probe);
+    }
+  } catch (const CheckpointError&) {
+  }
+}
+
+void fuzz_hash_log(const std::string& bytes) {
+  try {
+    uint64_t keys = 0;
+    const seenfilter::HashLogContents contents =
+        seenfilter::decode_hash_log(bytes, "fuzz-hashlog", [&](std::span<const uint64_t> h) { keys += h.size(); });
+    if (contents.keys != keys || contents.valid_bytes > bytes.size()) __builtin_trap();
+  } catch (const CheckpointError&) {
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size == 0) return 0;
+  std::string rest(reinterpret_cast<const char*>(data) + 1, size - 1);
+  switch (data[0] % 3) {
+    case 0: fuzz_compact_filter(std::move(rest), false); break;
+    case 1: fuzz_compact_filter(std::move(rest), true); break;
+    default: fuzz_hash_log(rest); break;
+  }
+  return 0;
+}

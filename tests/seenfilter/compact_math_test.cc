@@ -1,0 +1,85 @@
+// The compact filter's arithmetic: fingerprint sizing, the FPR budget split, fuse geometry and
+// partition sizing; the 2^-f model checked against a measured rate.
+#include "seenfilter/compact_math.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "seenfilter/blocked_bloom_math.h"
+#include "seenfilter/fuse_filter.h"
+
+namespace bloomcrawl::seenfilter {
+namespace {
+
+TEST(CompactMath, FingerprintBitsAreTheFewestMeetingTheRate) {
+  EXPECT_EQ(fingerprint_bits_for(0.5), 1u);
+  EXPECT_EQ(fingerprint_bits_for(1e-2), 7u);   // 2^-7 = 0.0078
+  EXPECT_EQ(fingerprint_bits_for(1e-6), 20u);  // 2^-20 = 9.5e-7
+  EXPECT_EQ(fingerprint_bits_for(1e-12), kMaxFingerprintBits + 1);
+  for (double fpr : {1e-1, 1e-3, 1e-5, 1e-8}) {
+    const uint32_t bits = fingerprint_bits_for(fpr);
+    EXPECT_LE(fuse_fpr(bits), fpr);
+    EXPECT_GT(fuse_fpr(bits - 1), fpr);
+  }
+}
+
+TEST(CompactMath, BudgetSplitMeetsTheTarget) {
+  for (double target : {1e-2, 1e-4, 1e-6, 1e-8}) {
+    const FprBudget b = split_fpr_budget(target, 0.125);
+    ASSERT_GT(b.fingerprint_bits, 0u) << target;
+    EXPECT_DOUBLE_EQ(b.compact_fpr, fuse_fpr(b.fingerprint_bits));
+    EXPECT_LE(b.compact_fpr + b.active_fpr, target * (1 + 1e-12));
+    EXPECT_GT(b.active_fpr, 0);
+  }
+  // At 1e-6 with an active layer of 1/8 of the keys: 21-bit fingerprints, under 32 bits per key
+  // at the worst moment (the bound).
+  const FprBudget b = split_fpr_budget(1e-6, 0.125);
+  EXPECT_EQ(b.fingerprint_bits, 21u);
+  EXPECT_LT(b.worst_bits_per_key, 32.0);
+  // The split is a minimum over f: one bit more or less costs more.
+  for (int delta : {-1, 1}) {
+    const uint32_t bits = b.fingerprint_bits + delta;
+    const double active = 1e-6 - fuse_fpr(bits);
+    if (active <= 0) continue;
+    const double worst = 1.125 * bits + 0.125 * size_layer(0, uint64_t{1} << 20, active).bits_per_key();
+    EXPECT_GT(worst, b.worst_bits_per_key);
+  }
+}
+
+TEST(CompactMath, FuseGeometryFollowsGrafAndLemire) {
+  EXPECT_NEAR(fuse_cells_per_key(10000000), 1.125, 0.01);
+  EXPECT_GT(fuse_cells_per_key(10000), 1.2);  // small sets need more room
+  for (uint64_t n : {1, 2, 3, 10, 1000, 1000000}) {
+    const FuseGeometry g = fuse_geometry(n);
+    EXPECT_GE(g.segment_count, 1u);
+    EXPECT_EQ(g.cells, (uint64_t{g.segment_count} + 2) * g.segment_length);
+    EXPECT_GE(g.cells, n);
+    EXPECT_LE(g.segment_length, uint32_t{1} << 18);
+  }
+}
+
+TEST(CompactMath, PartitionsBoundTheRebuildScratch) {
+  EXPECT_EQ(partition_bits_for(1000, 21), 0u);  // tiny filters are one partition
+  for (uint64_t keys : {uint64_t{100000000}, uint64_t{1000000000}}) {
+    const uint32_t bits = partition_bits_for(keys, 21);
+    const double per_partition = static_cast<double>(keys >> bits);
+    const double filter_bytes = static_cast<double>(keys) * 1.125 * 21 / 8;
+    EXPECT_LE(per_partition * kBuildBytesPerKey * 1.1, kRebuildMemoryShare * filter_bytes) << keys;
+    EXPECT_GE(keys >> bits, kMinPartitionKeys);
+  }
+}
+
+TEST(CompactMath, BuildScratchMatchesTheModel) {
+  std::mt19937_64 rng(9);
+  std::vector<uint64_t> hashes(1 << 17);
+  for (uint64_t& h : hashes) h = rng();
+  FuseFilterBuilder builder(hashes.size(), 21, 0);
+  builder.add_partition(0, hashes);
+  EXPECT_LE(static_cast<double>(builder.peak_scratch_bytes()), kBuildBytesPerKey * static_cast<double>(1 << 17));
+}
+
+}  // namespace
+}  // namespace bloomcrawl::seenfilter

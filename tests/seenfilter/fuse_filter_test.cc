@@ -1,0 +1,135 @@
+// The static binary fuse filter: no false negatives on any input (duplicates, tiny and empty sets,
+// clustered hashes), measured FPR within the 2^-f model's confidence interval, and its file format
+// round trip and rejection of damaged bytes.
+#include "seenfilter/fuse_filter.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "base/data_error.h"
+
+namespace bloomcrawl::seenfilter {
+namespace {
+
+std::vector<uint64_t> random_hashes(size_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<uint64_t> out(n);
+  for (uint64_t& h : out) h = rng();
+  return out;
+}
+
+void expect_all_found(const FuseFilter& filter, const std::vector<uint64_t>& hashes) {
+  size_t missing = 0;
+  for (uint64_t h : hashes) missing += filter.contains(h) ? 0 : 1;
+  EXPECT_EQ(missing, 0u);
+}
+
+// Wilson-style bound: |measured - p| within 4.5 standard deviations of a binomial(probes, p).
+void expect_fpr_near(uint64_t false_positives, uint64_t probes, double p) {
+  const double expected = p * static_cast<double>(probes);
+  const double sd = std::sqrt(expected * (1 - p));
+  EXPECT_NEAR(static_cast<double>(false_positives), expected, 4.5 * sd + 1) << "p " << p << " probes " << probes;
+}
+
+TEST(FuseFilter, EmptySetFindsNothing) {
+  const FuseFilter filter = FuseFilter::build({}, 16);
+  EXPECT_EQ(filter.keys(), 0u);
+  std::mt19937_64 rng(1);
+  for (int i = 0; i < 1000; ++i) EXPECT_FALSE(filter.contains(rng()));
+  EXPECT_FALSE(FuseFilter().contains(42));
+}
+
+TEST(FuseFilter, TinySetsAreFound) {
+  for (size_t n = 1; n <= 40; ++n) {
+    const std::vector<uint64_t> hashes = random_hashes(n, n);
+    const FuseFilter filter = FuseFilter::build(hashes, 12);
+    EXPECT_EQ(filter.keys(), n);
+    expect_all_found(filter, hashes);
+  }
+}
+
+TEST(FuseFilter, DuplicatesAreStoredOnce) {
+  std::vector<uint64_t> hashes = random_hashes(5000, 7);
+  const std::vector<uint64_t> distinct = hashes;
+  hashes.insert(hashes.end(), distinct.begin(), distinct.end());
+  for (int i = 0; i < 1000; ++i) hashes.push_back(distinct[0]);
+  const FuseFilter filter = FuseFilter::build(hashes, 16);
+  EXPECT_EQ(filter.keys(), distinct.size());
+  expect_all_found(filter, distinct);
+  const FuseFilter all_same = FuseFilter::build(std::vector<uint64_t>(10000, 99), 16);
+  EXPECT_EQ(all_same.keys(), 1u);
+  EXPECT_TRUE(all_same.contains(99));
+}
+
+TEST(FuseFilter, ClusteredHashesAreFound) {
+  // Consecutive integers and one-bit-apart values: the seeded mix must spread them.
+  std::vector<uint64_t> hashes;
+  for (uint64_t i = 0; i < 20000; ++i) hashes.push_back(i);
+  for (int b = 0; b < 64; ++b) hashes.push_back(uint64_t{1} << b);
+  const FuseFilter filter = FuseFilter::build(hashes, 20);
+  expect_all_found(filter, hashes);
+}
+
+TEST(FuseFilter, PartitionedBuildFindsEveryKey) {
+  const std::vector<uint64_t> hashes = random_hashes(200000, 3);
+  FuseFilterBuilder builder(hashes.size(), 21, 4);
+  std::vector<std::vector<uint64_t>> parts(builder.partitions());
+  for (uint64_t h : hashes) parts[builder.partition_of(h)].push_back(h);
+  for (uint32_t i = 0; i < builder.partitions(); ++i) builder.add_partition(i, parts[i]);
+  const FuseFilter filter = builder.finish();
+  EXPECT_EQ(filter.partition_bits(), 4u);
+  EXPECT_EQ(filter.keys(), hashes.size());
+  expect_all_found(filter, hashes);
+  // 12,500 keys per partition: the size factor of a set that small (about 1.3), and no more.
+  EXPECT_LT(filter.bits_per_key(), 21 * fuse_cells_per_key(hashes.size() / 16) * 1.03);
+}
+
+TEST(FuseFilter, BuilderRejectsMisuse) {
+  FuseFilterBuilder builder(100, 8, 1);
+  std::vector<uint64_t> wrong{~uint64_t{0}};  // top bit set: partition 1
+  EXPECT_THROW(builder.add_partition(0, wrong), std::invalid_argument);
+  std::vector<uint64_t> none;
+  EXPECT_THROW(builder.add_partition(1, none), std::invalid_argument);
+  EXPECT_THROW(FuseFilterBuilder(10, 0), std::invalid_argument);
+  EXPECT_THROW(FuseFilterBuilder(10, 33), std::invalid_argument);
+}
+
+TEST(FuseFilter, MeasuredFprMatchesFingerprintBits) {
+  for (const auto& [keys, bits] : {std::pair<size_t, uint32_t>{1000, 8}, {100000, 10}, {300000, 14}}) {
+    const std::vector<uint64_t> hashes = random_hashes(keys, keys);
+    const FuseFilter filter = FuseFilter::build(hashes, bits);
+    std::mt19937_64 rng(keys + 1);
+    const uint64_t probes = 2000000;
+    uint64_t positives = 0;
+    for (uint64_t i = 0; i < probes; ++i) positives += filter.contains(rng()) ? 1 : 0;
+    expect_fpr_near(positives, probes, fuse_fpr(bits));
+  }
+}
+
+TEST(FuseFilter, EncodeDecodeRoundTrip) {
+  const std::vector<uint64_t> hashes = random_hashes(30000, 11);
+  const FuseFilter filter = FuseFilter::build(hashes, 21);
+  const std::string bytes = filter.encode();
+  const FuseFilter back = FuseFilter::decode(bytes, "f");
+  EXPECT_EQ(back.keys(), filter.keys());
+  EXPECT_EQ(back.cells(), filter.cells());
+  expect_all_found(back, hashes);
+  EXPECT_EQ(back.encode(), bytes);
+  EXPECT_EQ(FuseFilter::decode(FuseFilter().encode(), "empty").keys(), 0u);
+}
+
+TEST(FuseFilter, DecodeRejectsDamage) {
+  const std::string bytes = FuseFilter::build(random_hashes(1000, 5), 9).encode();
+  std::string flipped = bytes;
+  flipped[100] = static_cast<char>(flipped[100] ^ 1);
+  EXPECT_THROW(FuseFilter::decode(flipped, "f"), CheckpointError);
+  EXPECT_THROW(FuseFilter::decode(bytes.substr(0, bytes.size() - 1), "f"), CheckpointError);
+  EXPECT_THROW(FuseFilter::decode(bytes.substr(0, 20), "f"), CheckpointError);
+  EXPECT_THROW(FuseFilter::decode(std::string(bytes.size(), 'x'), "f"), CheckpointError);
+}
+
+}  // namespace
+}  // namespace bloomcrawl::seenfilter
