@@ -6,8 +6,9 @@
 # server itself counted (duplicate fetches, robots violations).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
-cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+# Only what the build and the demo use: no test tools (scripts/install-deps.sh --build).
+scripts/install-deps.sh --build
+cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DBLOOMCRAWL_BENCH=OFF >/dev/null
 cmake --build build/release -j "$(nproc)" --target bloomcrawl bloomcrawl-testweb
 
 work=$(mktemp -d)

@@ -1,21 +1,48 @@
 #!/usr/bin/env bash
-# Installs, with apt-get, every Debian 12 package that building and testing bloomcrawl uses and that
-# is missing. Extra package names given as arguments are installed too (the benchmarks add theirs).
+# Installs, with apt-get, the Debian 12 packages bloomcrawl uses that are missing.
+#   install-deps.sh [--build] [--list] [PACKAGE...]
+# --build: only what building bloomcrawl and its test web (benchmarks off) takes, and what
+#          scripts/demo.sh runs; without it, also the tools the tests and benchmarks use
+#          (scripts/test.sh): compilers and sanitizers, linters, redis-server, nginx, prometheus,
+#          chromium, Node.js.
+# --list:  prints the packages (one a line) instead of installing them.
+# Extra package names given as arguments are installed too (the benchmarks add theirs).
 set -euo pipefail
 
+build_only=false
+list=false
+extra=()
+for arg in "$@"; do
+  case "$arg" in
+    --build) build_only=true ;;
+    --list) list=true ;;
+    *) extra+=("$arg") ;;
+  esac
+done
+
+# CMakeLists.txt's find_package and pkg_check_modules (GoogleTest too: the tests are configured
+# with the rest), and python3, which the demo's summary runs.
 packages=(
-  build-essential cmake ninja-build ccache pkg-config clang libclang-rt-14-dev llvm clang-format clang-tidy python3
+  build-essential cmake ninja-build ccache pkg-config python3
   libcurl4-openssl-dev libgumbo-dev libxxhash-dev libspdlog-dev nlohmann-json3-dev
   libidn2-dev libicu-dev zlib1g-dev libssl-dev libbrotli-dev libcli11-dev
-  googletest libgtest-dev libgmock-dev libbenchmark-dev libbloom-dev libcpp-httplib-dev librocksdb-dev
-  libhiredis-dev redis-server
+  googletest libgtest-dev libgmock-dev libcpp-httplib-dev librocksdb-dev libhiredis-dev
   libpsl-dev publicsuffix prometheus-cpp-dev libdeflate-dev
-  nginx openssl prometheus chromium
-  "$@"
 )
-# Node.js and npm run the tests' independent WARC reader. Machines that already have them (for
-# instance from NodeSource, whose nodejs bundles npm and conflicts with Debian's npm) keep theirs.
-command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
+if ! $build_only; then
+  packages+=(
+    clang libclang-rt-14-dev llvm clang-format clang-tidy libbenchmark-dev libbloom-dev
+    redis-server nginx openssl prometheus chromium
+  )
+  # Node.js and npm run the tests' independent WARC reader. Machines that already have them (for
+  # instance from NodeSource, whose nodejs bundles npm and conflicts with Debian's npm) keep theirs.
+  command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
+fi
+packages+=(${extra[@]+"${extra[@]}"})
+if $list; then
+  printf '%s\n' "${packages[@]}"
+  exit 0
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -37,6 +37,7 @@ configure_build() {  # dir, cmake args...
 step "static checks: layers"
 python3 scripts/check_layers.py
 python3 tests/tooling/check_layers_test.py
+python3 tests/tooling/install_deps_test.py
 step "static checks: format (apply with scripts/format.sh)"
 scripts/format.sh --check
 step "static checks: clang-tidy"
