@@ -51,7 +51,7 @@ class StoreFaultCrawlTest : public ::testing::Test {
     if (web_) web_->stop();
   }
   // Enough URLs that the store's smallest memtables (64 KiB) fill and flush during the crawl.
-  static constexpr uint32_t kPagesToFillAMemtable = 250;
+  static constexpr uint32_t kPagesToFillAMemtable = 150;
 
   fs::path out() const { return dir_ / "out"; }
   fs::path checkpoints() const { return dir_ / "ckpt"; }
