@@ -1,6 +1,7 @@
 #include "frontier/disk_queues.h"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 
 namespace bloomcrawl {
@@ -52,35 +53,41 @@ bool DiskQueues::stale(uint64_t seq) const {
                      [seq](const SeqRange& r) { return seq >= r.first && seq < r.second; });
 }
 
+// Reads first and changes the queue after, so that a scan that throws (a failed store) leaves
+// the host as it was.
 void DiskQueues::refill(uint32_t host) {
   Queue& queue = queues_[host];
+  std::vector<std::pair<StoreKey, std::string>> loaded;
   std::vector<StoreKey> stale_keys;
-  size_t loaded = 0;
-  bool ended = true;  // the scan ran off the host's key range
+  uint64_t loaded_bytes = 0;
+  std::optional<StoreKey> cursor;  // set when the scan stopped for lack of room
   store_->scan(queue.cursor, [&](const StoreKey& key, std::string_view url) {
     if (held_.contains(key.seq)) return true;
     if (stale(key.seq)) {
       stale_keys.push_back(key);
       return true;
     }
-    const bool room = loaded < kHeadEntries && head_bytes_ + url.size() + kHeadEntryOverhead <= head_budget_;
-    if (loaded > 0 && !room) {
-      queue.cursor = key;
-      return ended = false;
+    const uint64_t bytes = url.size() + kHeadEntryOverhead;
+    const bool room = loaded.size() < kHeadEntries && head_bytes_ + loaded_bytes + bytes <= head_budget_;
+    if (!loaded.empty() && !room) {
+      cursor = key;
+      return false;
     }
-    load(queue, key, std::string(url));
-    ++loaded;
-    if (--queue.unloaded == 0) return ended = false;
-    return true;
+    loaded.emplace_back(key, url);
+    loaded_bytes += bytes;
+    return loaded.size() < queue.unloaded;
   });
+  if (!cursor && loaded.size() < queue.unloaded) {
+    throw std::runtime_error("frontier store " + store_->directory().string() + ": host " + std::to_string(host) +
+                             " should have " + std::to_string(queue.unloaded - loaded.size()) +
+                             " more URLs in the store, but its key range ends: the store is missing data");
+  }
+  for (auto& [key, url] : loaded) load(queue, key, std::move(url));
+  queue.unloaded -= loaded.size();
+  if (cursor) queue.cursor = *cursor;
   // Stale keys are not queued in any generation that can still be restored: delete them now.
   if (!deferring_) {
     for (const StoreKey& key : stale_keys) store_->erase(key);
-  }
-  if (ended && queue.unloaded > 0) {
-    throw std::runtime_error("frontier store " + store_->directory().string() + ": host " + std::to_string(host) +
-                             " should have " + std::to_string(queue.unloaded) +
-                             " more URLs in the store, but its key range ends: the store is missing data");
   }
 }
 
@@ -123,23 +130,23 @@ void DiskQueues::forget(const StoreKey& key) {
 uint64_t DiskQueues::clear(uint32_t host) {
   Queue& queue = queues_[host];
   uint64_t bytes = 0;
-  for (auto& [key, url] : queue.head) {
-    bytes += url.size();
-    head_bytes_ -= url.size() + kHeadEntryOverhead;
-    erase(key);
-  }
-  queue.head.clear();
+  std::vector<StoreKey> unloaded;  // read before anything changes: a scan may throw
   if (queue.unloaded > 0) {
-    std::vector<StoreKey> unloaded;
     store_->scan(queue.cursor, [&](const StoreKey& key, std::string_view url) {
       if (held_.contains(key.seq) || stale(key.seq)) return true;
       unloaded.push_back(key);
       bytes += url.size();
       return true;
     });
-    for (const StoreKey& key : unloaded) erase(key);
     queue.unloaded = 0;
   }
+  for (auto& [key, url] : queue.head) {
+    bytes += url.size();
+    head_bytes_ -= url.size() + kHeadEntryOverhead;
+    erase(key);
+  }
+  queue.head.clear();
+  for (const StoreKey& key : unloaded) erase(key);
   return bytes;
 }
 

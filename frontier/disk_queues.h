@@ -8,6 +8,8 @@
 //  - The heads together stay within `head_budget` bytes (pushes fill at most half of it), except
 //    that a refill always loads one URL and a requeued lease always goes back to RAM when it is
 //    next in line.
+//  - A call that throws (a failed store: UrlStore) leaves the queues as they were; forget() and
+//    clear() do not throw for a failed store.
 //  - Between defer_deletes() and apply_deferred_deletes(), forget() and clear() delete nothing
 //    from the store, so a store checkpoint taken meanwhile still holds every URL that was queued
 //    or held at defer_deletes() (docs/frontier.md, "Checkpoints of a disk frontier").
@@ -71,6 +73,8 @@ class DiskQueues {
   uint64_t next_seq() const { return next_seq_; }
   const std::vector<SeqRange>& stale_ranges() const { return stale_; }
   UrlStore& store() { return *store_; }
+  // The store's first failure, empty while there is none (UrlStore::failure()).
+  std::string failure() const { return store_->failure(); }
   size_t memory_bytes() const;
 
  private:

@@ -180,6 +180,11 @@ void Frontier::close() {
   shared_->ready_changed.notify_all();
 }
 
+std::string Frontier::failure() const {
+  std::lock_guard lock(shared_->mutex);
+  return shared_->state.store_failure();
+}
+
 bool Frontier::closed() const {
   std::lock_guard lock(shared_->mutex);
   return shared_->closed;
@@ -265,6 +270,9 @@ void Frontier::check_checkpoint(const std::filesystem::path& directory) {
   const std::filesystem::path current = directory / kFrontierStoreDirectory / "CURRENT";
   std::error_code ec;
   if (!std::filesystem::is_regular_file(current, ec)) throw std::runtime_error(current.string() + ": missing");
+  // Every block's checksum, now rather than at the first scan that reads a bad block: a resume
+  // then falls back to an older generation instead of failing the same way every time.
+  UrlStore::verify(directory / kFrontierStoreDirectory);
 }
 
 Frontier Frontier::restore(std::string_view bytes, FrontierOptions options) {

@@ -131,6 +131,13 @@ class Frontier {
   // clock untouched. Both throw std::invalid_argument for a lease that is not in flight.
   void release_prerequisite(const PrerequisiteLease& lease);
 
+  // Disk mode: the store's first failure, "DIR: frontier store: PROBLEM", empty while there is
+  // none. From then on push() and pop_ready() (when it must read the store) throw it as a
+  // CheckpointError and checkpoints fail, while what needs no store write goes on: completions,
+  // releases, drops, and for_each_queued() (docs/frontier.md, "When the store fails"). A push()
+  // that throws has queued nothing and leaves no host held that it created.
+  std::string failure() const;
+
   // Wakes every wait_ready() and makes pop_ready() and pop_prerequisite() return nullopt from now on.
   void close();
   bool closed() const;
@@ -170,8 +177,9 @@ class Frontier {
   // A disk frontier from such a directory, its live store created in options.store_directory;
   // reads the state file, not the URLs. Throws std::runtime_error naming a missing or corrupted file.
   static Frontier open_checkpoint(const std::filesystem::path& directory, FrontierOptions options);
-  // What open_checkpoint() reads first, checked without opening the store: the state file's
-  // magic and CRC, and the store's CURRENT. Throws std::runtime_error naming the file.
+  // What open_checkpoint() reads, checked without changing anything: the state file's magic and
+  // CRC, the store's CURRENT, and the checksum of every block of the store's files (it reads them
+  // all: O(store size)). Throws std::runtime_error naming the file.
   static void check_checkpoint(const std::filesystem::path& directory);
 
  private:

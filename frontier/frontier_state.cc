@@ -142,8 +142,20 @@ AdmitResult FrontierState::push(std::string_view host, std::string_view url, uin
     if (AdmitResult r = check_limits(host, depth, limits == PushLimits::kAll); r != AdmitResult::kQueued)
       return refuse(r);
   }
-  const uint32_t id = find_or_create_host(host, new_host);
-  enqueue(id, url, depth);
+  bool created = false;
+  const uint32_t id = find_or_create_host(host, &created);
+  if (new_host != nullptr) *new_host = created;
+  try {
+    enqueue(id, url, depth);
+  } catch (...) {
+    // The caller never learns that this push created the host (its cue to release it later,
+    // FrontierOptions::hold_new_hosts), so a held host would wait for good: released instead.
+    if (created && hosts_[id].held) {
+      hosts_[id].held = false;
+      --held_hosts_;
+    }
+    throw;
+  }
   ++admissions_[static_cast<size_t>(AdmitResult::kQueued)];
   return AdmitResult::kQueued;
 }

@@ -75,6 +75,7 @@ class FrontierState {
   bool on_disk() const { return disk_ != nullptr; }
   DiskCheckpointCut begin_disk_checkpoint();
   UrlStore& store() { return disk_->store(); }
+  std::string store_failure() const { return disk_ ? disk_->failure() : std::string(); }
   // Ends the deferral of deletes begun by begin_disk_checkpoint() and completes `cut`.
   void finish_disk_checkpoint(DiskCheckpointCut& cut);
   static FrontierState open_disk_checkpoint(const std::filesystem::path& directory, FrontierOptions options);

@@ -3,6 +3,7 @@
 #include <rocksdb/cache.h>
 #include <rocksdb/convenience.h>
 #include <rocksdb/db.h>
+#include <rocksdb/env.h>
 #include <rocksdb/memtablerep.h>
 #include <rocksdb/options.h>
 #include <rocksdb/slice_transform.h>
@@ -11,7 +12,13 @@
 #include <rocksdb/write_batch.h>
 
 #include <algorithm>
-#include <stdexcept>
+#include <cstdarg>
+#include <iterator>
+#include <map>
+#include <optional>
+
+#include "base/data_error.h"
+#include "frontier/store_file_system.h"
 
 namespace bloomcrawl {
 namespace {
@@ -45,18 +52,26 @@ rocksdb::CompressionType best_supported(std::initializer_list<rocksdb::Compressi
   return rocksdb::kNoCompression;
 }
 
-}  // namespace
+// RocksDB's info log (the LOG file) is not written. Its writer ignores a failed append and
+// appends again, which on a full disk trips Debian's RocksDB assertion on reusing a failed
+// WritableFileWriter (exit 134, issue 25); every failure that matters reaches us as a status.
+class NoInfoLog : public rocksdb::Logger {
+ public:
+  using rocksdb::Logger::Logv;
+  void Logv(const char* /*format*/, va_list /*ap*/) override {}
+};
 
-UrlStore::UrlStore(std::filesystem::path directory, size_t memory_budget) : directory_(std::move(directory)) {
+rocksdb::Options store_options(size_t memory_budget, rocksdb::Env* env, const std::shared_ptr<rocksdb::Cache>& cache) {
   // Half the budget for two memtables (one filling while the other flushes), half for the cache
   // of data and index blocks that range scans read.
   const size_t write_buffer = std::max<size_t>(memory_budget / 4, 64 << 10);
-  cache_ = rocksdb::NewLRUCache(std::max<size_t>(memory_budget / 2, 64 << 10));
   rocksdb::BlockBasedTableOptions table;
-  table.block_cache = cache_;
+  table.block_cache = cache;
   table.cache_index_and_filter_blocks = true;  // index blocks count against the budget too
   table.block_size = 16 << 10;
   rocksdb::Options options;
+  options.env = env;
+  options.info_log = std::make_shared<NoInfoLog>();
   options.create_if_missing = true;
   options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
   options.write_buffer_size = write_buffer;
@@ -87,12 +102,33 @@ UrlStore::UrlStore(std::filesystem::path directory, size_t memory_budget) : dire
   options.max_background_jobs = 2;
   options.max_open_files = 512;
   options.paranoid_checks = true;
+  // The live store is scratch once the crawl ends (its checkpoints flush what they copy), so
+  // closing it writes nothing: no time spent at the end, and nothing to fail on a full disk.
+  options.avoid_flush_during_shutdown = true;
+  return options;
+}
+
+// The pending batch's operations by encoded key: the value put, or nullopt for a delete.
+class PendingOperations : public rocksdb::WriteBatch::Handler {
+ public:
+  void Put(const rocksdb::Slice& key, const rocksdb::Slice& value) override { ops[key.ToString()] = value.ToString(); }
+  void Delete(const rocksdb::Slice& key) override { ops[key.ToString()] = std::nullopt; }
+  std::map<std::string, std::optional<std::string>> ops;
+};
+
+}  // namespace
+
+UrlStore::UrlStore(std::filesystem::path directory, size_t memory_budget)
+    : directory_(std::move(directory)),
+      env_(store_env()),
+      cache_(rocksdb::NewLRUCache(std::max<size_t>(memory_budget / 2, 64 << 10))) {
   std::error_code error;
   std::filesystem::create_directories(directory_, error);
   if (error) fail("cannot create the directory: " + error.message());
   rocksdb::DB* db = nullptr;
-  const rocksdb::Status status = rocksdb::DB::Open(options, directory_.string(), &db);
-  if (!status.ok()) fail(status.ToString());
+  const rocksdb::Status status =
+      rocksdb::DB::Open(store_options(memory_budget, env_.get(), cache_), directory_.string(), &db);
+  if (!status.ok()) fail(status);
   db_.reset(db);
   pending_ = std::make_unique<rocksdb::WriteBatch>();
 }
@@ -101,42 +137,77 @@ UrlStore::~UrlStore() {
   host_iterator_.reset();  // before the database it reads
 }
 
-void UrlStore::fail(const std::string& status) const {
-  throw std::runtime_error("frontier store " + directory_.string() + ": " + status);
+std::string UrlStore::failure() const {
+  std::lock_guard lock(failure_mu_);
+  return failure_.empty() ? failure_ : CheckpointError(directory_.string(), failure_).what();
+}
+
+void UrlStore::record_failure(const std::string& problem) {
+  {
+    std::lock_guard lock(failure_mu_);
+    if (failure_.empty()) failure_ = "frontier store: " + problem;
+  }
+  failed_.store(true, std::memory_order_release);
+}
+
+void UrlStore::fail(const rocksdb::Status& status) { fail(status.ToString()); }
+
+void UrlStore::fail(const std::string& problem) {
+  record_failure(problem);
+  throw_failure();
+}
+
+void UrlStore::throw_failure() const {
+  std::lock_guard lock(failure_mu_);
+  throw CheckpointError(directory_.string(), failure_);
 }
 
 void UrlStore::put(const StoreKey& key, std::string_view url) {
-  const rocksdb::Status status = pending_->Put(EncodedKey(key).slice(), rocksdb::Slice(url.data(), url.size()));
-  if (!status.ok()) fail(status.ToString());
-  ++pending_puts_;
+  if (failed()) throw_failure();
+  // Written before this key joins the batch, so that a put that throws has queued nothing.
   if (static_cast<size_t>(pending_->Count()) >= kBatchedWrites) flush();
+  const rocksdb::Status status = pending_->Put(EncodedKey(key).slice(), rocksdb::Slice(url.data(), url.size()));
+  if (!status.ok()) fail(status);
+  ++pending_puts_;
 }
 
 void UrlStore::erase(const StoreKey& key) {
-  const rocksdb::Status status = pending_->Delete(EncodedKey(key).slice());
-  if (!status.ok()) fail(status.ToString());
-  pending_erased_.insert(key.seq);
-  if (static_cast<size_t>(pending_->Count()) >= kBatchedWrites) flush();
+  // A delete only touches the batch in memory; a failed write of a full batch is reported by the
+  // next put, scan or checkpoint (and failure()), not by the completion that happened to fill it.
+  if (pending_->Delete(EncodedKey(key).slice()).ok()) pending_erased_.insert(key.seq);
+  if (!failed() && static_cast<size_t>(pending_->Count()) >= kBatchedWrites) write_pending();
 }
 
-void UrlStore::flush() {
-  if (pending_->Count() == 0) return;
+bool UrlStore::write_pending() {
+  if (pending_->Count() == 0) return true;
   rocksdb::WriteOptions write;
   write.disableWAL = true;  // docs/frontier.md: the live store is scratch between checkpoints
   const rocksdb::Status status = db_->Write(write, pending_.get());
+  if (!status.ok()) {
+    record_failure(status.ToString());  // the batch is kept: scan_all() still lists its URLs
+    return false;
+  }
   pending_->Clear();
   pending_puts_ = 0;
   pending_erased_.clear();
-  if (!status.ok()) fail(status.ToString());
   // The reused iterator reads as of its last refresh, and pins that version's memtables and files
   // until the next one: refreshed with every batch, it sees the writes and pins nothing for long.
   if (host_iterator_ != nullptr) {
     const rocksdb::Status refreshed = host_iterator_->Refresh();
-    if (!refreshed.ok()) fail(refreshed.ToString());
+    if (!refreshed.ok()) {
+      record_failure(refreshed.ToString());
+      return false;
+    }
   }
+  return true;
+}
+
+void UrlStore::flush() {
+  if (failed() || !write_pending()) throw_failure();
 }
 
 void UrlStore::scan(const StoreKey& from, const std::function<bool(const StoreKey&, std::string_view)>& visit) {
+  if (failed()) throw_failure();
   // A pending batch of deletes only is not applied for a scan (one write per refill was a tenth of
   // a pop): the scan skips its keys instead.
   if (pending_puts_ > 0) flush();
@@ -156,58 +227,103 @@ void UrlStore::scan(const StoreKey& from, const std::function<bool(const StoreKe
     const rocksdb::Slice value = it.value();
     if (!visit(key, std::string_view(value.data(), value.size()))) return;
   }
-  if (!it.status().ok()) fail(it.status().ToString());
+  if (!it.status().ok()) fail(it.status());
 }
 
 void UrlStore::scan_all(const std::function<bool(const StoreKey&, std::string_view)>& visit) {
-  flush();
+  // After a failed write the batch is still pending: its operations are merged into the pass.
+  if (!failed()) write_pending();
+  PendingOperations pending;
+  if (pending_->Count() > 0 && !pending_->Iterate(&pending).ok()) fail("the pending batch cannot be read");
   rocksdb::ReadOptions read;
   read.readahead_size = size_t{2} << 20;  // sequential
   read.total_order_seek = true;           // across prefixes (hosts)
   read.fill_cache = false;
   const std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(read));
+  auto next_pending = pending.ops.begin();
+  // Visits the pending operations before `key` (all that are left when it is null); false when
+  // `visit` asked to stop.
+  auto visit_pending_before = [&](const rocksdb::Slice* key) {
+    for (;
+         next_pending != pending.ops.end() && (key == nullptr || rocksdb::Slice(next_pending->first).compare(*key) < 0);
+         ++next_pending) {
+      if (next_pending->second && !visit(decode(next_pending->first), *next_pending->second)) return false;
+    }
+    return true;
+  };
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    const rocksdb::Slice key = it->key();
+    if (!visit_pending_before(&key)) return;
+    if (next_pending != pending.ops.end() && key == rocksdb::Slice(next_pending->first)) {
+      ++next_pending;  // the batch decides: put again, or deleted
+      if (const std::optional<std::string>& value = std::prev(next_pending)->second) {
+        if (!visit(decode(key), *value)) return;
+      }
+      continue;
+    }
     const rocksdb::Slice value = it->value();
-    if (!visit(decode(it->key()), std::string_view(value.data(), value.size()))) return;
+    if (!visit(decode(key), std::string_view(value.data(), value.size()))) return;
   }
-  if (!it->status().ok()) fail(it->status().ToString());
+  if (!it->status().ok()) fail(it->status());
+  visit_pending_before(nullptr);
 }
 
-StoreKey UrlStore::decode(const rocksdb::Slice& key) const {
+StoreKey UrlStore::decode(const rocksdb::Slice& key) {
   if (key.size() != kKeyBytes) fail("key of " + std::to_string(key.size()) + " bytes, not a frontier store key");
   return StoreKey{static_cast<uint32_t>(get_be(key.data(), 4)), static_cast<uint32_t>(get_be(key.data() + 4, 4)),
                   get_be(key.data() + 8, 8)};
 }
 
 void UrlStore::checkpoint_to(const std::filesystem::path& directory) {
+  if (failed()) throw_failure();
   rocksdb::Checkpoint* raw = nullptr;
   rocksdb::Status status = rocksdb::Checkpoint::Create(db_.get(), &raw);
-  if (!status.ok()) fail(status.ToString());
+  if (!status.ok()) fail(status);
   const std::unique_ptr<rocksdb::Checkpoint> checkpoint(raw);
   // log_size_for_flush 0: always flush, since without a WAL the memtable exists nowhere else.
   status = checkpoint->CreateCheckpoint(directory.string(), /*log_size_for_flush=*/0);
-  if (!status.ok()) fail(status.ToString());
+  if (!status.ok()) fail(status);
 }
 
 void UrlStore::clone(const std::filesystem::path& checkpoint, const std::filesystem::path& live) {
   namespace fs = std::filesystem;
   std::error_code error;
   if (!fs::is_directory(checkpoint, error)) {
-    throw std::runtime_error("frontier store " + checkpoint.string() + ": missing (not a directory)");
+    throw CheckpointError(checkpoint.string(), "frontier store: missing (not a directory)");
   }
   if (fs::exists(live, error) && fs::equivalent(checkpoint, live, error)) {
-    throw std::runtime_error("frontier store " + live.string() + ": the live store cannot be the checkpoint itself");
+    throw CheckpointError(live.string(), "frontier store: the live store cannot be the checkpoint itself");
   }
-  fs::remove_all(live);
-  fs::create_directories(live);
-  for (const fs::directory_entry& entry : fs::directory_iterator(checkpoint)) {
-    const fs::path target = live / entry.path().filename();
-    if (entry.path().extension() == ".sst") {
-      fs::create_hard_link(entry.path(), target);
-    } else {
-      fs::copy_file(entry.path(), target);
+  try {
+    fs::remove_all(live);
+    fs::create_directories(live);
+    for (const fs::directory_entry& entry : fs::directory_iterator(checkpoint)) {
+      const fs::path target = live / entry.path().filename();
+      if (entry.path().extension() == ".sst") {
+        fs::create_hard_link(entry.path(), target);
+      } else {
+        fs::copy_file(entry.path(), target);
+      }
     }
+  } catch (const fs::filesystem_error& e) {
+    throw CheckpointError(live.string(), std::string("frontier store: not created from the checkpoint: ") + e.what());
   }
+}
+
+void UrlStore::verify(const std::filesystem::path& checkpoint) {
+  const std::shared_ptr<rocksdb::Env> env = store_env();
+  rocksdb::Options options = store_options(0, env.get(), rocksdb::NewLRUCache(64 << 10));
+  options.create_if_missing = false;
+  rocksdb::DB* raw = nullptr;
+  rocksdb::Status status = rocksdb::DB::OpenForReadOnly(options, checkpoint.string(), &raw);
+  const std::unique_ptr<rocksdb::DB> db(raw);
+  if (status.ok()) {
+    rocksdb::ReadOptions read;
+    read.fill_cache = false;
+    read.readahead_size = size_t{2} << 20;
+    status = db->VerifyChecksum(read);
+  }
+  if (!status.ok()) throw CheckpointError(checkpoint.string(), "frontier store: " + status.ToString());
 }
 
 uint64_t UrlStore::disk_bytes() const {

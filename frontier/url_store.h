@@ -7,17 +7,27 @@
 //    scan() while puts are pending; a scan() skips the keys erased in the pending batch. They are
 //    not durable by themselves (no write-ahead log): between checkpoints the live store is
 //    scratch; checkpoint_to() copies what was applied before it was called.
-//  - Every RocksDB failure throws std::runtime_error "frontier store DIR: STATUS"; RocksDB's
-//    status names the file for a missing or corrupted one.
+//  - Every RocksDB failure throws CheckpointError "DIR: frontier store: STATUS" (RocksDB's status
+//    names the file for a missing or corrupted one) and is sticky (docs/frontier.md, "When the
+//    store fails"): from then on the store calls RocksDB for no write again (a writer used after
+//    an error trips an assertion in Debian's RocksDB) and put(), flush(), scan() and
+//    checkpoint_to() throw the first failure. A put() that throws has queued nothing. erase()
+//    never throws: a failed write of the batch it completes is kept for the next call to report,
+//    and after a failure erase() only notes the key (deletes matter to no one once the store is
+//    given up). scan_all() still reads what was applied, with the pending batch merged in, so
+//    that every queued URL can be listed after a failure.
+//  - The batch is cleared only after a good write: a failed one keeps every URL it held.
 //  - put(), erase(), flush() and scan() are called by one thread at a time (the frontier's lock);
 //    checkpoint_to() may run on another thread meanwhile.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -27,8 +37,10 @@
 namespace rocksdb {
 class DB;
 class Cache;
+class Env;
 class Iterator;
 class Slice;
+class Status;
 class WriteBatch;
 }  // namespace rocksdb
 
@@ -47,7 +59,8 @@ struct StoreKey {
 class UrlStore {
  public:
   // Opens the store in `directory`, creating it if absent. `memory_budget` bytes bound the
-  // memtables and the block cache (index blocks included).
+  // memtables and the block cache (index blocks included). I/O goes through store_env()
+  // (frontier/store_file_system.h).
   UrlStore(std::filesystem::path directory, size_t memory_budget);
   ~UrlStore();
   UrlStore(const UrlStore&) = delete;
@@ -70,21 +83,39 @@ class UrlStore {
   // Makes `live` (emptied first) a writable copy of the checkpoint `checkpoint`: SST files are
   // hard-linked (they are never modified), the small files copied. Throws naming a missing one.
   static void clone(const std::filesystem::path& checkpoint, const std::filesystem::path& live);
+  // Reads every block of the checkpoint `checkpoint` and checks its checksum, without writing
+  // anything there: a corrupted or unreadable file throws CheckpointError naming it, so that a
+  // resume finds it when it loads the generation rather than at the first scan that reads it.
+  static void verify(const std::filesystem::path& checkpoint);
 
+  // The first failure (empty while there is none): from any thread.
+  std::string failure() const;
   uint64_t disk_bytes() const;  // live SST files
   size_t memory_bytes() const;  // memtables and block cache in use
   const std::filesystem::path& directory() const { return directory_; }
 
  private:
-  [[noreturn]] void fail(const std::string& status) const;
-  StoreKey decode(const rocksdb::Slice& key) const;
+  bool failed() const { return failed_.load(std::memory_order_acquire); }
+  // Records `problem` as the store's failure (the first one is kept); fail() also throws it.
+  void record_failure(const std::string& problem);
+  [[noreturn]] void fail(const rocksdb::Status& status);
+  [[noreturn]] void fail(const std::string& problem);
+  [[noreturn]] void throw_failure() const;
+  // Applies the pending batch; false (the failure recorded, the batch kept) when RocksDB refuses.
+  bool write_pending();
+  StoreKey decode(const rocksdb::Slice& key);
+
   std::filesystem::path directory_;
+  std::shared_ptr<rocksdb::Env> env_;  // outlives db_
   std::shared_ptr<rocksdb::Cache> cache_;
   std::unique_ptr<rocksdb::DB> db_;
   std::unique_ptr<rocksdb::WriteBatch> pending_;
   size_t pending_puts_ = 0;
   std::unordered_set<uint64_t> pending_erased_;       // seqs (unique per key) deleted in pending_
   std::unique_ptr<rocksdb::Iterator> host_iterator_;  // reused by scan()
+  std::atomic<bool> failed_{false};
+  mutable std::mutex failure_mu_;  // failure() is read from other threads
+  std::string failure_;            // "frontier store: PROBLEM"
 };
 
 }  // namespace bloomcrawl

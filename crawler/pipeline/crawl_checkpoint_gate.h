@@ -25,16 +25,17 @@ class CheckpointGate {
     CheckpointGate& gate_;
   };
 
+  // Runs `fn` while no pass runs. Whatever `fn` does, throwing included, the gate opens again
+  // when it ends and every waiting pass and cut is woken: a cut that threw (a failed frontier
+  // store, exhausted memory) must not leave every thread of the crawl waiting for good.
   template <typename Fn>
   void cut(Fn&& fn) {
     std::unique_lock<std::mutex> lock(mu_);
     changed_.wait(lock, [&] { return !cutting_; });
     cutting_ = true;
+    const Reopen reopen{*this, lock};
     changed_.wait(lock, [&] { return active_ == 0; });
     fn();
-    cutting_ = false;
-    lock.unlock();
-    changed_.notify_all();
   }
 
  private:
@@ -47,6 +48,20 @@ class CheckpointGate {
     std::lock_guard<std::mutex> lock(mu_);
     if (--active_ == 0) changed_.notify_all();
   }
+
+  // Ends a cut on every path out of it, an exception's included (the lock is held on each).
+  struct Reopen {
+    Reopen(CheckpointGate& g, std::unique_lock<std::mutex>& l) : gate(g), lock(l) {}
+    Reopen(const Reopen&) = delete;
+    Reopen& operator=(const Reopen&) = delete;
+    ~Reopen() {
+      gate.cutting_ = false;
+      lock.unlock();
+      gate.changed_.notify_all();
+    }
+    CheckpointGate& gate;
+    std::unique_lock<std::mutex>& lock;
+  };
 
   std::mutex mu_;
   std::condition_variable changed_;

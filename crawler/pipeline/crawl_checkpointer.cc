@@ -81,8 +81,29 @@ CrawlCheckpointer::~CrawlCheckpointer() {
 
 void CrawlCheckpointer::start(const RefusalRecorder& record_refusal) {
   if (!enabled()) return;
-  if (resume_) resume_from_checkpoint(record_refusal);
+  if (resume_) {
+    try {
+      resume_from_checkpoint(record_refusal);
+    } catch (const std::exception& e) {
+      // The filter and frontier hold part of the replay: a generation of them would be followed by
+      // no journal that has the rest.
+      refuse_generations(std::string("the resume stopped part-way: ") + e.what());
+      throw;
+    }
+  }
   take_checkpoint(true);
+}
+
+void CrawlCheckpointer::refuse_generations(const std::string& why) {
+  std::lock_guard<std::mutex> lock(written_mu_);
+  if (refused_.empty()) refused_ = why;
+}
+
+void CrawlCheckpointer::throw_if_refused() const {
+  std::lock_guard<std::mutex> lock(written_mu_);
+  if (!refused_.empty()) {
+    throw CheckpointError(settings_.checkpoint.directory.string(), "no generation is committed after " + refused_);
+  }
 }
 
 void CrawlCheckpointer::finish() {
@@ -323,12 +344,14 @@ void CrawlCheckpointer::finish_checkpoint(CrawlCheckpoint& cp, DiskCheckpointCut
   // copy: sync() throws, and the generation is not committed.
   cp.filter = filter_.snapshot();
   gate_.cut([] {});
+  throw_if_refused();  // a pass that half admitted a page's links has ended by now and said so
   journal.sync();
   std::sort(cp.audit.begin(), cp.audit.end());
 }
 
 void CrawlCheckpointer::take_checkpoint(bool wait) {
   if (writer_.joinable()) writer_.join();
+  throw_if_refused();
   const auto started = std::chrono::steady_clock::now();  // the checkpoint's duration: pause and writing
   const CrawlCheckpointSettings& c = settings_.checkpoint;
   std::filesystem::create_directories(c.directory);

@@ -100,6 +100,13 @@ class CrawlCheckpointer {
   // file (sticky, unlike last_failure()). The previous generation stays current; the crawler
   // stops on it (docs/outcomes.md).
   std::string failure() const;
+  // From any thread, inside the gate pass in which it happened: the seen filter now holds URLs
+  // that neither the frontier nor the journal has (a page's links half admitted, `why` saying
+  // why). No generation is committed from then on, whose filter copy could hold them; a resume
+  // continues from the last one committed before and its journals, which fetch the page again.
+  // A resume that throws part-way through its replay (start()) refuses them the same way.
+  void refuse_generations(const std::string& why);
+
   // Why the newest checkpoint attempt failed (a write or sync of its files, or its journal having
   // disabled itself), empty once one succeeds. A crawl that ends with it set has no durable final
   // state: a resume continues from the last generation written and its journals.
@@ -121,6 +128,7 @@ class CrawlCheckpointer {
   void finish_checkpoint(CrawlCheckpoint& cp, DiskCheckpointCut& frontier, JournalWriter& journal);
   nlohmann::json saved_stats() const;  // CrawlStats as a checkpoint or stats record keeps them
   void checkpoint_failed(const std::string& why);
+  void throw_if_refused() const;  // CheckpointError after refuse_generations()
 
   const CrawlerSettings& settings_;
   SeenFilter& filter_;
@@ -165,6 +173,7 @@ class CrawlCheckpointer {
     std::string last_failure;
   } written_;
   std::string failure_;  // under written_mu_
+  std::string refused_;  // under written_mu_: refuse_generations()'s reason
 };
 
 }  // namespace bloomcrawl

@@ -157,12 +157,14 @@ nlohmann::json Crawler::run() {
     workers_.emplace_back([this] { parse_worker(); });
   // A resume that cannot write a refusal's record stops before its first generation, so the
   // checkpoint it resumed from stays current and still holds the URL.
-  checkpointer_->start([&](std::string_view, std::string_view entry, uint32_t depth, AdmitResult why) {
-    const QueuedUrl q = decode_queued_url(entry);
-    if (!record_refusal(q.url, q.parent, depth, why)) {
-      throw CheckpointError(settings_.output_dir.string(),
-                            "a URL the resume could not queue has no record: " + failure());
-    }
+  or_fail("checkpoint start", [&] {
+    checkpointer_->start([&](std::string_view, std::string_view entry, uint32_t depth, AdmitResult why) {
+      const QueuedUrl q = decode_queued_url(entry);
+      if (!record_refusal(q.url, q.parent, depth, why)) {
+        throw CheckpointError(settings_.output_dir.string(),
+                              "a URL the resume could not queue has no record: " + failure());
+      }
+    });
   });
   pages_before_run_ = stats_.pages_fetched.load();
   monitor_ = std::make_unique<CrawlMonitor>(
@@ -170,11 +172,11 @@ nlohmann::json Crawler::run() {
   monitor_->start();
   if (cluster_ && settings_.cluster.grow) join_grown_cluster();
   // A node joining a grown cluster afresh: the crawl's seeds were admitted when it began.
-  if (!checkpointer_->resuming() && !(cluster_ && settings_.cluster.grow)) {
-    {
+  if (!checkpointer_->resuming() && !(cluster_ && settings_.cluster.grow) && !failed_.load()) {
+    or_fail("seeds", [&] {
       CheckpointGate::Pass pass(checkpointer_->gate());
       seed();
-    }
+    });
     try {
       wait_for_sends(0);  // other nodes' seeds, in Redis before the crawl goes on
     } catch (const RedisError&) {
@@ -182,7 +184,7 @@ nlohmann::json Crawler::run() {
     }
   }
   start_inbox();
-  schedule();
+  or_fail("scheduler", [&] { schedule(); });
   stop_inbox();
   if (cluster_) publish_counters("stopping");
   const bool stopped = stop_requested_.load();
@@ -190,7 +192,7 @@ nlohmann::json Crawler::run() {
   // A page limit leaves the URLs past it queued, as a stop does: a resume with a higher limit
   // fetches them (config/README.md, scope.max_pages).
   const bool page_limit = frontier_.stats(false).queued > 0;
-  record_left_queued();
+  or_fail("queued URLs", [&] { record_left_queued(); });  // drain() may have failed
   checkpointer_->finish();
   if (std::string f = checkpointer_->failure(); !f.empty()) fail(f);
   if (settings_.progress) print_progress(true);
@@ -231,7 +233,7 @@ void Crawler::schedule() {
     lock.unlock();
     if (settings_.progress) print_progress(false);
     checkpointer_->maybe_checkpoint();
-    if (std::string f = checkpointer_->failure(); !f.empty()) fail(f);
+    fail_on_store_failure();
     if (now - last_robots_sweep_ >= kRobotsSweepInterval) {
       robots_.erase_expired(now);
       last_robots_sweep_ = now;
@@ -309,20 +311,25 @@ uint32_t Crawler::admit(std::vector<Candidate>& candidates, uint32_t depth, cons
   checkpointer_->audit_outcomes(keys, outcomes, batch);
 
   uint32_t admitted = 0;
+  size_t i = 0;  // after a throw: the candidate the frontier failed at (the first not queued)
   const Clock::time_point now = Clock::now();
-  for (size_t i = 0; i < candidates.size(); ++i) {
-    const Candidate& c = candidates[i];
-    switch (outcomes[i]) {
-      case InsertOutcome::kSeen: stats_.add_duplicate(c.host, link_kind_name(c.kind)); continue;
-      case InsertOutcome::kFull:
-        if (stats_.filter_full.fetch_add(1) == 0) {
-          spdlog::warn("seen filter is full ({}): new URLs are dropped from now on", filter_.full_reason());
-        }
-        continue;
-      case InsertOutcome::kNew:
-        if (admit_new(c, depth, parent, hops, now, batch)) ++admitted;
-        break;
+  try {
+    for (; i < candidates.size(); ++i) {
+      const Candidate& c = candidates[i];
+      switch (outcomes[i]) {
+        case InsertOutcome::kSeen: stats_.add_duplicate(c.host, link_kind_name(c.kind)); continue;
+        case InsertOutcome::kFull:
+          if (stats_.filter_full.fetch_add(1) == 0) {
+            spdlog::warn("seen filter is full ({}): new URLs are dropped from now on", filter_.full_reason());
+          }
+          continue;
+        case InsertOutcome::kNew:
+          if (admit_new(c, depth, parent, hops, now, batch)) ++admitted;
+          break;
+      }
     }
+  } catch (const std::exception& e) {
+    return admitted + admission_failed(candidates, outcomes, i, depth, parent, batch, e);
   }
   checkpointer_->journal(batch);
   if (admitted) {
@@ -656,33 +663,37 @@ void Crawler::parse_worker() {
     }
     const bool page_request = std::holds_alternative<PageRequest>(item.request);
     const uint64_t sends_before = sends_so_far();
-    {
+    // Whatever escapes the page's own handling stops the crawl; the worker goes on to settle it.
+    or_fail("parse worker", [&] {
       CheckpointGate::Pass pass(checkpointer_->gate());
       PageRequest* page = std::get_if<PageRequest>(&item.request);
-      // A page not processed after an output failure stays outstanding: the final checkpoint
-      // queues it again (without one, it is recorded as not fetched).
+      // A page not processed after an output failure (before or during its processing) stays
+      // outstanding: the final checkpoint queues it again (without one, it is recorded as not fetched).
       bool processed = false;
+      bool recorded = false;  // its crawler_error record
       try {
         if (!page) {
           process_robots(std::get<RobotsRequest>(item.request), item.result);
         } else if (!failed_.load()) {
           process_page(*page, item.result);
           processed = true;
-        } else if (!checkpointer_->enabled()) {
-          write_record({.url = page->url,
-                        .parent = page->parent,
-                        .depth = page->lease.entry.depth,
-                        .outcome = "not_fetched_at_stop",
-                        .error = failure()});
         }
       } catch (const CheckpointError& e) {
         fail(e.what());
       } catch (const std::exception& e) {
         spdlog::error("{}: {}", item.result.url, e.what());
-        if (page) record_crawler_error(*page, item.result, e.what());
+        recorded = page && record_crawler_error(*page, item.result, e.what());
       }
-      if (page && processed) mark_processed(item.result);
-    }
+      if (page && processed) {
+        mark_processed(item.result);
+      } else if (page && !recorded && failed_.load() && !checkpointer_->enabled()) {
+        record_or_fail({.url = page->url,
+                        .parent = page->parent,
+                        .depth = page->lease.entry.depth,
+                        .outcome = "not_fetched_at_stop",
+                        .error = failure()});
+      }
+    });
     if (page_request) {
       work_done();
     } else {
@@ -1035,22 +1046,6 @@ void Crawler::record_left_queued() {
     }
   });
   if (unrecorded > 0) spdlog::error("{} queued URLs have no record ({})", unrecorded, outcome);
-}
-
-void Crawler::fail(const std::string& why) {
-  {
-    std::lock_guard<std::mutex> lock(failure_mu_);
-    if (!failure_.empty()) return;
-    failure_ = why;
-  }
-  failed_.store(true);
-  spdlog::error("{}: the crawl stops; its outputs are incomplete until it is resumed", why);
-  stop();
-}
-
-std::string Crawler::failure() const {
-  std::lock_guard<std::mutex> lock(failure_mu_);
-  return failure_;
 }
 
 bool Crawler::finished() const { return pending_.load() == 0 && frontier_.empty_and_idle(); }

@@ -25,10 +25,12 @@
 #include <cstdint>
 #include <deque>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -169,10 +171,16 @@ class Crawler {
   // `encoding`: the encoding of the page the link is in (the URL parser's encoding override).
   std::optional<Candidate> candidate(std::string_view href, const Url* base, LinkKind kind,
                                      Encoding encoding = Encoding::kUtf8);
-  // Candidates through the seen filter into the frontier; returns how many were queued.
+  // Candidates through the seen filter into the frontier; returns how many were queued. All are
+  // admitted or, when the frontier fails part-way, the crawl stops (admission_failed(),
+  // crawler_admission.cc): with checkpoints this throws CheckpointError and the page stays
+  // outstanding for a resume.
   uint32_t admit(std::vector<Candidate>& candidates, uint32_t depth, const std::string& parent, uint32_t hops);
   bool admit_new(const Candidate& c, uint32_t depth, const std::string& parent, uint32_t hops, Clock::time_point now,
                  JournalBatch& batch);
+  uint32_t admission_failed(const std::vector<Candidate>& candidates, const std::vector<InsertOutcome>& outcomes,
+                            size_t from, uint32_t depth, const std::string& parent, const JournalBatch& batch,
+                            const std::exception& error);
 
   // Cluster mode (crawler_cluster.cc, docs/cluster.md). Queues the candidates whose hosts other nodes
   // own in the outbox, for their inboxes, and removes them.
@@ -212,16 +220,33 @@ class Crawler {
   // At the end of run(): stores `report` in Redis and gathers the merged cluster report.
   void finish_cluster(nlohmann::json& report);
 
+  // THE CLEAN STOP (docs/outcomes.md, "One clean stop"; crawler_failure.cc). Every error that
+  // must end the crawl, on any thread, goes to fail(why), `why` naming what failed (a file or
+  // directory first, as CheckpointError's message does): an output that could not be written
+  // (pages.jsonl, edges, WARC, the journal, a checkpoint, the frontier's store), a stage that
+  // threw, the cluster's inbox or outbox giving up. The first reason is kept (failure()); the
+  // frontier is closed and the scheduler stops; run() then cancels and requeues the transfers in
+  // flight, leaves the pages fetched but not processed outstanding, takes a final checkpoint
+  // where the disk allows, and returns a report with crawl.stopped_by "error" and crawl.error
+  // `why` (report.json), on which the CLI exits 1. Safe from any thread, any number of times.
+  // Never throw past a thread's body or out of run() instead: that is std::terminate, or no
+  // report and no final checkpoint.
+  void fail(const std::string& why);
+  std::string failure() const;
+  // Runs `step` (a stage of run(), one item of a worker thread); whatever it throws goes to
+  // fail() (a CheckpointError's message as it is, anything else after `where`). True when `step`
+  // returned normally.
+  bool or_fail(std::string_view where, const std::function<void()>& step);
+  // Scheduler thread: fail() on the checkpointer's or the frontier store's sticky failure.
+  void fail_on_store_failure();
+
   // No silent loss (docs/outcomes.md). write_record(): a record of pages.jsonl, counted in the
-  // report's outcomes; throws CheckpointError when pages.jsonl cannot take it. fail(): an output
-  // could not be written: the crawl stops, and run()'s report says why.
+  // report's outcomes; throws CheckpointError when pages.jsonl cannot take it.
   void write_record(const PageRecord& record);
   bool record_refusal(std::string_view url, std::string_view parent, uint32_t depth, AdmitResult refusal);
   // write_record(), or false after a failed write has stopped the crawl (fail()).
   bool record_or_fail(const PageRecord& record);
   void record_left_queued();
-  void fail(const std::string& why);
-  std::string failure() const;
 
   void work_done();
   bool finished() const;

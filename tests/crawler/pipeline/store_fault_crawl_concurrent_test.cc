@@ -1,0 +1,225 @@
+// Whole crawls of the local test web over a RocksDB file system that fails on cue
+// (FaultyStoreFileSystem): a store write failing while links are pushed, a read failing at a
+// refill, a checkpoint's store copy failing, and a damaged store file in the newest generation at
+// resume. Each first crawl stops with an error naming the store's directory (never an abort, a
+// hang or a "done"), and a resume with the disk healed ends with a record for every page of the
+// test web (docs/outcomes.md, "One clean stop"). In process, so TSan sees every thread.
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "config/config.h"
+#include "config/key_hash.h"
+#include "crawler/persist/crawl_checkpoint.h"
+#include "crawler/pipeline/crawl_settings.h"
+#include "crawler/pipeline/crawler.h"
+#include "tests/support/faulty_store_file_system.h"
+#include "tests/support/page_records.h"
+#include "tests/support/temp_dir.h"
+#include "tests/support/test_web.h"
+#include "tests/support/test_web_config.h"
+
+namespace bloomcrawl {
+namespace {
+
+namespace fs = std::filesystem;
+using Op = testing::FaultyStoreFileSystem::Op;
+using testweb::TestWeb;
+using testweb::TestWebOptions;
+
+class StoreFaultCrawlTest : public ::testing::Test {
+ protected:
+  // The test web with `pages_per_host` pages per host (its default is 60).
+  void start_web(uint32_t pages_per_host = 60) {
+    TestWebOptions o;
+    o.trap = false;
+    o.pages_per_host = pages_per_host;
+    web_ = std::make_unique<TestWeb>(o);
+    web_->start();
+  }
+  void TearDown() override {
+    if (web_) web_->stop();
+  }
+  // Enough URLs that the store's smallest memtables (64 KiB) fill and flush during the crawl.
+  static constexpr uint32_t kPagesToFillAMemtable = 150;
+
+  fs::path out() const { return dir_ / "out"; }
+  fs::path checkpoints() const { return dir_ / "ckpt"; }
+
+  // Every queued URL on disk (a memory limit of one byte: each dispatch reads the store), a
+  // generation every `interval_pages` pages (0: only the first and the last).
+  CrawlerSettings settings(uint64_t interval_pages, bool checkpointed = true) const {
+    CrawlConfig c = testing::test_web_config(*web_, out());
+    c.fetch.connect_timeout_ms = 5000;
+    c.fetch.total_timeout_ms = 20000;
+    c.seen_filter.initial_capacity = 1000;
+    if (checkpointed) {
+      c.checkpoint.directory = checkpoints().string();
+      c.checkpoint.interval_pages = interval_pages;
+      c.checkpoint.interval_s = 0;
+    }
+    validate_config(c);
+    CrawlerSettings s = settings_from_config(c);
+    s.parse_threads = 2;
+    s.frontier.memory_limit_bytes = 1;
+    if (checkpointed) {
+      s.checkpoint.directory = c.checkpoint.directory;
+      s.checkpoint.interval = std::chrono::seconds(0);
+      s.checkpoint.interval_pages = interval_pages;
+      s.checkpoint.config = to_json(c);
+      s.checkpoint.key_hash = canonical_key_hash(c);
+    }
+    return s;
+  }
+
+  // The first crawl stopped on the store's failure, saying so.
+  static void expect_stopped_by_the_store(const nlohmann::json& report, const std::string& directory_part) {
+    ASSERT_EQ(report["crawl"]["stopped_by"], "error") << "the fault never fired: the test proves nothing";
+    const std::string error = report["crawl"]["error"].get<std::string>();
+    EXPECT_NE(error.find(directory_part), std::string::npos) << error;
+    EXPECT_NE(error.find("frontier store"), std::string::npos) << error;
+  }
+
+  // The resume, with the disk healed, ends with a record for every page of the test web.
+  void expect_a_resume_completes(const CrawlerSettings& s) {
+    nlohmann::json report =
+        Crawler(s, std::make_unique<CrawlCheckpoint>(load_crawl_checkpoint(s.checkpoint.directory))).run();
+    EXPECT_EQ(report["crawl"]["stopped_by"], "done");
+    EXPECT_FALSE(report["crawl"].contains("error")) << report["crawl"].dump();
+    expect_every_page_recorded();
+  }
+
+  void expect_every_page_recorded() const {
+    const auto records = testing::read_page_records(out());
+    for (const std::string& url : web_->ground_truth(web_->site_depth())) {
+      EXPECT_TRUE(records.contains(url)) << url << " has no record";
+    }
+  }
+
+  testing::TempDir temp_;
+  const fs::path dir_ = temp_.path();
+  std::unique_ptr<TestWeb> web_;
+  testing::StoreFaults faults_;
+};
+
+TEST_F(StoreFaultCrawlTest, AStoreWriteFailingWhileLinksArePushedStopsTheCrawlAndAResumeEndsIt) {
+  start_web(kPagesToFillAMemtable);
+  const CrawlerSettings s = settings(0);
+  // The live store's disk fills: its first memtable flush fails (table files are written only
+  // there; a generation hard-links them), and with it the next batch written while a page's
+  // links are pushed.
+  faults_->fail(Op::kWrite, ".sst", 1, ENOSPC, /*every_later=*/true);
+  const nlohmann::json first = Crawler(s).run();
+  expect_stopped_by_the_store(first, (checkpoints() / "frontier-live").string());
+  EXPECT_NE(first["crawl"]["error"].get<std::string>().find("No space left on device"), std::string::npos);
+  EXPECT_GT(first["checkpoint"]["failed"].get<uint64_t>(), 0u) << "a final generation of a failed store";
+  faults_->clear();
+  expect_a_resume_completes(s);
+}
+
+TEST_F(StoreFaultCrawlTest, AStoreReadFailingAtARefillStopsTheCrawlAndAResumeEndsIt) {
+  start_web();
+  const CrawlerSettings s = settings(20);
+  nlohmann::json first;
+  {
+    Crawler crawler(s);
+    std::thread run([&] { first = crawler.run(); });
+    // Once generations have flushed URLs into table files, reading them fails.
+    const bool fetching = web_->wait_for_page_requests(40, std::chrono::seconds(60));
+    faults_->fail(Op::kRead, "frontier-live/", 1, EIO, /*every_later=*/true);
+    run.join();
+    EXPECT_TRUE(fetching);
+  }
+  expect_stopped_by_the_store(first, (checkpoints() / "frontier-live").string());
+  faults_->clear();
+  expect_a_resume_completes(s);
+}
+
+TEST_F(StoreFaultCrawlTest, AFailedStoreCopyOfAGenerationStopsTheCrawlAndAResumeEndsIt) {
+  start_web();
+  const CrawlerSettings s = settings(20);
+  faults_->fail(Op::kCreate, "frontier-000003/", 1, ENOSPC, /*every_later=*/true);
+  const nlohmann::json first = Crawler(s).run();
+  expect_stopped_by_the_store(first, "frontier-000003");
+  EXPECT_FALSE(fs::exists(checkpoints() / "CRAWL-000003")) << "a generation without its frontier";
+  faults_->clear();
+  expect_a_resume_completes(s);
+}
+
+// Without checkpoints there is no resume: every URL the filter admitted still gets its one record,
+// those not fetched at the stop included, as far as pages.jsonl takes them.
+TEST_F(StoreFaultCrawlTest, WithoutCheckpointsEveryAdmittedUrlHasItsRecordAfterAStoreFailure) {
+  start_web(kPagesToFillAMemtable);
+  const CrawlerSettings s = settings(0, /*checkpointed=*/false);
+  faults_->fail(Op::kWrite, ".sst", 1, ENOSPC, /*every_later=*/true);
+  const nlohmann::json report = Crawler(s).run();
+  expect_stopped_by_the_store(report, (out() / "frontier-live").string());
+  uint64_t records = 0;
+  for (const auto& [url, lines] : testing::read_page_records(out())) {
+    EXPECT_EQ(lines.size(), 1u) << url;
+    records += lines.size();
+  }
+  EXPECT_EQ(report["links"]["new"].get<uint64_t>(), records);
+  EXPECT_EQ(report["outcomes"]["records"].get<uint64_t>(), records);
+  EXPECT_GT(report["outcomes"]["by_outcome"].value("not_fetched_at_stop", uint64_t{0}), 0u);
+}
+
+// The table files of generation `g`'s store that generation `before` does not share.
+std::vector<fs::path> own_table_files(const fs::path& dir, uint64_t g, uint64_t before) {
+  std::set<std::string> shared;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir / frontier_directory_name(before) / "store")) {
+    shared.insert(e.path().filename().string());
+  }
+  std::vector<fs::path> own;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir / frontier_directory_name(g) / "store")) {
+    if (e.path().extension() == ".sst" && !shared.contains(e.path().filename().string())) own.push_back(e.path());
+  }
+  return own;
+}
+
+// A table file of the newest generation damaged on disk is found when the resume loads it (its
+// blocks' checksums), and the resume falls back to the generation before, whose journals
+// replay what the newer one held.
+TEST_F(StoreFaultCrawlTest, ADamagedStoreFileOfTheNewestGenerationFallsBackToTheOneBefore) {
+  start_web();
+  CrawlerSettings s = settings(20);
+  s.checkpoint.keep = 3;
+  {
+    Crawler crawler(s);
+    nlohmann::json first;
+    std::thread run([&] { first = crawler.run(); });
+    const bool fetching = web_->wait_for_page_requests(50, std::chrono::seconds(60));
+    crawler.stop();
+    run.join();
+    ASSERT_TRUE(fetching);
+    ASSERT_EQ(first["crawl"]["stopped_by"], "signal");
+  }
+  const CrawlManifest newest = read_crawl_manifest(checkpoints());
+  const std::vector<fs::path> own = own_table_files(checkpoints(), newest.generation, newest.generation - 1);
+  ASSERT_FALSE(own.empty()) << "the last generation added no table file";
+  std::string bytes;
+  {
+    std::ifstream in(own.front(), std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  bytes[bytes.size() / 3] = static_cast<char>(bytes[bytes.size() / 3] ^ 0x08);
+  fs::remove(own.front());  // a hard link of the live store's file: the damage is this copy's
+  std::ofstream(own.front(), std::ios::binary) << bytes;
+
+  const CrawlCheckpoint loaded = load_crawl_checkpoint(checkpoints());
+  EXPECT_EQ(loaded.manifest.generation, newest.generation - 1);
+  expect_a_resume_completes(s);
+}
+
+}  // namespace
+}  // namespace bloomcrawl
