@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdint>
+#include <cstdio>
 #include <system_error>
 
 #include "base/data_error.h"
@@ -103,7 +104,11 @@ WritableFile::WritableFile(std::filesystem::path path, FileSystem::Mode mode) : 
 }
 
 WritableFile::~WritableFile() {
-  if (fd_ >= 0) file_system().close(fd_);
+  if (fd_ < 0) return;
+  if (const int error = file_system().close(fd_)) {
+    std::fprintf(stderr, "%s: close failed (left open by its owner): %s\n", path_.c_str(),
+                 std::generic_category().message(error).c_str());
+  }
 }
 
 void WritableFile::append(const void* data, size_t size) {
@@ -119,9 +124,16 @@ void WritableFile::sync_data() {
 }
 
 void WritableFile::close() {
+  if (fd_ < 0) throw CheckpointError(path_.string(), "closed twice");
   const int fd = fd_;
   fd_ = -1;
   if (const int error = file_system().close(fd)) throw_file_error(path_, "close failed", error);
+}
+
+void WritableFile::abandon() {
+  if (fd_ < 0) return;
+  file_system().close(fd_);
+  fd_ = -1;
 }
 
 std::string read_whole_file(const std::filesystem::path& path, size_t max_bytes) {
