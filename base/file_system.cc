@@ -19,6 +19,13 @@ std::atomic<FileSystem*> current_file_system{&posix_file_system};
 
 int error_or_zero(int rc) { return rc == 0 ? 0 : errno; }
 
+// fsync(2)'s EINVAL and EROFS: a special file (a pipe, /dev/full) has nothing to make durable, so
+// syncing it succeeds (an output may be a FIFO or /dev/null).
+int sync_result(int rc) {
+  const int error = error_or_zero(rc);
+  return error == EINVAL || error == EROFS ? 0 : error;
+}
+
 }  // namespace
 
 int FileSystem::open_for_write(const std::filesystem::path& path, Mode mode, int* fd) {
@@ -40,9 +47,9 @@ int FileSystem::write(int fd, const void* data, size_t size) {
   return 0;
 }
 
-int FileSystem::sync(int fd) { return error_or_zero(::fsync(fd)); }
+int FileSystem::sync(int fd) { return sync_result(::fsync(fd)); }
 
-int FileSystem::sync_data(int fd) { return error_or_zero(::fdatasync(fd)); }
+int FileSystem::sync_data(int fd) { return sync_result(::fdatasync(fd)); }
 
 int FileSystem::close(int fd) { return error_or_zero(::close(fd)); }
 
