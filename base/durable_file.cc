@@ -5,7 +5,9 @@ namespace bloomcrawl {
 DurableFile::DurableFile(std::filesystem::path temp_path) : file_(std::move(temp_path), FileSystem::Mode::kTruncate) {}
 
 DurableFile::~DurableFile() {
-  if (!committed_) file_system().remove(file_.path());
+  if (committed_) return;
+  file_.abandon();  // whatever failed has been thrown: the temp file is not kept
+  file_system().remove(file_.path());
 }
 
 void DurableFile::commit(const std::filesystem::path& final_path) {

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdint>
+#include <cstdio>
 #include <system_error>
 
 #include "base/data_error.h"
@@ -17,6 +18,13 @@ FileSystem posix_file_system;
 std::atomic<FileSystem*> current_file_system{&posix_file_system};
 
 int error_or_zero(int rc) { return rc == 0 ? 0 : errno; }
+
+// fsync(2)'s EINVAL and EROFS: a special file (a pipe, /dev/full) has nothing to make durable, so
+// syncing it succeeds (an output may be a FIFO or /dev/null).
+int sync_result(int rc) {
+  const int error = error_or_zero(rc);
+  return error == EINVAL || error == EROFS ? 0 : error;
+}
 
 }  // namespace
 
@@ -39,9 +47,9 @@ int FileSystem::write(int fd, const void* data, size_t size) {
   return 0;
 }
 
-int FileSystem::sync(int fd) { return error_or_zero(::fsync(fd)); }
+int FileSystem::sync(int fd) { return sync_result(::fsync(fd)); }
 
-int FileSystem::sync_data(int fd) { return error_or_zero(::fdatasync(fd)); }
+int FileSystem::sync_data(int fd) { return sync_result(::fdatasync(fd)); }
 
 int FileSystem::close(int fd) { return error_or_zero(::close(fd)); }
 
@@ -103,7 +111,11 @@ WritableFile::WritableFile(std::filesystem::path path, FileSystem::Mode mode) : 
 }
 
 WritableFile::~WritableFile() {
-  if (fd_ >= 0) file_system().close(fd_);
+  if (fd_ < 0) return;
+  if (const int error = file_system().close(fd_)) {
+    std::fprintf(stderr, "%s: close failed (left open by its owner): %s\n", path_.c_str(),
+                 std::generic_category().message(error).c_str());
+  }
 }
 
 void WritableFile::append(const void* data, size_t size) {
@@ -119,9 +131,16 @@ void WritableFile::sync_data() {
 }
 
 void WritableFile::close() {
+  if (fd_ < 0) throw CheckpointError(path_.string(), "closed twice");
   const int fd = fd_;
   fd_ = -1;
   if (const int error = file_system().close(fd)) throw_file_error(path_, "close failed", error);
+}
+
+void WritableFile::abandon() {
+  if (fd_ < 0) return;
+  file_system().close(fd_);
+  fd_ = -1;
 }
 
 std::string read_whole_file(const std::filesystem::path& path, size_t max_bytes) {

@@ -41,8 +41,11 @@ FileSystem& file_system();
 // Installs `fs` (nullptr: the POSIX default) and returns the one it replaces.
 FileSystem* set_file_system(FileSystem* fs);
 
-// A file opened for writing through the seam; closed (without sync) by the destructor. Failures
-// throw CheckpointError naming the path and the errno text.
+// A file opened for writing through the seam. Failures throw CheckpointError naming the path and
+// the errno text. Its owner ends it explicitly: close() (checked) or, once a failure of the file
+// has been reported, abandon(). A file still open at destruction is closed there and a failed
+// close is written to stderr, since a destructor cannot throw (it should not happen: it means an
+// owner forgot to close, and close(2) can report data the kernel could not write back).
 class WritableFile {
  public:
   WritableFile(std::filesystem::path path, FileSystem::Mode mode);
@@ -54,7 +57,9 @@ class WritableFile {
   void append(std::string_view bytes) { append(bytes.data(), bytes.size()); }
   void sync();
   void sync_data();
-  void close();  // reports a failed close (data the kernel could not write back)
+  void close();    // reports a failed close (data the kernel could not write back); once only
+  void abandon();  // closes without a check: the file's failure has been reported already
+  bool is_open() const { return fd_ >= 0; }
   const std::filesystem::path& path() const { return path_; }
 
  private:

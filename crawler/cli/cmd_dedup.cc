@@ -1,10 +1,10 @@
 // `bloomcrawl dedup`: prints each stdin line not seen before, in order, like awk '!seen[$0]++'
 // but in bounded memory (a SeenFilter). With --state DIR the filter is loaded from a checkpoint
-// there first and saved back at the end, so runs on different days dedupe together. An existing
-// DIR is locked for the whole run (base/dir_lock.h): a second dedup on it is refused, naming the
-// holder's PID, rather than saving over the first's state. A missing DIR is created only to save
-// (a run cut off by `| head` leaves nothing behind); if another run saved state there meanwhile,
-// this one refuses to overwrite it.
+// there first and saved back at the end, so runs on different days dedupe together. DIR is
+// created if missing and locked at the start, for the whole run (base/dir_lock.h): a second dedup
+// on it is refused before it reads a line, naming the holder's PID, rather than one of them finding
+// at the end that the other saved there meanwhile. A run cut off by `| head` saves nothing, so it
+// leaves DIR without state (only its LOCK file).
 //
 // Lines are read in 128 KiB chunks and inserted a chunk at a time with insert_batch; output is
 // written in large blocks, or line by line to a terminal or with --line-buffered. When the reader
@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -155,7 +154,7 @@ RunFn setup_dedup(CLI::App& app) {
   app.add_flag("--line-buffered", args->line_buffered, "write each line at once (the default on a terminal)");
   return [args] {
     std::optional<DirLock> lock;
-    if (!args->state_dir.empty() && std::filesystem::exists(args->state_dir)) lock.emplace(args->state_dir);
+    if (!args->state_dir.empty()) lock.emplace(args->state_dir);
     std::unique_ptr<SeenFilter> filter = open_filter(*args);
     DedupCounts counts;
     try {
@@ -164,16 +163,7 @@ RunFn setup_dedup(CLI::App& app) {
       return kOutputClosedExitStatus;
     }
     std::string manifest;
-    if (!args->state_dir.empty()) {
-      if (!lock) {
-        lock.emplace(args->state_dir);
-        if (checkpoint_exists(args->state_dir)) {
-          throw std::runtime_error(args->state_dir +
-                                   ": another run saved its state there while this one ran; not overwritten");
-        }
-      }
-      manifest = save_checkpoint(filter->snapshot(), args->state_dir);
-    }
+    if (!args->state_dir.empty()) manifest = save_checkpoint(filter->snapshot(), args->state_dir);
     if (args->stats) print_stats(*filter, counts, manifest);
     return 0;
   };

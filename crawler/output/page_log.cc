@@ -8,13 +8,12 @@
 #include <nlohmann/json.hpp>
 
 #include "base/data_error.h"
+#include "base/durable_file.h"
 #include "crawler/output/json_text.h"
 #include "crawler/output/timestamp.h"
 
 namespace bloomcrawl {
 namespace {
-
-constexpr size_t kEdgesBufferBytes = 64 << 10;
 
 // The length of `path` up to and including its last '\n' (0 if none), read from the end.
 uint64_t complete_lines_length(const std::filesystem::path& path, uint64_t size) {
@@ -64,20 +63,35 @@ PageLog::PageLog(const std::filesystem::path& dir, bool edges) {
   if (ec) throw std::runtime_error(dir.string() + ": cannot create output directory: " + ec.message());
   open(pages_, dir / "pages.jsonl");
   if (edges) open(edges_, dir / "edges.jsonl");
+  sync_directory(dir);  // the files' names: a record synced into a file a power loss unnames is lost
 }
 
 PageLog::~PageLog() {
   try {
-    flush();
+    sync();
   } catch (const CheckpointError& e) {
     spdlog::error("{}", e.what());
+  }
+  for (Output* out : {&pages_, &edges_}) {
+    if (!out->file) continue;
+    try {
+      out->file->close();
+    } catch (const CheckpointError& e) {
+      spdlog::error("{}", e.what());  // synced above: the records are on disk whatever close says
+    }
   }
 }
 
 void PageLog::open(Output& out, const std::filesystem::path& path) {
   out.path = path;
   cut_torn_line(path);
-  out.file = std::make_unique<WritableFile>(path, FileSystem::Mode::kAppend);
+  // Closed explicitly by the destructor; one that failed is closed without a check by its last
+  // holder (a sync() may be using it), its failure being the one reported.
+  out.file = std::shared_ptr<WritableFile>(std::make_unique<WritableFile>(path, FileSystem::Mode::kAppend).release(),
+                                           [](WritableFile* file) {
+                                             file->abandon();
+                                             delete file;  // NOLINT(cppcoreguidelines-owning-memory)
+                                           });
 }
 
 namespace {
@@ -142,31 +156,47 @@ void PageLog::write_edges(const std::string& from, const std::vector<std::string
   std::string line = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   line.push_back('\n');
   std::lock_guard<std::mutex> lock(mu_);
-  if (!edges_.error.empty()) write(edges_, line);  // throws: the file takes no more lines
-  edges_buffer_ += line;
-  if (edges_buffer_.size() >= kEdgesBufferBytes) flush_edges_locked();
+  // Written through, as the page's own record is: the journal marks the page done only once its
+  // edges are on disk too, and a failed write then fails the page, not a group of them.
+  write(edges_, line);
 }
 
-void PageLog::flush() {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (edges_.error.empty()) flush_edges_locked();
+void PageLog::sync() {
+  std::shared_ptr<WritableFile> pages;
+  std::shared_ptr<WritableFile> edges;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const Output* out : {&pages_, &edges_}) {
+      if (!out->sync_error.empty())
+        throw CheckpointError(out->path.string(), "not synced after an earlier failure: " + out->sync_error);
+    }
+    pages = pages_.file;
+    edges = edges_.file;
+  }
+  if (pages) sync_output(pages_, pages);
+  if (edges) sync_output(edges_, edges);
 }
 
-void PageLog::flush_edges_locked() {
-  std::string bytes;
-  bytes.swap(edges_buffer_);
-  write(edges_, bytes);
+void PageLog::sync_output(Output& out, const std::shared_ptr<WritableFile>& file) {
+  try {
+    file->sync_data();
+  } catch (const CheckpointError& e) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (out.sync_error.empty()) out.sync_error = e.what();
+    out.file.reset();
+    throw;
+  }
 }
 
 void PageLog::write(Output& out, const std::string& bytes) {
-  if (!out.error.empty())
-    throw CheckpointError(out.path.string(), "not written after an earlier failure: " + out.error);
-  if (!out.file || bytes.empty()) return;
+  for (const std::string* error : {&out.sync_error, &out.write_error}) {
+    if (!error->empty()) throw CheckpointError(out.path.string(), "not written after an earlier failure: " + *error);
+  }
+  if (!out.file) return;
   try {
     out.file->append(bytes);
   } catch (const CheckpointError& e) {
-    out.error = e.what();
-    out.file.reset();
+    out.write_error = e.what();  // the file stays open: its whole lines are synced with the rest
     throw;
   }
 }

@@ -1,10 +1,13 @@
 // PageLog: pages.jsonl (one JSON record per admitted URL: its fetch, or why it was not fetched;
 // docs/outcomes.md; its fields: docs/pages-format.md) and optionally edges.jsonl (the link graph: one record per page
-// with the canonical URLs of its in-scope links). Safe from many threads; each record is one line written whole. Bytes
-// reach the OS through base/file_system.h. A failed write throws CheckpointError naming the file, and that file takes
-// no more writes: every later write throws too, since a line appended after a torn one would be glued to it. Opening
-// cuts each file back to its last complete line, so a record torn by a failed write or a kill is dropped (its page was
-// not marked done, and a resume writes it again).
+// with the canonical URLs of its in-scope links). Safe from many threads; each record is one line, written whole and
+// at once (a kill -9 keeps it). Bytes reach the OS through base/file_system.h. A failed write throws CheckpointError
+// naming the file, and that file takes no more writes: every later write throws too, since a line appended after a
+// torn one would be glued to it. Opening cuts each file back to its last complete line, so a record torn by a failed
+// write or a kill is dropped (its page was not marked done, and a resume writes it again).
+// Durability: sync() makes every line written so far reach the disk (a file that failed a write is still synced: its
+// whole lines are good); the crawl's journal calls it before it marks those pages done (crawler/persist/journal.h). A
+// failed fdatasync fails its file for good, for writes and syncs alike: the kernel may have dropped what it held.
 #pragma once
 
 #include <chrono>
@@ -52,28 +55,33 @@ class PageLog {
   // Appends to DIR/pages.jsonl (and DIR/edges.jsonl when `edges`), creating DIR. Throws
   // std::runtime_error (CheckpointError) naming the file when it cannot be opened or cut back.
   PageLog(const std::filesystem::path& dir, bool edges);
-  ~PageLog();  // writes the edges still buffered, if it can
+  ~PageLog();  // syncs and closes both files; a failure is logged (the crawl called sync() before)
+  PageLog(const PageLog&) = delete;
+  PageLog& operator=(const PageLog&) = delete;
 
   void write_page(const PageRecord& record);
   void write_edges(const std::string& from, const std::vector<std::string>& to);
-  // Writes the buffered edges; a file that failed before is skipped (its failure was thrown then).
-  void flush();
+  // fdatasyncs both files, outside the writers' lock; throws CheckpointError naming the file whose
+  // fdatasync fails, now or failed before.
+  void sync();
 
  private:
   struct Output {
     std::filesystem::path path;
-    std::unique_ptr<WritableFile> file;
-    std::string error;  // the failure that closed it
+    // Shared with a sync() in progress, so that a failure meanwhile cannot close it under the sync.
+    std::shared_ptr<WritableFile> file;
+    std::string write_error;  // the failed write after which nothing more is written
+    std::string sync_error;   // the failed fdatasync after which nothing is written or synced
   };
   static void open(Output& out, const std::filesystem::path& path);
   // Writes `bytes` to `out`; throws on failure and from then on.
   static void write(Output& out, const std::string& bytes);
-  void flush_edges_locked();
+  // fdatasyncs `file` (taken from `out` under mu_); on failure, closes `out` for good and throws.
+  void sync_output(Output& out, const std::shared_ptr<WritableFile>& file);
 
   std::mutex mu_;
   Output pages_;
   Output edges_;
-  std::string edges_buffer_;  // edges are not needed after a crash: written in large pieces
 };
 
 }  // namespace bloomcrawl

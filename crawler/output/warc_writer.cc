@@ -5,8 +5,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
+#include <exception>
 #include <random>
 #include <stdexcept>
+
+#include <spdlog/spdlog.h>
 
 #include "base/data_error.h"
 #include "base/durable_file.h"
@@ -17,10 +20,13 @@
 
 namespace bloomcrawl {
 
-// The file being written. Its own lock orders the syncer's fdatasync against completion, so the
+// The file being written. Its own lock orders sync()'s fdatasync against completion, so the
 // writers' lock is not held while the disk syncs.
 struct WarcWriter::OpenFile {
   explicit OpenFile(const std::filesystem::path& path) : file(path, FileSystem::Mode::kTruncate) {}
+  ~OpenFile() { file.abandon(); }  // completed files were closed (checked); others failed already
+  OpenFile(const OpenFile&) = delete;
+  OpenFile& operator=(const OpenFile&) = delete;
   WritableFile file;
   std::mutex mu;
   bool closed = false;
@@ -131,19 +137,13 @@ WarcWriter::WarcWriter(WarcOptions options) : options_(std::move(options)) {
   std::error_code ec;
   std::filesystem::create_directories(options_.directory, ec);
   if (ec) throw std::runtime_error(options_.directory.string() + ": cannot create WARC directory: " + ec.message());
-  syncer_ = std::thread([this] { sync_loop(); });
 }
 
 WarcWriter::~WarcWriter() {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    closing_ = true;
-  }
-  wake_.notify_all();
-  syncer_.join();
   try {
     close();
-  } catch (...) {  // a destructor must not throw; close() already reported nothing better to do
+  } catch (const CheckpointError& e) {
+    spdlog::error("{}", e.what());
   }
 }
 
@@ -159,6 +159,7 @@ void WarcWriter::open_file_locked() {
   filename_ = name;
   open_path_ = options_.directory / (filename_ + ".open");
   file_ = std::make_shared<OpenFile>(open_path_);
+  sync_directory(options_.directory);  // its name, before any of its records can be called durable
   file_bytes_ = 0;
   index_lines_.clear();
   const std::string info = "software: " + options_.software + "\r\nformat: WARC File Format 1.1\r\n" +
@@ -254,13 +255,54 @@ void WarcWriter::abandon_file_locked(uint64_t whole_bytes) {
   }
 }
 
+void WarcWriter::check_synced_locked() const {
+  if (!sync_error_.empty()) throw CheckpointError(open_path_.string(), "left incomplete: " + sync_error_);
+}
+
+void WarcWriter::sync() {
+  std::shared_ptr<OpenFile> open;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    check_synced_locked();
+    if (!file_ || !unsynced_) return;
+    unsynced_ = false;
+    open = file_;
+  }
+  // Off the writers' lock: workers go on writing while the disk catches up.
+  std::exception_ptr failure;
+  std::string why;
+  {
+    std::lock_guard<std::mutex> file_lock(open->mu);
+    if (open->closed) return;  // completed meanwhile, fsync'd on the way
+    try {
+      open->file.sync_data();
+    } catch (const CheckpointError& e) {
+      failure = std::current_exception();
+      why = e.what();
+    }
+  }
+  if (!failure) return;
+  {
+    std::lock_guard<std::mutex> lock(mu_);  // after the file's lock is let go: close_locked() takes them the other way
+    sync_error_ = why;
+    if (error_.empty()) error_ = why;
+  }
+  std::rethrow_exception(failure);
+}
+
 void WarcWriter::close() {
   std::lock_guard<std::mutex> lock(mu_);
-  close_locked();
+  try {
+    close_locked();
+  } catch (const CheckpointError& e) {
+    if (error_.empty()) error_ = e.what();
+    throw;
+  }
 }
 
 void WarcWriter::close_locked() {
   if (!file_) return;
+  check_synced_locked();  // after a failed fdatasync, a later one proves nothing: not completed
   const std::shared_ptr<OpenFile> open = std::move(file_);
   std::vector<std::string> index_lines = std::move(index_lines_);
   index_lines_.clear();
@@ -291,31 +333,7 @@ void WarcWriter::close_locked() {
   }
   index.append(batch.data(), batch.size());
   index.commit(index_path);
-}
-
-// Group commit: one fdatasync covers every record written since the last, off the writers' lock.
-void WarcWriter::sync_loop() {
-  std::unique_lock<std::mutex> lock(mu_);
-  while (!closing_) {
-    wake_.wait_for(lock, options_.sync_interval, [&] { return closing_; });
-    if (closing_ || !unsynced_ || !file_) continue;
-    unsynced_ = false;
-    const std::shared_ptr<OpenFile> open = file_;
-    lock.unlock();
-    std::string failure;
-    {
-      std::lock_guard<std::mutex> file_lock(open->mu);
-      if (!open->closed) {
-        try {
-          open->file.sync_data();
-        } catch (const CheckpointError& e) {
-          failure = e.what();
-        }
-      }
-    }
-    lock.lock();
-    if (!failure.empty() && error_.empty()) error_ = failure;
-  }
+  sync_directory(options_.directory);  // both renames
 }
 
 uint64_t WarcWriter::records_written() const {

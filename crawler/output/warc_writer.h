@@ -6,20 +6,20 @@
 //
 // Safe from many threads. write() builds and compresses the exchange's records on the caller's
 // thread; its lock covers only the one write() of the finished bytes, so workers compress in
-// parallel. When write() returns, the exchange has reached the kernel (a kill -9 keeps it); a
-// background thread fdatasyncs the open file every sync_interval while records are unsynced.
-// Format and durability: docs/warc.md.
+// parallel. When write() returns, the exchange has reached the kernel (a kill -9 keeps it);
+// sync() makes it reach the disk, and the crawl's journal calls it before it marks the page done
+// (one fdatasync per journal group). A failed fdatasync fails the writer for good: the file keeps
+// its .open name (it is not known to be whole), and every later write(), sync() and close()
+// throws. Format and durability: docs/warc.md.
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <vector>
 
 #include "base/file_system.h"
@@ -32,7 +32,6 @@ struct WarcOptions {
   uint64_t max_file_bytes = 1000ull << 20;
   std::string prefix = "bloomcrawl";
   std::string software = "bloomcrawl/0.1";
-  std::chrono::milliseconds sync_interval{100};
 };
 
 // One HTTP exchange as the fetcher saw it. The views must stay valid during write().
@@ -53,7 +52,7 @@ class WarcWriter {
  public:
   // Throws std::runtime_error naming the directory when it cannot be created.
   explicit WarcWriter(WarcOptions options);
-  ~WarcWriter();
+  ~WarcWriter();  // close(); a failure is logged (the crawl called close() before)
   WarcWriter(const WarcWriter&) = delete;
   WarcWriter& operator=(const WarcWriter&) = delete;
 
@@ -62,7 +61,11 @@ class WarcWriter {
   // before it); the torn exchange is cut off, the file completed, and every later write throws
   // (the crawl stops: docs/outcomes.md).
   void write(const WarcExchange& x);
-  // Completes the current file (index, fsync, rename). Later writes start a new file.
+  // fdatasyncs what was written to the open file (once: nothing when all is synced). Throws
+  // CheckpointError naming the file when it fails, now or before.
+  void sync();
+  // Completes the current file (fsync, rename, index, fsync of the directory). Later writes start
+  // a new file. Throws CheckpointError naming the file on a failure, now or an earlier sync's.
   void close();
 
   uint64_t records_written() const;
@@ -75,7 +78,8 @@ class WarcWriter {
   void close_locked();
   void append_locked(std::string_view bytes);
   void abandon_file_locked(uint64_t whole_bytes);
-  void sync_loop();
+  // Under mu_: throws if an fdatasync failed.
+  void check_synced_locked() const;
 
   WarcOptions options_;
   mutable std::mutex mu_;
@@ -88,10 +92,8 @@ class WarcWriter {
   uint64_t records_ = 0;
   uint64_t files_completed_ = 0;
   bool unsynced_ = false;
-  std::string error_;  // the write failure after which nothing more is written
-  bool closing_ = false;
-  std::condition_variable wake_;
-  std::thread syncer_;
+  std::string error_;       // the write or sync failure after which nothing more is written
+  std::string sync_error_;  // a failed fdatasync: the open file is not completed
 };
 
 // The exchange of a fetch made with FetchOptions::capture_headers: views into `result`.

@@ -29,8 +29,8 @@ void JournalBatch::add(uint8_t type, std::string_view payload) {
   ++count_;
 }
 
-JournalWriter::JournalWriter(std::filesystem::path path, JournalOptions options)
-    : path_(std::move(path)), options_(options) {
+JournalWriter::JournalWriter(std::filesystem::path path, JournalOptions options, SyncOutputs sync_outputs)
+    : path_(std::move(path)), options_(options), sync_outputs_(std::move(sync_outputs)) {
   FileSystem& fs = file_system();
   if (const int error = fs.open_for_write(path_, FileSystem::Mode::kTruncate, &fd_)) {
     throw_file_error(path_, "cannot create journal", error);
@@ -38,7 +38,7 @@ JournalWriter::JournalWriter(std::filesystem::path path, JournalOptions options)
   int error = fs.write(fd_, kJournalMagic.data(), kJournalMagic.size());
   if (error == 0) error = fs.sync(fd_);
   if (error != 0) {
-    fs.close(fd_);
+    fs.close(fd_);  // the write's failure is the one reported
     throw_file_error(path_, "cannot write journal header", error);
   }
   bytes_ = kJournalMagic.size();
@@ -58,23 +58,40 @@ JournalWriter::~JournalWriter() {
   }
   wake_.notify_all();
   syncer_.join();
-  try {
-    sync();
-  } catch (const CheckpointError&) {
-    // Already logged: a destructor cannot throw, and whoever needed the journal durable called sync().
+  commit(false);  // a failure is logged by fail_locked: whoever needed the journal durable called sync()
+  if (const int error = file_system().close(fd_)) {
+    std::lock_guard<std::mutex> lock(mu_);
+    fail_locked("close failed", error);
   }
-  file_system().close(fd_);
 }
 
-void JournalWriter::fail_locked(const std::string& what, int error) {
+void JournalWriter::fail_locked(const std::string& failure) {
   if (!failure_.empty()) return;
-  unsynced_entries_ = 0;  // nothing more will be synced: the background thread rests
-  failure_ = what + ": " + std::generic_category().message(error);
+  pending_entries_ = 0;  // nothing more will be synced: the background thread rests
+  held_.clear();         // never written: their outputs may not be durable
+  failure_ = failure;
   spdlog::error("{}: journal {}; disabled, so pages since the last checkpoint may be fetched again after a crash",
                 path_.string(), failure_);
 }
 
+void JournalWriter::fail_locked(const std::string& what, int error) {
+  fail_locked(what + ": " + std::generic_category().message(error));
+}
+
 void JournalWriter::append(const JournalBatch& batch) {
+  if (batch.empty()) return;
+  bool wake = false;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!failure_.empty()) return;
+    held_ += batch.bytes();
+    pending_entries_ += batch.count();
+    wake = pending_entries_ >= options_.group_entries;
+  }
+  if (wake) wake_.notify_one();
+}
+
+void JournalWriter::append_now(const JournalBatch& batch) {
   if (batch.empty()) return;
   bool wake = false;
   {
@@ -85,22 +102,56 @@ void JournalWriter::append(const JournalBatch& batch) {
       return;
     }
     bytes_ += batch.bytes().size();
-    unsynced_entries_ += batch.count();
-    wake = unsynced_entries_ >= options_.group_entries;
+    unsynced_ = true;
+    pending_entries_ += batch.count();
+    wake = pending_entries_ >= options_.group_entries;
   }
   if (wake) wake_.notify_one();
 }
 
-void JournalWriter::sync() {
+void JournalWriter::commit(bool always_sync) {
+  std::lock_guard<std::mutex> one_at_a_time(commit_mu_);
+  std::string held;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (!failure_.empty()) throw CheckpointError(path_.string(), "journal disabled: " + failure_);
-    unsynced_entries_ = 0;
+    if (!failure_.empty() || (held_.empty() && !unsynced_ && !always_sync)) return;
+    held.swap(held_);
+    pending_entries_ = 0;
   }
-  const int error = file_system().sync_data(fd_);
+  // Every held record was appended after the outputs it describes were written, and so before
+  // this sync of them began.
+  if (!held.empty() && sync_outputs_) {
+    try {
+      sync_outputs_();
+    } catch (const std::exception& e) {
+      std::lock_guard<std::mutex> lock(mu_);
+      fail_locked(std::string("not committed, its outputs not durable: ") + e.what());
+      return;
+    }
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!failure_.empty()) return;  // append_now() failed meanwhile
+    if (!held.empty()) {
+      if (const int error = file_system().write(fd_, held.data(), held.size())) {
+        fail_locked("write failed", error);
+        return;
+      }
+      bytes_ += held.size();
+    }
+    unsynced_ = false;
+  }
+  const int error = file_system().sync_data(fd_);  // outside mu_: appends go on while the disk catches up
+  if (error != 0) {
+    std::lock_guard<std::mutex> lock(mu_);
+    fail_locked("fdatasync failed", error);
+  }
+}
+
+void JournalWriter::sync() {
+  commit(true);
   std::lock_guard<std::mutex> lock(mu_);
-  if (error != 0) fail_locked("fdatasync failed", error);
-  // Also when the background sync failed meanwhile: its pages may be among ours.
+  // Also when a background commit failed before: its pages may be among ours.
   if (!failure_.empty()) throw CheckpointError(path_.string(), "journal disabled: " + failure_);
 }
 
@@ -118,13 +169,11 @@ void JournalWriter::sync_loop() {
   std::unique_lock<std::mutex> lock(mu_);
   while (!closing_) {
     wake_.wait_for(lock, options_.group_interval,
-                   [&] { return closing_ || unsynced_entries_ >= options_.group_entries; });
-    if (unsynced_entries_ == 0) continue;
-    unsynced_entries_ = 0;
+                   [&] { return closing_ || pending_entries_ >= options_.group_entries; });
+    if (closing_ || (held_.empty() && !unsynced_)) continue;
     lock.unlock();
-    const int error = file_system().sync_data(fd_);  // outside the lock: appends go on while the disk catches up
+    commit(false);
     lock.lock();
-    if (error != 0) fail_locked("fdatasync failed", error);
   }
 }
 

@@ -7,19 +7,30 @@
 // damaged on disk from a good one. Reading stops at the first bad record and says where and why:
 // everything after it is untrusted (LevelDB's log makes the same choice for a torn tail).
 //
-// Durability: append() hands the batch to the kernel with one write(), so it survives the death
-// of the process as soon as append() returns; fdatasync (surviving power loss) runs in groups,
-// every `group_interval` or once `group_entries` records are pending, on a background thread.
-// The first failed write or fdatasync disables the journal for good: after a failed fdatasync the
-// kernel may have dropped the dirty pages and a later one can succeed without them, so nothing
-// written after it could honestly be called durable. sync() then throws, and a crawl checkpoint
-// (which needs its journal durable before it commits) fails instead of committing.
+// Durability, and durable before done: a record that says a page's outputs are written (its
+// completion, its links admitted and their refusals' records) must not reach the disk before those
+// outputs do, or a power loss could leave the page marked done without its record in pages.jsonl
+// (the kernel writes dirty pages back in any order, so the record must not even reach the file
+// early). append() therefore holds records in memory until the next group commit, which runs
+// every `group_interval` or once `group_entries` records are pending, on a background thread (or
+// in sync()): it calls `sync_outputs` (which fdatasyncs every output file written so far), then
+// writes the held records with one write() and fdatasyncs the journal. One commit covers every
+// page of its group: the crawl pays one output sync and one journal sync per group, not per page.
+// append_now() writes at once, for records that claim nothing about outputs (a dispatch), so a
+// kill -9 keeps them the moment it returns. The cost: a kill -9 loses the held records of the
+// last group (their pages are fetched again by a resume, as if in flight).
+// The first failed write or fdatasync (of the journal, or of an output in sync_outputs) disables
+// the journal for good: after a failed fdatasync the kernel may have dropped the dirty pages and a
+// later one can succeed without them, so nothing written after it could honestly be called
+// durable. Held records are then never written, sync() throws, and a crawl checkpoint (which
+// needs its journal durable before it commits) fails instead of committing.
 #pragma once
 
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -54,37 +65,57 @@ struct JournalOptions {
 
 class JournalWriter {
  public:
+  // Makes every output a held record may describe durable, or throws (std::exception naming the
+  // file). Called from the commit's thread (the background one, or sync()'s caller).
+  using SyncOutputs = std::function<void()>;
+
   // Creates `path` (truncating any file there), writes the header and makes the file's name
-  // durable. Throws CheckpointError naming the path and errno.
-  JournalWriter(std::filesystem::path path, JournalOptions options);
-  ~JournalWriter();  // syncs what is pending
+  // durable. Throws CheckpointError naming the path and errno. `sync_outputs` may be empty
+  // (nothing to sync first).
+  JournalWriter(std::filesystem::path path, JournalOptions options, SyncOutputs sync_outputs = {});
+  ~JournalWriter();  // commits what is held, then closes; failures are logged
   JournalWriter(const JournalWriter&) = delete;
   JournalWriter& operator=(const JournalWriter&) = delete;
 
-  // Thread-safe. A failed write is logged once and the journal disabled; failure() then says why,
-  // and the crawler stops the crawl cleanly (its final checkpoint covers what the journal lost).
+  // Thread-safe. Held until the next group commit, which syncs the outputs first. A failed commit
+  // is logged once and the journal disabled; failure() then says why, and the crawler stops the
+  // crawl cleanly (its final checkpoint covers what the journal lost).
   void append(const JournalBatch& batch);
-  // Makes every record appended so far durable; throws CheckpointError naming the journal if it
-  // cannot, or if the journal was disabled (by a failed write or fdatasync, now or before).
+  // Thread-safe. Written at once (it survives a kill -9 when this returns), synced with the next
+  // group. For records that claim nothing about outputs.
+  void append_now(const JournalBatch& batch);
+  // Commits now: every record appended so far is durable when it returns, its outputs first;
+  // throws CheckpointError naming the journal if it cannot, or if the journal was disabled (by a
+  // failed write or fdatasync, now or before).
   void sync();
   const std::filesystem::path& path() const { return path_; }
-  uint64_t bytes_written() const;
+  uint64_t bytes_written() const;  // written to the file, held records not yet
   // Why the journal disabled itself ("fdatasync failed: ..."), empty while it works.
   std::string failure() const;
 
  private:
   void sync_loop();
+  // One group commit (sync_outputs, write the held records, fdatasync); failures disable the
+  // journal. Serialised, so that a commit that returns covers everything appended before it began.
+  // With nothing held or unsynced it does nothing, unless `always_sync` (sync(): the caller is
+  // told about a disk that fails).
+  void commit(bool always_sync);
   // Under mu_: disables the journal, logging why once.
+  void fail_locked(const std::string& failure);
   void fail_locked(const std::string& what, int error);
 
   std::filesystem::path path_;
   JournalOptions options_;
+  SyncOutputs sync_outputs_;
   int fd_ = -1;
+  std::mutex commit_mu_;  // one commit at a time
   mutable std::mutex mu_;
   std::condition_variable wake_;
   uint64_t bytes_ = 0;
-  size_t unsynced_entries_ = 0;
-  std::string failure_;  // empty while the journal works
+  std::string held_;            // framed records waiting for the next commit
+  size_t pending_entries_ = 0;  // held or written since the last commit
+  bool unsynced_ = false;       // the file holds bytes not yet fdatasync'd
+  std::string failure_;         // empty while the journal works
   bool closing_ = false;
   std::thread syncer_;
 };

@@ -11,6 +11,7 @@
 
 #include "crawler/fetch/fetcher.h"
 #include "crawler/output/page_log.h"
+#include "crawler/output/warc_writer.h"
 #include "crawler/persist/journal_records.h"
 #include "crawler/persist/journal_replay.h"
 #include "crawler/pipeline/queued_url.h"
@@ -56,12 +57,14 @@ Frontier CrawlCheckpointer::make_frontier(const CrawlerSettings& s, const CrawlC
 }
 
 CrawlCheckpointer::CrawlCheckpointer(const CrawlerSettings& settings, SeenFilter& filter, Frontier& frontier,
-                                     CrawlStats& stats, PageLog* page_log, std::unique_ptr<CrawlCheckpoint> resume)
+                                     CrawlStats& stats, PageLog* page_log, WarcWriter* warc,
+                                     std::unique_ptr<CrawlCheckpoint> resume)
     : settings_(settings),
       filter_(filter),
       frontier_(frontier),
       stats_(stats),
       page_log_(page_log),
+      warc_(warc),
       resume_(std::move(resume)) {
   // Decided here, before the status port can read audit() from its threads, never reset later.
   if (resume_) saved_audit_false_positives_ = resume_->manifest.counters.value("audit_false_positives", uint64_t{0});
@@ -210,7 +213,7 @@ void CrawlCheckpointer::on_page_dispatched(uint64_t id, const FrontierUrl& entry
   }
   JournalBatch batch;
   add_record(batch, DispatchedRecord{std::string(url)});
-  journal(batch);
+  journal_->append_now(batch);  // claims no output: a kill -9 keeps it, so a refetch is counted
 }
 
 void CrawlCheckpointer::on_page_fetched(uint64_t id) {
@@ -345,6 +348,9 @@ void CrawlCheckpointer::finish_checkpoint(CrawlCheckpoint& cp, DiskCheckpointCut
   cp.filter = filter_.snapshot();
   gate_.cut([] {});
   throw_if_refused();  // a pass that half admitted a page's links has ended by now and said so
+  // The pages this generation counts done were processed before the cut, their records written
+  // then: durable before the generation commits, whatever became of the previous journal.
+  sync_outputs();
   journal.sync();
   std::sort(cp.audit.begin(), cp.audit.end());
 }
@@ -357,15 +363,15 @@ void CrawlCheckpointer::take_checkpoint(bool wait) {
   std::filesystem::create_directories(c.directory);
   generation_ = std::max(generation_.load() + 1, next_generation(c.directory));
   // Created before the pause (it fsyncs). Pages completed before the crash and not yet offered
-  // again by the frontier are carried into it, so a later resume still skips them.
-  auto next = std::make_unique<JournalWriter>(journal_path(c.directory, generation_.load()), c.journal);
+  // again by the frontier are carried into it, so a later resume still skips them (their
+  // records were durable before the journal that marked them done).
+  auto next = std::make_unique<JournalWriter>(journal_path(c.directory, generation_.load()), c.journal,
+                                              [this] { sync_outputs(); });
   if (!replayed_done_.empty()) {
     JournalBatch carried;
     for (const std::string& url : replayed_done_) add_record(carried, CompletedRecord{url, 0, 0, 0});
-    next->append(carried);
+    next->append_now(carried);
   }
-  // pages.jsonl is buffered: flushed with each generation, a kill loses only its last lines.
-  if (page_log_) page_log_->flush();
   auto checkpoint = std::make_shared<CrawlCheckpoint>();
   auto frontier = std::make_shared<DiskCheckpointCut>(cut_checkpoint(*checkpoint, next));
   std::shared_ptr<JournalWriter> previous = std::move(next);  // the journal the cut closed
@@ -375,7 +381,7 @@ void CrawlCheckpointer::take_checkpoint(bool wait) {
   pages_at_last_checkpoint_ = checkpoint->manifest.pages_done;
   writing_ = true;
   auto write = [this, checkpoint, frontier, previous, current, started]() mutable {
-    previous.reset();  // synced and closed
+    previous.reset();  // committed and closed
     try {
       finish_checkpoint(*checkpoint, *frontier, *current);
       CrawlSaveResult r = save_crawl_checkpoint(*checkpoint, settings_.checkpoint.directory, settings_.checkpoint.keep);
@@ -432,6 +438,11 @@ nlohmann::json CrawlCheckpointer::report() const {
 std::string CrawlCheckpointer::last_failure() const {
   std::lock_guard<std::mutex> lock(written_mu_);
   return written_.last_failure;
+}
+
+void CrawlCheckpointer::sync_outputs() const {
+  if (page_log_) page_log_->sync();
+  if (warc_) warc_->sync();
 }
 
 void CrawlCheckpointer::checkpoint_failed(const std::string& why) {

@@ -39,6 +39,7 @@
 namespace bloomcrawl {
 
 class PageLog;
+class WarcWriter;
 struct FetchResult;
 struct JournalReplay;
 
@@ -48,9 +49,11 @@ class CrawlCheckpointer {
   static SeenFilter make_filter(const CrawlerSettings& s, const CrawlCheckpoint* resume);
   static Frontier make_frontier(const CrawlerSettings& s, const CrawlCheckpoint* resume);
 
-  // Everything passed by reference must outlive the checkpointer; `page_log` may be null.
+  // Everything passed by reference must outlive the checkpointer; `page_log` and `warc` may be
+  // null. Each journal group commit makes them durable before the records of the pages they hold
+  // (journal.h, "durable before done").
   CrawlCheckpointer(const CrawlerSettings& settings, SeenFilter& filter, Frontier& frontier, CrawlStats& stats,
-                    PageLog* page_log, std::unique_ptr<CrawlCheckpoint> resume);
+                    PageLog* page_log, WarcWriter* warc, std::unique_ptr<CrawlCheckpoint> resume);
   ~CrawlCheckpointer();  // waits for a generation being written
   CrawlCheckpointer(const CrawlCheckpointer&) = delete;
   CrawlCheckpointer& operator=(const CrawlCheckpointer&) = delete;
@@ -129,12 +132,14 @@ class CrawlCheckpointer {
   nlohmann::json saved_stats() const;  // CrawlStats as a checkpoint or stats record keeps them
   void checkpoint_failed(const std::string& why);
   void throw_if_refused() const;  // CheckpointError after refuse_generations()
+  void sync_outputs() const;  // the journals' JournalWriter::SyncOutputs
 
   const CrawlerSettings& settings_;
   SeenFilter& filter_;
   Frontier& frontier_;
   CrawlStats& stats_;
   PageLog* const page_log_;
+  WarcWriter* const warc_;
   std::unique_ptr<CrawlCheckpoint> resume_;
   std::unique_ptr<AuditSet> audit_;
   uint64_t saved_audit_false_positives_ = 0;  // set at construction, before any reader's thread

@@ -109,8 +109,12 @@ Crawler::Crawler(CrawlerSettings settings, std::unique_ptr<CrawlCheckpoint> resu
       backoff_retries_(settings_.backoff.max_retries),
       page_log_(settings_.write_pages ? std::make_unique<PageLog>(settings_.output_dir, settings_.write_edges)
                                       : nullptr),
+      warc_(settings_.write_warc
+                ? std::make_unique<WarcWriter>(WarcOptions{.directory = settings_.output_dir / "warc",
+                                                           .max_file_bytes = settings_.warc_max_file_bytes})
+                : nullptr),
       checkpointer_(std::make_unique<CrawlCheckpointer>(settings_, filter_, frontier_, stats_, page_log_.get(),
-                                                        std::move(resume))) {
+                                                        warc_.get(), std::move(resume))) {
   if (settings_.seeds.empty()) throw std::invalid_argument("no seed URLs");
   if (checkpointer_->resuming() && !checkpointer_->enabled()) {
     throw std::invalid_argument("resuming needs the checkpoint directory");
@@ -118,10 +122,6 @@ Crawler::Crawler(CrawlerSettings settings, std::unique_ptr<CrawlCheckpoint> resu
   if (settings_.cluster.enabled()) {
     cluster_ = std::make_unique<ClusterLink>(settings_.cluster);
     start_outbox();
-  }
-  if (settings_.write_warc) {
-    warc_ = std::make_unique<WarcWriter>(
-        WarcOptions{.directory = settings_.output_dir / "warc", .max_file_bytes = settings_.warc_max_file_bytes});
   }
 }
 
@@ -263,7 +263,7 @@ void Crawler::drain() {
   // final checkpoint.
   if (outbox_) outbox_->stop();
   try {
-    if (page_log_) page_log_->flush();
+    if (page_log_) page_log_->sync();
     if (warc_) warc_->close();
   } catch (const CheckpointError& e) {
     fail(e.what());

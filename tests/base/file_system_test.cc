@@ -75,6 +75,40 @@ TEST(FileSystemTest, InjectedFailuresThrowNamingThePath) {
   EXPECT_EQ(read_whole_file(path), "kept!");
 }
 
+// close(2) can report data the kernel could not write back: close() throws it, and a file its
+// owner left open is closed by the destructor, which cannot throw but does not keep quiet.
+TEST(FileSystemTest, AFailedCloseIsReportedByCloseAndWrittenOutByTheDestructor) {
+  TempDir dir;
+  const fs::path path = dir.path() / "f";
+  FaultyFileSystem faulty;
+  {
+    WritableFile file(path, FileSystem::Mode::kTruncate);
+    faulty.fail_close(1, EIO);
+    try {
+      file.close();
+      ADD_FAILURE() << "a failed close was not reported";
+    } catch (const CheckpointError& e) {
+      EXPECT_THAT(e.what(), HasSubstr(path.string() + ": close failed: Input/output error"));
+    }
+    EXPECT_FALSE(file.is_open());
+    EXPECT_THROW(file.close(), CheckpointError) << "closed twice";
+  }
+  ::testing::internal::CaptureStderr();
+  {
+    WritableFile file(path, FileSystem::Mode::kTruncate);
+    faulty.fail_close(1, EIO);
+  }
+  EXPECT_THAT(::testing::internal::GetCapturedStderr(),
+              HasSubstr(path.string() + ": close failed (left open by its owner): Input/output error"));
+  ::testing::internal::CaptureStderr();
+  {
+    WritableFile file(path, FileSystem::Mode::kTruncate);
+    faulty.fail_close(1, EIO);
+    file.abandon();  // its owner reported a failure already
+  }
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+}
+
 TEST(FileSystemTest, ReadingIsBoundedAndNamesMissingFiles) {
   TempDir dir;
   const fs::path path = dir.path() / "f";

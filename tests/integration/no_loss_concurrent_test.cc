@@ -15,13 +15,13 @@
 #include <nlohmann/json.hpp>
 
 #include "config/config.h"
-#include "config/key_hash.h"
 #include "crawler/persist/crawl_checkpoint.h"
 #include "crawler/pipeline/crawl_settings.h"
 #include "crawler/pipeline/crawler.h"
 #include "tests/support/full_disk_file_system.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/test_web.h"
+#include "tests/support/test_web_config.h"
 
 namespace bloomcrawl {
 namespace {
@@ -68,12 +68,8 @@ class NoLossTest : public ::testing::Test {
   CrawlerSettings checkpointed(CrawlConfig c) const {
     c.checkpoint.directory = (dir_ / "ckpt").string();
     c.checkpoint.interval_pages = 20;
-    CrawlerSettings s = settings(c);
-    s.checkpoint.directory = c.checkpoint.directory;
-    s.checkpoint.interval = std::chrono::seconds(0);
-    s.checkpoint.interval_pages = c.checkpoint.interval_pages;
-    s.checkpoint.config = to_json(c);
-    s.checkpoint.key_hash = canonical_key_hash(c);
+    CrawlerSettings s = testing::checkpointed_settings(c);
+    s.parse_threads = 2;
     return s;
   }
 

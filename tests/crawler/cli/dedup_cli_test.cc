@@ -115,7 +115,7 @@ TEST_F(DedupCli, IntoHeadStopsQuietly) {
     EXPECT_EQ(r.filter_status, 141) << "ignore_sigpipe " << ignore_sigpipe;
     EXPECT_EQ(r.head_out, url_lines(0, 1));
     EXPECT_EQ(r.filter_err, "") << "ignore_sigpipe " << ignore_sigpipe;
-    EXPECT_FALSE(fs::exists(state())) << "lines never delivered must not be remembered";
+    EXPECT_FALSE(fs::exists(state() / "CURRENT")) << "lines never delivered must not be remembered";
   }
 }
 
@@ -165,18 +165,22 @@ TEST_F(DedupCli, ASecondRunOnTheSameStateIsRefusedNamingTheHolder) {
   EXPECT_EQ(run("dedup --state " + state().string(), "a\nb\nc\nd\n").out, "d\n") << "the first run's keys were saved";
 }
 
-TEST_F(DedupCli, ARunThatFindsStateSavedMeanwhileDoesNotOverwriteIt) {
+// A new DIR is created and locked at the start too: the second of two runs on it is refused before
+// it reads a line, naming the first, instead of one of them finding at its end, after perhaps
+// millions of lines, that the other saved there meanwhile.
+TEST_F(DedupCli, ASecondRunOnANewStateDirectoryIsRefusedAtTheStart) {
   testing_cli::RunningFilter first({"dedup", "--line-buffered", "--state", state().string()},
                                    (work_.path() / "first.err").string());
   ASSERT_TRUE(first.write("a\n"));
   ASSERT_EQ(first.read_line(), "a");
-  EXPECT_FALSE(fs::exists(state())) << "a missing state directory is created only to save";
-  ASSERT_EQ(run("dedup --state " + state().string(), "b\n").exit_code, 0);
-  EXPECT_EQ(first.finish(), 1);
-  EXPECT_NE(slurp(work_.path() / "first.err").find(state().string() + ": another run saved its state there"),
-            std::string::npos)
-      << slurp(work_.path() / "first.err");
-  EXPECT_EQ(run("dedup --state " + state().string(), "a\nb\n").out, "a\n") << "the other run's state is intact";
+  EXPECT_TRUE(fs::exists(state() / "LOCK")) << "created and locked at the start";
+  const RunResult second = run("dedup --state " + state().string(), "b\n");
+  EXPECT_EQ(second.exit_code, 1);
+  EXPECT_EQ(second.out, "") << "refused before it read a line";
+  EXPECT_NE(second.err.find(state().string() + ": in use by process " + std::to_string(first.pid())), std::string::npos)
+      << second.err;
+  EXPECT_EQ(first.finish(), 0) << slurp(work_.path() / "first.err");
+  EXPECT_EQ(run("dedup --state " + state().string(), "a\nb\n").out, "b\n") << "the first run saved its state";
 }
 
 TEST_F(DedupCli, CorruptedStateIsAnErrorAndIsNotOverwritten) {

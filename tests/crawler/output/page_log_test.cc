@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/data_error.h"
+#include "tests/support/faulty_file_system.h"
 #include "tests/support/full_disk_file_system.h"
 #include "tests/support/temp_dir.h"
 
@@ -101,6 +102,37 @@ TEST_F(PageLogTest, AFailedWriteThrowsAndNothingIsWrittenAfterIt) {
   const std::string text = pages();
   EXPECT_NE(text.back(), '\n') << "the failed write left half a line: the case the next open repairs";
   EXPECT_EQ(text.find("/3\""), std::string::npos);
+}
+
+// sync() is what the journal's group commit calls before it marks pages done: both files are
+// fdatasync'd. A failed write leaves the file's whole lines to sync (the failed page is not done);
+// a failed fdatasync names the file and, since a later one proves nothing about the pages the
+// kernel dropped, the file takes nothing more, writes or syncs.
+TEST_F(PageLogTest, SyncCoversBothFilesAndAFailedSyncEndsTheFile) {
+  testing::FaultyFileSystem faulty;
+  PageLog log(dir_, true);
+  log.write_page(record(1));
+  log.write_edges("http://a.example/1", {"http://a.example/2"});
+  EXPECT_GT(fs::file_size(dir_ / "edges.jsonl"), 0u) << "edges are written through, as pages are";
+  const int syncs = faulty.syncs();
+  log.sync();
+  EXPECT_EQ(faulty.syncs() - syncs, 2) << "pages.jsonl and edges.jsonl";
+  faulty.fail_write(1, ENOSPC);
+  EXPECT_THROW(log.write_edges("http://a.example/2", {}), CheckpointError);
+  log.sync();  // the edges written before the failure are whole, and synced
+  EXPECT_THROW(log.write_edges("http://a.example/3", {}), CheckpointError);
+  log.write_page(record(2));
+  faulty.fail_sync(1, EIO);
+  try {
+    log.sync();
+    ADD_FAILURE() << "a failed fdatasync was not reported";
+  } catch (const CheckpointError& e) {
+    EXPECT_NE(std::string(e.what()).find((dir_ / "pages.jsonl").string() + ": fdatasync failed: Input/output error"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(log.write_page(record(3)), CheckpointError);
+  EXPECT_THROW(log.sync(), CheckpointError);
 }
 
 TEST_F(PageLogTest, OpeningCutsATornLastRecord) {

@@ -1,8 +1,9 @@
-// WarcWriter from many threads at once, with rotation and the background sync running: every
+// WarcWriter from many threads at once, with rotation and a thread syncing: every
 // exchange is archived exactly once, whole, in some completed file, with its index line; warcio
 // reads every record and every digest verifies. Built under TSan too.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -24,12 +25,16 @@ TEST(WarcWriterConcurrentTest, ThreadsArchiveEveryExchangeOnce) {
   constexpr int kThreads = 4;
   constexpr int kPerThread = 40;
   {
-    WarcWriter writer(
-        {.directory = temp.path(), .max_file_bytes = 20 << 10, .sync_interval = std::chrono::milliseconds(1)});
+    WarcWriter writer({.directory = temp.path(), .max_file_bytes = 20 << 10});
+    std::atomic<int> writing{kThreads};
+    // As the journal's group commits do: syncs race the writes and the rotations.
+    std::thread syncer([&] {
+      while (writing.load() > 0) writer.sync();
+    });
     std::vector<std::thread> threads;
     threads.reserve(kThreads);
     for (int t = 0; t < kThreads; ++t) {
-      threads.emplace_back([&writer, t] {
+      threads.emplace_back([&writer, &writing, t] {
         for (int i = 0; i < kPerThread; ++i) {
           const std::string url = "http://h" + std::to_string(t) + ".example/p" + std::to_string(i);
           const std::string body = "<html>" + url + std::string(size_t(i) * 37, 'y') + "</html>";
@@ -47,9 +52,11 @@ TEST(WarcWriterConcurrentTest, ThreadsArchiveEveryExchangeOnce) {
                         .status = 200,
                         .content_type = "text/html"});
         }
+        --writing;
       });
     }
     for (std::thread& t : threads) t.join();
+    syncer.join();
   }
   std::vector<fs::path> files;
   size_t index_lines = 0;

@@ -14,6 +14,7 @@
 #include "base/data_error.h"
 #include "crawler/fetch/payload_digest.h"
 #include "crawler/output/cdxj.h"
+#include "tests/support/faulty_file_system.h"
 #include "tests/support/full_disk_file_system.h"
 #include "tests/support/gzip.h"
 #include "tests/support/warcio.h"
@@ -178,6 +179,37 @@ TEST_F(WarcWriterTest, AFailedWriteKeepsTheWholeExchangesReadable) {
   std::vector<nlohmann::json> records = testing::read_with_warcio(warc_files(dir_));
   ASSERT_EQ(records.size(), 7u);  // warcinfo and three whole exchanges
   EXPECT_EQ(records[5]["target"], test_exchange(2).url);
+}
+
+// A failed fdatasync (the journal's group commit asks for it): the error names the file, and since
+// a later sync could succeed without the dropped pages, the file is never completed and every later
+// write, sync and close fails too: the crawl stops with exit 1 instead of renaming it whole.
+TEST_F(WarcWriterTest, AFailedSyncFailsTheWriterAndLeavesTheFileOpen) {
+  testing::FaultyFileSystem faulty;
+  WarcWriter writer({.directory = dir_});
+  write_test_exchange(writer, 0);
+  writer.sync();
+  writer.sync();  // nothing new: no fdatasync
+  EXPECT_EQ(faulty.syncs(), 1);
+  write_test_exchange(writer, 1);
+  faulty.fail_sync(1, EIO);
+  try {
+    writer.sync();
+    ADD_FAILURE() << "a failed fdatasync was reported as durable";
+  } catch (const CheckpointError& e) {
+    EXPECT_NE(std::string(e.what()).find(".warc.gz.open: fdatasync failed: Input/output error"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(write_test_exchange(writer, 2), CheckpointError);
+  EXPECT_THROW(writer.sync(), CheckpointError);
+  try {
+    writer.close();
+    ADD_FAILURE() << "a file whose sync failed was completed";
+  } catch (const CheckpointError& e) {
+    EXPECT_NE(std::string(e.what()).find("left incomplete: "), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(writer.files_completed(), 0u);
+  EXPECT_TRUE(warc_files(dir_).empty());
 }
 
 // The index beside each file is the one warcio's own indexer makes of it, line for line.

@@ -45,6 +45,14 @@ class JournalTest : public ::testing::Test {
     return path;
   }
 
+  // Commits only when sync() asks.
+  static JournalOptions background_off() {
+    JournalOptions o;
+    o.group_interval = std::chrono::hours(1);
+    o.group_entries = 1000;
+    return o;
+  }
+
   static std::string read(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), {}};
@@ -131,10 +139,10 @@ TEST_F(JournalTest, AFailedWriteDisablesTheJournalKeepingWhatWasWritten) {
     add_record(first, DispatchedRecord{"http://a.test/1"});
     add_record(second, DispatchedRecord{"http://a.test/2"});
     add_record(third, DispatchedRecord{"http://a.test/3"});
-    writer.append(first);
+    writer.append_now(first);
     faulty.fail_write(1, ENOSPC);
-    writer.append(second);  // logged, not thrown: the crawl goes on
-    writer.append(third);   // not attempted after a failure
+    writer.append_now(second);  // logged, not thrown: the crawl goes on
+    writer.append_now(third);   // not attempted after a failure
     EXPECT_EQ(faulty.writes(), 3) << "header, first batch, the failed one";
   }
   const JournalContents c = read_journal_file(path);
@@ -146,10 +154,7 @@ TEST_F(JournalTest, AFailedWriteDisablesTheJournalKeepingWhatWasWritten) {
 TEST_F(JournalTest, AFailedFdatasyncIsReportedAndNothingAfterItIsClaimedDurable) {
   const fs::path path = dir_ / "j.log";
   testing::FaultyFileSystem faulty;
-  JournalOptions background_off;
-  background_off.group_interval = std::chrono::hours(1);
-  background_off.group_entries = 1000;
-  JournalWriter writer(path, background_off);
+  JournalWriter writer(path, background_off());
   JournalBatch first;
   add_record(first, DispatchedRecord{"http://a.test/1"});
   writer.append(first);
@@ -187,6 +192,68 @@ TEST_F(JournalTest, AFailedGroupFdatasyncMakesTheNextSyncFail) {
   // Whichever fdatasync meets the failure, the background one or sync()'s own, sync() reports it.
   EXPECT_THROW(writer.sync(), CheckpointError);
   EXPECT_NE(writer.failure().find("fdatasync failed: No space left on device"), std::string::npos) << writer.failure();
+}
+
+// Durable before done: a held record reaches the file only in a group commit, after the outputs it
+// describes were synced; one commit covers the whole group with one output sync and one fdatasync.
+TEST_F(JournalTest, HeldRecordsReachTheFileAfterTheOutputsSyncOncePerGroup) {
+  const fs::path path = dir_ / "j.log";
+  testing::FaultyFileSystem faulty;
+  int output_syncs = 0;
+  uint64_t size_at_output_sync = 0;
+  JournalWriter writer(path, background_off(), [&] {
+    ++output_syncs;
+    size_at_output_sync = fs::file_size(path);
+  });
+  const int syncs_at_start = faulty.syncs();  // the header's
+  JournalBatch dispatched;
+  add_record(dispatched, DispatchedRecord{"http://a.test/0"});
+  writer.append_now(dispatched);  // in the file at once: a kill -9 keeps it
+  const uint64_t with_dispatch = fs::file_size(path);
+  EXPECT_GT(with_dispatch, kJournalMagic.size());
+  for (int i = 0; i < 50; ++i) {
+    JournalBatch batch;
+    add_record(batch, CompletedRecord{"http://a.test/" + std::to_string(i), 200, 10, 1});
+    writer.append(batch);
+  }
+  EXPECT_EQ(fs::file_size(path), with_dispatch) << "a completion reached the file before its outputs were synced";
+  writer.sync();
+  EXPECT_EQ(output_syncs, 1);
+  EXPECT_EQ(size_at_output_sync, with_dispatch);
+  EXPECT_EQ(faulty.syncs() - syncs_at_start, 1) << "one fdatasync for the group";
+  EXPECT_EQ(read_journal_file(path).records.size(), 51u);
+  writer.sync();  // nothing held: the outputs are not synced again
+  EXPECT_EQ(output_syncs, 1);
+}
+
+// An output whose fdatasync fails: the held records are never written (their pages' records may be
+// lost), the journal disables itself naming the output, and sync() says so.
+TEST_F(JournalTest, AFailedOutputSyncDropsTheHeldRecordsAndDisablesTheJournal) {
+  const fs::path path = dir_ / "j.log";
+  {
+    JournalWriter writer(path, background_off(),
+                         [] { throw CheckpointError("out/pages.jsonl", "fdatasync failed: Input/output error"); });
+    JournalBatch dispatched;
+    add_record(dispatched, DispatchedRecord{"http://a.test/1"});
+    writer.append_now(dispatched);
+    JournalBatch completed;
+    add_record(completed, CompletedRecord{"http://a.test/1", 200, 10, 1});
+    writer.append(completed);
+    try {
+      writer.sync();
+      FAIL() << "a group whose outputs are not durable was committed";
+    } catch (const CheckpointError& e) {
+      EXPECT_NE(
+          std::string(e.what()).find(path.string() + ": journal disabled: not committed, its outputs not durable: "
+                                                     "out/pages.jsonl: fdatasync failed"),
+          std::string::npos)
+          << e.what();
+    }
+    writer.append(completed);  // not taken after a failure
+  }
+  const JournalContents c = read_journal_file(path);
+  ASSERT_EQ(c.records.size(), 1u);
+  EXPECT_TRUE(std::holds_alternative<DispatchedRecord>(*decode_record(c.records[0])));
 }
 
 TEST_F(JournalTest, AFailedHeaderWriteIsAnErrorNamingTheFile) {

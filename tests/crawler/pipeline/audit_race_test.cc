@@ -28,7 +28,7 @@ class AuditRace : public ::testing::Test {
   SeenFilter filter_;
   Frontier frontier_;
   CrawlStats stats_;
-  CrawlCheckpointer checkpointer_{settings_, filter_, frontier_, stats_, nullptr, nullptr};
+  CrawlCheckpointer checkpointer_{settings_, filter_, frontier_, stats_, nullptr, nullptr, nullptr};
 };
 
 TEST_F(AuditRace, TheLosingWorkersSeenIsNotAFalsePositiveWhicheverAuditsFirst) {

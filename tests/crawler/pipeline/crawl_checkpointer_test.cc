@@ -35,7 +35,7 @@ class CheckpointerOnAFailingDisk : public ::testing::Test {
   SeenFilter filter_;
   Frontier frontier_;
   CrawlStats stats_;
-  CrawlCheckpointer checkpointer_{settings_, filter_, frontier_, stats_, nullptr, nullptr};
+  CrawlCheckpointer checkpointer_{settings_, filter_, frontier_, stats_, nullptr, nullptr, nullptr};
   // A fresh crawl re-queues nothing, so it has nothing to refuse.
   static void no_refusal(std::string_view, std::string_view entry, uint32_t, AdmitResult) {
     ADD_FAILURE() << "unexpected refusal of " << entry;
@@ -63,10 +63,11 @@ TEST_F(CheckpointerOnAFailingDisk, ADisabledJournalOfThePreviousGenerationDoesNo
   checkpointer_.start(no_refusal);
   testing::FaultyFileSystem faulty;
   faulty.fail_write(1, ENOSPC);
-  JournalBatch batch;
-  add_record(batch, DispatchedRecord{"http://a.test/"});
-  checkpointer_.journal(batch);  // journal 1 disables itself
-  checkpointer_.finish();        // generation 2 holds everything journal 1 was to add to generation 1
+  // A dispatch is written at once (a completion would wait for the group commit): journal 1
+  // disables itself.
+  checkpointer_.on_page_dispatched(1, FrontierUrl{"http://a.test/", "a.test", 0}, "http://a.test/");
+  ASSERT_NE(checkpointer_.failure(), "");
+  checkpointer_.finish();  // generation 2 holds everything journal 1 was to add to generation 1
   EXPECT_EQ(checkpointer_.last_failure(), "");
   EXPECT_EQ(read_crawl_manifest(dir_.path()).generation, 2u);
 }
