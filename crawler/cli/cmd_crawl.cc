@@ -328,11 +328,11 @@ BLOOMCRAWL_COMMAND("crawl", "Crawl from a seed-list config", [](CLI::App& app) -
   app.add_option("--seed", flags->seeds, "Seed URL (repeatable; adds to the config's seeds)");
   app.add_option("-o,--output", flags->output, "Output directory (output.directory)");
   app.add_option("--max-pages", flags->max_pages, "Stop after this many pages (scope.max_pages; 0 = unlimited)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(int64_t{0}, std::numeric_limits<int64_t>::max()));
   app.add_option("--max-depth", flags->max_depth, "Link hops from a seed (scope.max_depth; -1 = unlimited)")
       ->check(CLI::Range(-1, std::numeric_limits<int>::max()));
   app.add_option("--delay-ms", flags->delay_ms, "Delay between requests to one host (politeness.delay_ms)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0, std::numeric_limits<int>::max()));
   app.add_option("--threads", flags->threads, "Fetcher threads, 1-256 (fetch.threads)")->check(CLI::Range(1, 256));
   app.add_option("--fpr", flags->fpr, "Seen-filter target false-positive rate (seen_filter.target_fpr)")
       ->check(fpr_range());

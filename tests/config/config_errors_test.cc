@@ -95,7 +95,7 @@ TEST(ConfigErrors, OutOfRangeNamesLimitAndValue) {
 // 64 bits, so values past 2^30 MB are refused rather than wrapped.
 TEST(ConfigErrors, MegabyteLimitsAreBoundedSoTheirBytesFit64Bits) {
   EXPECT_STREQ(error_of(with_seed(R"("seen_filter": {"memory_limit_mb": 17592186044416})")).what(),
-               "cfg.json: /seen_filter/memory_limit_mb: must be between 0 and 1073741824, got 17592186044416");
+               "cfg.json: /seen_filter/memory_limit_mb: must be <= 1073741824, got 17592186044416");
   EXPECT_STREQ(error_of(with_seed(R"("output": {"warc": {"max_file_mb": 17592186044416}})")).what(),
                "cfg.json: /output/warc/max_file_mb: must be between 1 and 1073741824, got 17592186044416");
 }
