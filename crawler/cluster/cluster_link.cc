@@ -186,7 +186,10 @@ std::vector<InboxEntry> ClusterLink::receive(std::chrono::milliseconds wait) {
       for (const RedisValue& entry : stream.array().at(1).array()) {
         InboxEntry e{entry.array().at(0).text(), {}};
         const RedisValue& fields = entry.array().at(1);
-        if (fields.is_nil()) continue;  // deleted since it was delivered: nothing to admit or acknowledge
+        if (fields.is_nil()) {  // deleted since it was delivered: nothing to admit, only to acknowledge
+          out.push_back(std::move(e));
+          continue;
+        }
         std::string from;
         std::optional<std::string> text;
         for (size_t i = 0; i + 1 < fields.array().size(); i += 2) {

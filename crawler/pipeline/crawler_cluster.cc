@@ -1,6 +1,7 @@
 // The crawler's side of cluster mode (docs/cluster.md): links to hosts other nodes own leave
 // through their inboxes, links other nodes send arrive through this node's inbox and are admitted
 // like any link, and the crawl ends when the whole cluster has no work.
+#include <algorithm>
 #include <fstream>
 
 #include <spdlog/spdlog.h>
@@ -14,6 +15,7 @@
 #include "crawler/pipeline/crawl_checkpointer.h"
 #include "crawler/pipeline/crawler.h"
 #include "crawler/pipeline/queued_url.h"
+#include "crawler/url/canonical.h"
 #include "crawler/url/url.h"
 
 namespace bloomcrawl {
@@ -33,6 +35,15 @@ constexpr std::chrono::milliseconds kReportWait{30000};
 // also bounds how long a page stays outstanding after its processing (mark_processed_once_sent()).
 constexpr size_t kOutboxUrls = 256;
 constexpr std::chrono::milliseconds kOutboxAge{50};
+
+// Whether `url` is one of the crawl's seeds, which are in scope by definition (Crawler::seed()): a
+// seed of a host this node owns arrives through its inbox, as a depth-0 batch.
+bool is_seed(const CrawlerSettings& settings, std::string_view url) {
+  return std::ranges::any_of(settings.seeds, [&](const std::string& seed) {
+    const CanonicalUrl c = canonicalize(seed, nullptr, settings.canonicalize);
+    return c.ok() && c.url == url;
+  });
+}
 
 }  // namespace
 
@@ -213,6 +224,10 @@ void Crawler::admit_from_inbox(const std::vector<InboxEntry>& entries) {
         // are its own; and whoever can write to Redis can write here). Dropped ones are counted.
         std::vector<Candidate> candidates;
         for (const RoutedUrl& u : b.urls) {
+          if (b.depth == 0 && is_seed(settings_, u.url)) {
+            candidates.push_back({u.url, u.host, static_cast<LinkKind>(u.kind), u.sitemap});
+            continue;
+          }
           std::optional<Candidate> c = candidate(u.url, nullptr, static_cast<LinkKind>(u.kind));
           if (!c) continue;
           c->sitemap = u.sitemap;
