@@ -10,7 +10,7 @@ shift || true
 caps=("$@")
 [ ${#caps[@]} -eq 0 ] && caps=(8388608 2097152)
 dir=$(mktemp -d)
-trap 'kill "$server" 2>/dev/null || true; rm -rf "$dir"' EXIT
+trap 'kill "$server" 2>/dev/null || true; [ -n "${KEEP:-}" ] || rm -rf "$dir"' EXIT
 python3 - "$dir/site" <<'PY'
 import os, sys
 site = sys.argv[1]; os.makedirs(site)
@@ -35,7 +35,7 @@ echo "|---|---|---|---|"
 for cap in "${caps[@]}"; do
   cat > "$dir/c.json" <<JSON
 {"seeds": {"urls": ["http://127.0.0.1:$port/"]}, "scope": {"allowed_hosts": ["127.0.0.1"]},
- "politeness": {"delay_ms": 0, "concurrency_per_host": 8},
+ "politeness": {"delay_ms": 0},
  "fetch": {"allowed_ranges": ["127.0.0.0/8"], "max_links_per_page": 1000000, "max_parse_bytes": $cap},
  "output": {"directory": "$dir/out-$cap"}}
 JSON

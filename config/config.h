@@ -105,7 +105,7 @@ struct FetchConfig {
   std::uint64_t max_header_bytes = 64ull << 10;
   int max_redirects = 5;
   int max_links_per_page = 10000;
-  std::uint64_t max_parse_bytes = 2ull << 20;  // of an HTML page, parsed for links (docs/links.md)
+  std::uint64_t max_parse_bytes = 1ull << 20;  // of an HTML page, parsed for links (docs/links.md)
   std::vector<std::string> accepted_content_types = {"text/html", "application/xhtml+xml"};
   bool http2 = true;
   bool compression = true;

@@ -60,7 +60,7 @@ struct Link {
 struct LinkExtractOptions {
   bool include_images = false;
   bool include_scripts = false;
-  size_t max_bytes = 2 << 20;               // bytes of the page parsed; the rest sets `truncated`
+  size_t max_bytes = 1 << 20;               // bytes of the page parsed; the rest sets `truncated`
   size_t max_links = 20000;                 // links kept; more sets `links_capped`
   std::string robots_agent = "bloomcrawl";  // <meta name=AGENT> applies like name=robots
   // Shared by the parse threads of a crawl (parse_budget.h); null: each parse only capped.

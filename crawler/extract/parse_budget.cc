@@ -9,7 +9,7 @@ ParseBudget::Lease ParseBudget::take(size_t bytes) {
   std::unique_lock<std::mutex> lock(mu_);
   freed_.wait(lock, [&] { return in_use_ + bytes <= capacity_; });
   in_use_ += bytes;
-  return Lease(this, bytes);
+  return {this, bytes};
 }
 
 ParseBudget::Lease::~Lease() {

@@ -2,8 +2,8 @@
 // Gumbo's tree, ~16-25 bytes per parsed byte (docs/links.md, "Parse memory"), so a cap on each
 // page (LinkExtractOptions::max_bytes) bounds one parse, and this budget bounds them all together,
 // whatever the number of parse threads. A parse takes its input's size from the budget (all of
-// it, if it is larger) and waits while that is not free; small pages fit beside each other, two
-// capped pages at the default budget. Thread-safe.
+// it, if it is larger) and waits while that is not free; small pages fit beside each other, and
+// the crawl's budget (crawl_settings.cc) holds one capped page. Thread-safe.
 #pragma once
 
 #include <condition_variable>

@@ -10,9 +10,9 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstring>
 #include <optional>
 #include <stdexcept>
+#include <system_error>
 
 namespace bloomcrawl {
 
@@ -55,13 +55,13 @@ int bind_listener(const ListenAddress& address) {
   for (addrinfo* ai = found; ai && fd < 0; ai = ai->ai_next) {
     fd = ::socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, ai->ai_protocol);
     if (fd < 0) {
-      error = std::strerror(errno);
+      error = std::generic_category().message(errno);
       continue;
     }
     const int on = 1;
     ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
     if (::bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || ::listen(fd, 64) != 0) {
-      error = std::strerror(errno);
+      error = std::generic_category().message(errno);
       close_fd(fd);
     }
   }
@@ -118,7 +118,7 @@ BoundedHttpServer::BoundedHttpServer(const ListenAddress& address, Handler handl
   port_ = bound_port(listen_fd_);
   wake_fd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
   if (wake_fd_ < 0) {
-    const std::string why = std::strerror(errno);
+    const std::string why = std::generic_category().message(errno);
     close_fd(listen_fd_);
     throw cannot_listen(address, "eventfd: " + why);
   }
@@ -167,7 +167,7 @@ void BoundedHttpServer::serve() {
   open_connections_ = 0;
 }
 
-void BoundedHttpServer::accept_all(std::vector<Connection>& connections) {
+void BoundedHttpServer::accept_all(std::vector<Connection>& connections) const {
   for (;;) {
     const int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (fd < 0) return;  // EAGAIN, or an error of that one connection (ECONNABORTED, EMFILE): poll again
@@ -187,7 +187,7 @@ void BoundedHttpServer::accept_all(std::vector<Connection>& connections) {
   }
 }
 
-void BoundedHttpServer::on_readable(Connection& c) {
+void BoundedHttpServer::on_readable(Connection& c) const {
   char buf[4096];
   if (c.state == Connection::State::kDraining) {
     const ssize_t n = ::recv(c.fd, buf, sizeof buf, 0);
@@ -210,7 +210,7 @@ void BoundedHttpServer::on_readable(Connection& c) {
   }
   const bool head_only = parsed.head.method == "HEAD";
   if (std::optional<HttpResponse> refused = refusal(parsed.head)) {
-    respond(c, std::move(*refused), head_only);
+    respond(c, *refused, head_only);
     return;
   }
   HttpResponse response;
@@ -219,10 +219,10 @@ void BoundedHttpServer::on_readable(Connection& c) {
   } catch (const std::exception& e) {
     response = plain(500, e.what());
   }
-  respond(c, std::move(response), head_only);
+  respond(c, response, head_only);
 }
 
-void BoundedHttpServer::respond(Connection& c, HttpResponse r, bool head_only) {
+void BoundedHttpServer::respond(Connection& c, const HttpResponse& r, bool head_only) const {
   std::string& out = c.out;
   out = "HTTP/1.1 " + std::to_string(r.status) + " " + http_reason(r.status) + "\r\n";
   if (!r.content_type.empty()) out += "Content-Type: " + r.content_type + "\r\n";
@@ -237,7 +237,7 @@ void BoundedHttpServer::respond(Connection& c, HttpResponse r, bool head_only) {
   send_some(c);
 }
 
-void BoundedHttpServer::send_some(Connection& c) {
+void BoundedHttpServer::send_some(Connection& c) const {
   while (c.sent < c.out.size()) {
     const ssize_t n = ::send(c.fd, c.out.data() + c.sent, c.out.size() - c.sent, MSG_NOSIGNAL);
     if (n < 0) {

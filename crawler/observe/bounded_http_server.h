@@ -62,10 +62,10 @@ class BoundedHttpServer {
  private:
   struct Connection;
   void serve();
-  void accept_all(std::vector<Connection>& connections);
-  void on_readable(Connection& c);
-  void respond(Connection& c, HttpResponse response, bool head_only);
-  void send_some(Connection& c);
+  void accept_all(std::vector<Connection>& connections) const;
+  void on_readable(Connection& c) const;
+  void respond(Connection& c, const HttpResponse& response, bool head_only) const;
+  void send_some(Connection& c) const;
 
   Handler handler_;
   HttpServerTimeouts timeouts_;

@@ -64,7 +64,7 @@ CrawlerSettings settings_from_config(const CrawlConfig& c) {
   s.links.include_scripts = s.follow_kinds.contains(LinkKind::kScript);
   s.links.max_links = size_t(c.fetch.max_links_per_page);
   s.links.max_bytes = size_t(c.fetch.max_parse_bytes);
-  s.links.budget = std::make_shared<ParseBudget>(2 * s.links.max_bytes);  // two capped pages at once
+  s.links.budget = std::make_shared<ParseBudget>(s.links.max_bytes);  // one capped page at a time
   s.links.robots_agent = c.politeness.robots_agent;
   s.robots_agent = c.politeness.robots_agent;
   s.follow_nofollow = c.scope.follow_nofollow;

@@ -78,8 +78,12 @@ TEST(LinksMemoryTest, TenMebibytePagesStayUnderTheRssBoundAndGiveTheLinksUpToThe
   std::ofstream(config) << nlohmann::json{
       {"seeds", {{"urls", {site.url("/")}}}},
       {"scope", {{"allowed_hosts", {"127.0.0.1"}}}},
-      {"politeness", {{"delay_ms", 0}, {"concurrency_per_host", 8}}},
-      {"fetch", {{"allowed_ranges", {"127.0.0.0/8"}}, {"max_links_per_page", 1000000}}},
+      {"politeness", {{"delay_ms", 0}}},
+      {"fetch",
+       {{"allowed_ranges", {"127.0.0.0/8"}},
+        {"max_links_per_page", 1000000},
+        // No Accept-Encoding: cpp-httplib would brotli each 10 MiB page at quality 11 (minutes).
+        {"compression", false}}},
       {"output", {{"directory", out.string()}}}};
   const pid_t pid = testing::spawn_to_files({BLOOMCRAWL_BIN, "crawl", "--config", config.string()},
                                             (dir.path() / "stdout").string(), (dir.path() / "stderr").string());
@@ -96,8 +100,8 @@ TEST(LinksMemoryTest, TenMebibytePagesStayUnderTheRssBoundAndGiveTheLinksUpToThe
     const auto found = records.find(site.url("/big" + std::to_string(i)));
     ASSERT_NE(found, records.end()) << i;
     const nlohmann::json& r = found->second.back();
-    EXPECT_EQ(r.value("links_found", 0u), anchors_within(pages[i], cap)) << i;
-    EXPECT_EQ(r.value("links_truncated", false), true) << i;
+    EXPECT_EQ(r.value("links_found", 0u), anchors_within(pages[i], cap)) << r.dump();
+    EXPECT_EQ(r.value("links_truncated", false), true) << r.dump();
   }
   EXPECT_FALSE(records.at(site.url("/")).back().contains("links_truncated"));
 }
