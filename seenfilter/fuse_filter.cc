@@ -100,12 +100,19 @@ void FuseFilterBuilder::add_partition(uint32_t index, std::vector<uint64_t>& has
     if (partition_of(h) != index) throw std::invalid_argument("FuseFilterBuilder: hash outside its partition");
   }
   ++next_partition_;
-  std::sort(hashes.begin(), hashes.end());
-  hashes.erase(std::unique(hashes.begin(), hashes.end()), hashes.end());
   FuseFilter::Partition& p = filter_.partitions_[index];
   p.first_cell = filter_.cells_;
+  // Mixed with the first seed and sorted (first cells ascending: the counting pass streams), with
+  // duplicates removed in the same sort: mix64(h + seed) is a bijection, so equal hashes stay equal.
+  p.seed = partition_seed(index, 0);
+  for (uint64_t& h : hashes) h = mix64(h + p.seed);
+  std::sort(hashes.begin(), hashes.end());
+  hashes.erase(std::unique(hashes.begin(), hashes.end()), hashes.end());
   p.keys = hashes.size();
-  if (hashes.empty()) return;
+  if (hashes.empty()) {
+    p.seed = 0;
+    return;
+  }
   if (hashes.size() > (uint64_t{1} << 31)) throw std::invalid_argument("FuseFilterBuilder: partition too large");
   const FuseGeometry g = fuse_geometry(hashes.size());
   p.segment_length = g.segment_length;
@@ -125,15 +132,14 @@ void FuseFilterBuilder::add_partition(uint32_t index, std::vector<uint64_t>& has
   size_t peeled = 0;
   for (int attempt = 0;; ++attempt) {
     if (attempt == kMaxSeeds) throw std::runtime_error("FuseFilterBuilder: peeling failed for every seed");
-    p.seed = partition_seed(index, attempt);
     if (attempt > 0) {
-      const uint64_t previous = partition_seed(index, attempt - 1);
-      for (uint64_t& h : hashes) h = unmix64(h) - previous;
+      const uint64_t previous = p.seed;
+      p.seed = partition_seed(index, attempt);
+      for (uint64_t& h : hashes) h = mix64(unmix64(h) - previous + p.seed);
+      std::sort(hashes.begin(), hashes.end());
       std::fill(count.begin(), count.end(), 0);
       std::fill(xored.begin(), xored.end(), 0);
     }
-    for (uint64_t& h : hashes) h = mix64(h + p.seed);
-    std::sort(hashes.begin(), hashes.end());  // first cells ascending: the counting pass streams
     local.seed = p.seed;
     bool overflow = false;
     for (uint64_t h : hashes) {

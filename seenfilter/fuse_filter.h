@@ -67,7 +67,7 @@ class FuseFilter {
   // The serialized filter (docs/seenfilter.md, "Compact filter file").
   std::string encode() const;
   // Throws CheckpointError naming `file` when the bytes are not a valid compact filter file.
-  static FuseFilter decode(std::string_view bytes, const std::string& file);
+  static FuseFilter decode(std::string_view in, const std::string& file);
 
  private:
   friend class FuseFilterBuilder;

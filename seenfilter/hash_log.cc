@@ -1,7 +1,7 @@
 #include "seenfilter/hash_log.h"
 
+#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <memory>
 
 #include "base/checksum.h"
@@ -66,7 +66,7 @@ HashLogContents decode_hash_log(std::string_view bytes, const std::string& file,
 HashLogContents read_hash_log(const std::filesystem::path& path, const HashLogVisitor& visit) {
   const std::string file = path.string();
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> in(std::fopen(file.c_str(), "rb"), &std::fclose);
-  if (!in) throw CheckpointError(file, "cannot open hash log: " + std::string(std::strerror(errno)));
+  if (!in) throw_file_error(path, "cannot open hash log", errno);
   std::string header(kHashLogHeaderBytes, '\0');
   header.resize(std::fread(header.data(), 1, header.size(), in.get()));
   check_header(header, file);
