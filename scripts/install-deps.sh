@@ -11,6 +11,8 @@ packages=(
   libhiredis-dev redis-server
   libpsl-dev publicsuffix prometheus-cpp-dev libdeflate-dev
   nginx openssl prometheus chromium
+  # The Python package (python/, docs/python.md): pybind11, a venv of Debian's python3, Scrapy, pytest.
+  pybind11-dev python3-pybind11 python3-dev python3-venv python3-setuptools python3-wheel python3-pytest python3-scrapy
   "$@"
 )
 # Node.js and npm run the tests' independent WARC reader. Machines that already have them (for
