@@ -66,13 +66,13 @@ def requests_run(kind, n, jobdir, marks):
     rss_before = rss_bytes()
     on_disk = {}
     seen_time = 0.0
+    wrongly_seen = 0  # every request is new: a Bloom filter's false positives
     started = time.process_time()
     for i in range(n):
         request = Request(request_url(i))
         fingerprinter.fingerprint(request)  # computed (and cached) apart, so seen_time is the filter's
         t = time.perf_counter()
-        if df.request_seen(request):
-            raise RuntimeError(f"{kind}: request {i} wrongly seen")
+        wrongly_seen += df.request_seen(request)
         seen_time += time.perf_counter() - t
         if i + 1 in marks:
             flush_state(kind, df)
@@ -82,7 +82,7 @@ def requests_run(kind, n, jobdir, marks):
     rss_after = rss_bytes()
     df.close("finished")
     return {"filter": kind, "requests": n, "rss_growth": rss_after - rss_before, "on_disk": on_disk,
-            "request_seen_s": seen_time, "loop_cpu_s": cpu}
+            "request_seen_s": seen_time, "loop_cpu_s": cpu, "wrongly_seen": wrongly_seen}
 
 
 def add_many_run(n, threads):
@@ -105,8 +105,6 @@ def add_many_run(n, threads):
     for w in workers:
         w.join()
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    if len(f) != n:
-        raise RuntimeError(f"add_many: {len(f)} keys recorded of {n}")
 
     baseline = set()
     set_wall, set_cpu = time.perf_counter(), time.process_time()
@@ -114,7 +112,8 @@ def add_many_run(n, threads):
         baseline.update(chunk)
     set_wall, set_cpu = time.perf_counter() - set_wall, time.process_time() - set_cpu
     return {"keys": n, "threads": threads, "wall_s": wall, "cpu_s": cpu, "set_wall_s": set_wall, "set_cpu_s": set_cpu,
-            "layers": f.stats()["layers"]}
+            "layers": f.stats()["layers"], "false_positives": n - len(f),
+            "estimated_false_positives": f.stats()["estimated_false_positives"]}
 
 
 def main(argv):
