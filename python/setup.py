@@ -38,8 +38,10 @@ extension = Pybind11Extension(
     libraries=["xxhash"],
     depends=room_files("*.h"),  # a changed header rebuilds the extension
     cxx_std=20,
-    # The project's Release flags (CMakeLists.txt); the filter's hot path is built as the C++ one is.
-    extra_compile_args=["-O3", "-g0", "-DNDEBUG", "-Wall", "-Wextra", "-Wno-missing-field-initializers"],
+    # The project's Release and warning flags (CMakeLists.txt): the filter's hot path is built as the
+    # C++ one is, and a warning fails the build as it does there.
+    extra_compile_args=["-O3", "-g0", "-DNDEBUG", "-Wall", "-Wextra", "-Wpedantic", "-Wno-missing-field-initializers",
+                        "-Werror"],
 )
 
 setup(

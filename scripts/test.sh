@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test:
 #   0. static checks: the dependency rule between rooms (and its own test), the format, clang-tidy;
-#   1. Release build with warnings as errors (gcc), all tests;
+#   1. Release build with warnings as errors (gcc), all tests, the Python package's tests;
 #   2. clang with ASan+UBSan, all tests, then every fuzz target for a short bounded time;
 #   3. clang with TSan, the concurrent tests.
 # Exits non-zero on the first failure. Meant for a 2-core machine in under 30 minutes; the time
@@ -50,6 +50,8 @@ step "release build"
 configure_build build/release -DBLOOMCRAWL_BENCH=OFF -DBLOOMCRAWL_TEST_CXX_FLAGS=-O1
 step "release tests"
 ctest --test-dir build/release -j "$jobs" --output-on-failure
+step "Python package: build, pytest (against the release build's programs)"
+BLOOMCRAWL_BUILD_JOBS=$jobs python/test.sh build/release
 
 step "ASan+UBSan build"
 configure_build build/asan -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ "${sanitizer_flags[@]}" \

@@ -29,7 +29,7 @@ KeyBatch::KeyBatch(py::handle keys) {
   // A tuple is immutable, so it is held as it is; any other iterable is copied into one.
   holder_ = py::reinterpret_steal<py::tuple>(PySequence_Tuple(keys.ptr()));
   if (!holder_) throw py::error_already_set();
-  const size_t n = static_cast<size_t>(PyTuple_GET_SIZE(holder_.ptr()));
+  const auto n = static_cast<size_t>(PyTuple_GET_SIZE(holder_.ptr()));
   views_.resize(n);
   for (size_t i = 0; i < n; ++i) views_[i] = key_bytes(PyTuple_GET_ITEM(holder_.ptr(), static_cast<Py_ssize_t>(i)), i);
 }

@@ -130,3 +130,46 @@ def test_a_bad_requests_seen_line_is_an_error_naming_file_and_line(tmp_path):
     (tmp_path / "requests.seen").write_text("0" * 40 + "\nnot hex\n")
     with pytest.raises(CheckpointError, match=f"{tmp_path / 'requests.seen'}:2: not a hex request fingerprint"):
         make({"JOBDIR": str(tmp_path)})
+
+
+class RecordingEngine:
+    def __init__(self):
+        self.closed = []
+
+    def close_spider(self, spider, reason):
+        self.closed.append(reason)
+
+
+def test_a_failed_periodic_save_closes_the_spider_and_close_raises(tmp_path, caplog):
+    clock = task.Clock()
+    df, crawler = make({"JOBDIR": str(tmp_path), "BLOOMCRAWL_SAVE_INTERVAL": 10}, clock=clock)
+    crawler.engine = RecordingEngine()
+    df.open()
+    df.request_seen(Request("http://www.example.com/"))
+    (tmp_path / "bloomcrawl-seen.partial").write_text("a file where the first save makes its directory")
+    clock.advance(10)
+    assert "periodic save to" in caplog.text and "bloomcrawl-seen.partial: cannot create directory" in caplog.text
+    assert crawler.engine.closed == ["bloomcrawl_save_failed"]
+    with pytest.raises(CheckpointError, match="bloomcrawl-seen.partial: cannot create directory"):
+        df.close("bloomcrawl_save_failed")
+
+
+def test_a_first_save_cut_short_is_replaced(tmp_path):
+    partial = tmp_path / "bloomcrawl-seen.partial"
+    partial.mkdir()
+    (partial / "layer-0000-0123456789abcdef.sfl.tmp").write_bytes(b"\0" * 100)
+    df, _ = make({"JOBDIR": str(tmp_path)})
+    df.request_seen(Request("http://www.example.com/"))
+    df.close("finished")
+    assert not partial.exists()
+    assert len(SeenFilter.load(tmp_path / "bloomcrawl-seen")) == 1
+
+
+def test_a_full_filter_lets_new_requests_through_and_says_so_once(caplog):
+    df, _ = make()
+    first_layer = SeenFilter(capacity=1000, fpr=1e-3).stats()["bytes"]
+    df.filter = SeenFilter(capacity=1000, fpr=1e-3, memory_limit=first_layer)
+    assert not any(df.request_seen(r) for r in requests(1000))
+    assert not any(df.request_seen(r) for r in requests(3, site="http://new.example.com"))  # not dropped
+    assert caplog.text.count("memory limit reached") == 1
+    assert df.request_seen(requests(1)[0])  # what it holds it still filters

@@ -18,6 +18,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import scrapy
 from scrapy.exceptions import IgnoreRequest
+from scrapy.http import TextResponse
 
 _ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
 _UNRESERVED = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
@@ -76,7 +77,7 @@ class TestWebSpider(scrapy.Spider):
         yield scrapy.Request(self.start, callback=self.parse)
 
     def parse(self, response):
-        if not hasattr(response, "xpath"):
+        if not isinstance(response, TextResponse):
             return  # PDF, PNG: no links
         meta = " ".join(response.xpath('//meta[translate(@name,"ROBTS","robts")="robots"]/@content').getall())
         header = response.headers.get(b"X-Robots-Tag", b"").decode("latin-1")
