@@ -132,7 +132,7 @@ class CrawlCheckpointer {
   nlohmann::json saved_stats() const;  // CrawlStats as a checkpoint or stats record keeps them
   void checkpoint_failed(const std::string& why);
   void throw_if_refused() const;  // CheckpointError after refuse_generations()
-  void sync_outputs() const;  // the journals' JournalWriter::SyncOutputs
+  void sync_outputs() const;      // the journals' JournalWriter::SyncOutputs
 
   const CrawlerSettings& settings_;
   SeenFilter& filter_;
