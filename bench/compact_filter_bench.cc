@@ -9,7 +9,7 @@
 // KEYS at the fingerprint size split_fpr_budget() picks. Keys are 8-byte little-endian integers
 // (hashed with XXH3-128 as every SeenFilter key is); key i < KEYS is present, i >= KEYS absent.
 // Times are thread CPU time (CLOCK_THREAD_CPUTIME_ID), as in seenfilter_bench.
-#include <time.h>
+#include <ctime>
 
 #include <array>
 #include <cstdio>
@@ -48,7 +48,7 @@ struct KeyBatch {
       storage[i] = first + i;
       views[i] = std::string_view(reinterpret_cast<const char*>(&storage[i]), sizeof(uint64_t));
     }
-    return std::span<const std::string_view>(views.data(), count);
+    return {views.data(), count};
   }
 };
 

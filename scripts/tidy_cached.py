@@ -7,8 +7,9 @@ A file's input is everything clang-tidy's verdict depends on: the clang-tidy ver
 preprocessed form with macro definitions kept (`clang++ -E -dD` with the file's own compile command),
 which covers every header it includes and every flag that changes what they expand to. A file whose
 key is in the cache directory passed with that exact input, so its verdict cannot have changed. The
-keys of the files checked are recorded only when the whole run passes (run-clang-tidy's exit code
-does not say which file failed), so a failure is always checked again.
+keys of the files checked are recorded when the run passes, or, when it fails, for every file no
+finding names (unless a finding is in a header, which cannot be pinned on the file including it), so
+a file with a finding is always checked again.
 
 Usage: tidy_cached.py BUILD_DIR JOBS REGEX...  (REGEX as run-clang-tidy takes them: searched in the
 file's absolute path). Exit code: run-clang-tidy's (0 when every file is clean or cached).
@@ -101,10 +102,20 @@ def main():
     if not to_check:
         return 0
     names = ["^" + re.escape(os.path.realpath(src)) + "$" for src, _ in to_check]
-    run = subprocess.run([RUN_TIDY, "-j", str(jobs), "-p", build_dir, "-quiet"] + names)
-    if run.returncode == 0:
-        for _, key in to_check:
-            if key is not None:
+    run = subprocess.Popen([RUN_TIDY, "-j", str(jobs), "-p", build_dir, "-quiet"] + names,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
+    flagged = set()  # the files named by a finding
+    finding = re.compile(r"^(?:\x1b\[[0-9;]*m)*(/[^:\x1b]+):\d+:\d+: (?:\x1b\[[0-9;]*m)*(?:warning|error):")
+    for line in run.stdout:
+        sys.stdout.write(line)
+        if m := finding.match(line):
+            flagged.add(os.path.realpath(m.group(1)))
+    run.wait()
+    checked = {os.path.realpath(src) for src, _ in to_check}
+    # A finding in a header cannot be pinned on the file that included it: then nothing is recorded.
+    if run.returncode == 0 or flagged <= checked:
+        for src, key in to_check:
+            if key is not None and os.path.realpath(src) not in flagged:
                 open(os.path.join(cache, key), "wb").close()
     return run.returncode
 

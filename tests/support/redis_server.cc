@@ -8,6 +8,7 @@
 
 #include <csignal>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "tests/support/spawn.h"
@@ -36,7 +37,7 @@ constexpr const char* kReadyLine = "Ready to accept connections";
 
 }  // namespace
 
-RedisServer::RedisServer(RedisServerOptions options) : options_(options), port_(free_loopback_port()) {}
+RedisServer::RedisServer(RedisServerOptions options) : options_(std::move(options)), port_(free_loopback_port()) {}
 
 RedisServer::~RedisServer() { end(SIGKILL); }
 

@@ -8,6 +8,13 @@ import subprocess
 import unittest
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+
+
+def read_text(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
 # Used only by tests and benchmarks (browsers, servers, compilers for the sanitizer builds, linters).
 TEST_TOOLS = {"chromium", "prometheus", "nginx", "redis-server", "clang", "clang-tidy", "clang-format",
               "libclang-rt-14-dev", "llvm", "libbenchmark-dev", "libbloom-dev", "nodejs", "npm"}
@@ -30,7 +37,7 @@ class InstallDepsTest(unittest.TestCase):
 
     def test_the_build_list_has_what_cmake_looks_for(self):
         build = set(listed("--build"))
-        cmake = open(os.path.join(ROOT, "CMakeLists.txt"), encoding="utf-8").read()
+        cmake = read_text(os.path.join(ROOT, "CMakeLists.txt"))
         # Each required module's Debian package, as CMakeLists.txt names the module.
         for module, package in {"libcurl": "libcurl4-openssl-dev", "gumbo": "libgumbo-dev",
                                 "rocksdb": "librocksdb-dev", "hiredis": "libhiredis-dev",
@@ -40,10 +47,10 @@ class InstallDepsTest(unittest.TestCase):
             self.assertIn(package, build)
 
     def test_the_demo_installs_the_build_list_and_builds_without_benchmarks(self):
-        demo = open(os.path.join(ROOT, "scripts", "demo.sh"), encoding="utf-8").read()
+        demo = read_text(os.path.join(ROOT, "scripts", "demo.sh"))
         self.assertRegex(demo, r"(?m)^scripts/install-deps\.sh --build$")
         self.assertIn("-DBLOOMCRAWL_BENCH=OFF", demo)  # the benchmarks need libbenchmark-dev and libbloom-dev
-        test = open(os.path.join(ROOT, "scripts", "test.sh"), encoding="utf-8").read()
+        test = read_text(os.path.join(ROOT, "scripts", "test.sh"))
         self.assertRegex(test, r"(?m)^scripts/install-deps\.sh$")
         self.assertFalse(re.search(r"install-deps\.sh --build", test))
 
