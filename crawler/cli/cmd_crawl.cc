@@ -312,14 +312,13 @@ int run_crawl(const CrawlFlags& flags) {
 // A flag's value out of its field's range is an error naming the flag, never silently ignored
 // (config/README.md: no silent fallback). The defaults in CrawlFlags mean "not given".
 CLI::Validator fpr_range() {
-  return {
-      [](std::string& text) -> std::string {
-        char* end = nullptr;
-        const double v = std::strtod(text.c_str(), &end);
-        const bool number = !text.empty() && end == text.c_str() + text.size();
-        return number && v > 0 && v < 0.5 ? std::string() : "must be in (0, 0.5), got " + text;
-      },
-      "(0, 0.5)"};
+  return {[](std::string& text) -> std::string {
+            char* end = nullptr;
+            const double v = std::strtod(text.c_str(), &end);
+            const bool number = !text.empty() && end == text.c_str() + text.size();
+            return number && v > 0 && v < 0.5 ? std::string() : "must be in (0, 0.5), got " + text;
+          },
+          "(0, 0.5)"};
 }
 
 BLOOMCRAWL_COMMAND("crawl", "Crawl from a seed-list config", [](CLI::App& app) -> RunFn {
