@@ -200,6 +200,10 @@ void CrawlCheckpointer::journal(const JournalBatch& batch) {
   if (journal_ && !batch.empty()) journal_->append(batch);
 }
 
+void CrawlCheckpointer::journal_admissions(const JournalBatch& batch) {
+  if (journal_ && !batch.empty()) journal_->append_now(batch);
+}
+
 void CrawlCheckpointer::sync_journal() {
   if (journal_) journal_->sync();
 }

@@ -77,6 +77,13 @@ class CrawlCheckpointer {
   // Inside a gate() pass. Admitted records go to the journal only while journaling().
   bool journaling() const { return journal_ != nullptr; }
   void journal(const JournalBatch& batch);
+  // A page's admitted links: written at once (JournalWriter::append_now), not held for the group
+  // commit. A URL's `dispatched` record is written at once too, and a resume requeues only URLs
+  // whose admission it finds: held and lost (a kill -9, or a group commit that failed), the
+  // admission would leave its dispatched URL, and every link of it, never fetched. The cost: the
+  // records of links refused at admission can reach the disk before their pages.jsonl lines;
+  // docs/checkpoint-format.md, "Durable before done".
+  void journal_admissions(const JournalBatch& batch);
   // Inside a gate() pass: makes every record journaled so far durable (fdatasync) before the caller
   // lets go of their only other copy; throws CheckpointError when it cannot. No journal: a no-op.
   void sync_journal();

@@ -331,7 +331,7 @@ uint32_t Crawler::admit(std::vector<Candidate>& candidates, uint32_t depth, cons
   } catch (const std::exception& e) {
     return admitted + admission_failed(candidates, outcomes, i, depth, parent, batch, e);
   }
-  checkpointer_->journal(batch);
+  checkpointer_->journal_admissions(batch);
   if (admitted) {
     std::lock_guard<std::mutex> lock(work_mu_);
     scheduler_wake_ = true;

@@ -22,7 +22,7 @@ uint32_t Crawler::admission_failed(const std::vector<Candidate>& candidates, con
   const std::string why = dynamic_cast<const CheckpointError*>(&error) != nullptr
                               ? error.what()
                               : std::string("the frontier refused a URL: ") + error.what();
-  checkpointer_->journal(batch);  // those queued before the failure: a resume queues them again
+  checkpointer_->journal_admissions(batch);  // those queued before the failure: a resume queues them again
   spdlog::error("{}: the links of {} are not all admitted", why, parent.empty() ? "the seeds" : parent);
   if (checkpointer_->enabled()) {
     checkpointer_->refuse_generations(why);

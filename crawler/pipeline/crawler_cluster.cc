@@ -119,7 +119,7 @@ void Crawler::admit_seen(const RoutedBatch& b) {
                  AdmittedRecord{u.host, encode_queued_url({u.url, b.parent, b.hops, u.sitemap}), b.depth, false});
     }
   }
-  checkpointer_->journal(batch);
+  checkpointer_->journal_admissions(batch);
 }
 
 void Crawler::join_grown_cluster() {
