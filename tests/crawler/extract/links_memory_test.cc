@@ -27,6 +27,19 @@ namespace fs = std::filesystem;
 
 constexpr size_t kPageBytes = (10 << 20) - 4096;  // just under fetch.max_body_bytes
 constexpr long kMaxPeakRssKib = 200 << 10;
+// The bound is the Release build's: under a sanitizer the crawler's own memory is ASan's shadow and
+// quarantine over it (424 MiB measured), so there the test checks the links and not the peak.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kRssMeasured = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+constexpr bool kRssMeasured = false;
+#else
+constexpr bool kRssMeasured = true;
+#endif
+#else
+constexpr bool kRssMeasured = true;
+#endif
 
 // Links point off-site (out of scope): found and counted, never fetched.
 std::string anchor(size_t i) { return "<a href=\"http://off.site.test/" + std::to_string(i) + "\">x</a>"; }
@@ -92,7 +105,9 @@ TEST(LinksMemoryTest, TenMebibytePagesStayUnderTheRssBoundAndGiveTheLinksUpToThe
   rusage usage{};
   ASSERT_EQ(wait4(pid, &status, 0, &usage), pid);
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-  EXPECT_LT(usage.ru_maxrss, kMaxPeakRssKib) << "peak RSS " << usage.ru_maxrss << " KiB";
+  if (kRssMeasured) {
+    EXPECT_LT(usage.ru_maxrss, kMaxPeakRssKib) << "peak RSS " << usage.ru_maxrss << " KiB";
+  }
 
   const size_t cap = CrawlConfig{}.fetch.max_parse_bytes;
   const auto records = testing::read_page_records(out);
