@@ -42,7 +42,7 @@ def tidy_configs(root, source):
         config = os.path.join(directory, ".clang-tidy")
         if os.path.isfile(config):
             with open(config, "rb") as f:
-                parts.append(config.encode() + b"\0" + f.read())
+                parts.append(os.path.relpath(config, root).encode() + b"\0" + f.read())
         if os.path.samefile(directory, root) or directory == os.path.dirname(directory):
             break
         directory = os.path.dirname(directory)
@@ -76,7 +76,9 @@ def file_key(root, version, entry):
     pre = subprocess.run(preprocess_argv(entry), cwd=entry["directory"], capture_output=True)
     if pre.returncode != 0:
         return source, None  # clang-tidy will report it
-    digest.update(pre.stdout)
+    # The line markers name headers by absolute path: with the clone's own folder taken out, a clone
+    # elsewhere of the same files has the same key (as ccache's base_dir does for objects).
+    digest.update(pre.stdout.replace(os.path.join(root, "").encode(), b"<root>/"))
     return source, digest.hexdigest()
 
 
