@@ -291,7 +291,7 @@ def report(args):
     pairs = [(by_name[n], by_name[n.replace("baseline", "bloomcrawl")]) for n in by_name
              if n.startswith("baseline") and n.replace("baseline", "bloomcrawl") in by_name]
     if pairs:
-        lines += ["", "## Against the baseline binary (--baseline), crawled right before it in each round", ""]
+        lines += ["", "## Against the baseline binary (--baseline), crawled right before it in each round (with --durable, after it in even rounds)", ""]
         for base, new in pairs:
             lines.append("- %s: pages/s %.0f vs %.0f (%.3f of baseline), CPU s / 1,000 pages %.3f vs %.3f (%.3f), "
                          "peak RSS %.0f vs %.0f MiB, duplicates %d vs %d" % (

@@ -9,6 +9,7 @@
 #                        [--no-profile] [--notes FILE] [--out FILE] [--keep]
 #                        [--baseline BIN] [--rounds N] [--no-others]
 #                        [--kill-at-percent P] [--memory-limit-mb M] [--tool-timeout S] [--https] [--warc]
+#                        [--durable]
 #
 # Installs what it uses, builds Release, and cleans up on any exit (nginx stopped, temp dir removed
 # unless --keep). About 10 minutes on 2 cores. Unless --no-profile, bloomcrawl then crawls once more
@@ -39,6 +40,11 @@
 # compares CPU per page with WARC on and off (issue 15: at most 20% more) beside that floor.
 # A WARC measurement: --pages-per-host 10000 --rounds 9 --warc --no-others --no-profile
 #   --out bench/results/warc.md
+# --durable: every bloomcrawl crawl (ours and the baseline's) journals into a fresh checkpoint directory
+# and writes WARC, so every output that durable-before-done syncs is in the figures; after the rounds
+# each binary crawls once more under `strace -f -c` (not timed), and the report gets the fsync and
+# fdatasync calls per 1,000 pages (issue 25: the grouped syncs must not cost a sync per page).
+#   e.g. --durable --baseline OLD_BIN --rounds 3 --no-others --no-profile --out bench/results/crawl-durable.md
 # A big crawl (issue 13): --pages-per-host 333334 --kill-at-percent 40 --baseline OLD_BIN
 #   --no-others --no-profile --out bench/results/crawl-1m.md
 set -euo pipefail
@@ -66,6 +72,7 @@ kill_at_percent=""
 memory_limit_mb=256
 https=0
 warc=0
+durable=0
 
 usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
@@ -86,6 +93,7 @@ while [ $# -gt 0 ]; do
     --tool-timeout) tool_timeout_s="$2"; shift 2 ;;
     --https) https=1; shift ;;
     --warc) warc=1; shift ;;
+    --durable) durable=1; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "crawl_bench: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -93,7 +101,7 @@ done
 
 log() { echo "crawl_bench: $*" >&2; }
 
-bench_packages=(nginx-light wrk python3-scrapy wget time linux-perf iproute2)
+bench_packages=(nginx-light wrk python3-scrapy wget time linux-perf iproute2 strace)
 if ! scripts/install-deps.sh "${bench_packages[@]}"; then
   # install-deps.sh installs the whole project's list, and one unrelated package that apt cannot
   # install (e.g. npm beside a nodejs that bundles it) must not stop a benchmark whose own tools
@@ -156,9 +164,11 @@ run_tool wrk "${wrk_cmd[@]}"
 
 per_host=$(( (64 + ${#hosts[@]} - 1) / ${#hosts[@]} ))
 allowed_hosts="$(printf '"%s", ' "${hosts[@]:1}")"
+durable_warc=false
+[ "$durable" = 1 ] && durable_warc=true
 fill_template "$repo/bench/crawl_bloomcrawl.conf" "$work/bloomcrawl.json" SEED="$seed" \
   ALLOWED_HOSTS="${allowed_hosts%, }" PER_HOST="$per_host" OUTPUT="$work/bloomcrawl-out" \
-  MEMORY_LIMIT_MB="$memory_limit_mb" TLS_FETCH="" WARC=false
+  MEMORY_LIMIT_MB="$memory_limit_mb" TLS_FETCH="" WARC="$durable_warc"
 if [ "$https" = 1 ]; then
   [ -n "$kill_at_percent" ] && { log "--https and --kill-at-percent do not go together"; exit 2; }
   # A CA made for this run, and one certificate naming every host's address.
@@ -195,6 +205,13 @@ run_https() {
   site_scheme http
 }
 bloomcrawl_cmd=("$bloomcrawl" crawl --config "$work/bloomcrawl.json")
+# --durable: a checkpoint directory (emptied before each crawl), so the crawl journals.
+durable_args=()
+if [ "$durable" = 1 ]; then
+  [ -n "$kill_at_percent" ] && { log "--durable and --kill-at-percent do not go together"; exit 2; }
+  durable_args=(--checkpoint-dir "$work/durable-ckpt")
+  bloomcrawl_cmd+=("${durable_args[@]}")
+fi
 fill_template "$repo/bench/crawl_bloomcrawl.conf" "$work/bloomcrawl-warc.json" SEED="$seed" \
   ALLOWED_HOSTS="${allowed_hosts%, }" PER_HOST="$per_host" OUTPUT="$work/bloomcrawl-warc-out" \
   MEMORY_LIMIT_MB="$memory_limit_mb" TLS_FETCH="" WARC=true
@@ -213,23 +230,31 @@ run_warc() {
   du -sb "$work/bloomcrawl-warc-out/warc" | cut -f1 >"$work/warc-bytes.txt"
 }
 row_names=(wrk)
+# run_baseline SUFFIX: the baseline binary's crawl (row baselineSUFFIX).
+run_baseline() {
+  rm -rf "$work/bloomcrawl-out" "$work/durable-ckpt"
+  local baseline_checkpoint=()
+  [ -n "$kill_at_percent" ] && { rm -rf "$work/baseline-ckpt"; baseline_checkpoint=(--checkpoint-dir "$work/baseline-ckpt"); }
+  run_tool "baseline$1" "$baseline_bin" crawl --config "$work/bloomcrawl.json" "${baseline_checkpoint[@]}" \
+    "${durable_args[@]}"
+  row_names+=("baseline$1")
+}
 for round in $(seq "$rounds"); do
   suffix=""; [ "$round" -lt "$rounds" ] && suffix="-$round"
-  if [ -n "$baseline_bin" ]; then
-    rm -rf "$work/bloomcrawl-out"
-    baseline_checkpoint=()
-    [ -n "$kill_at_percent" ] && { rm -rf "$work/baseline-ckpt"; baseline_checkpoint=(--checkpoint-dir "$work/baseline-ckpt"); }
-    run_tool "baseline$suffix" "$baseline_bin" crawl --config "$work/bloomcrawl.json" "${baseline_checkpoint[@]}"
-    row_names+=("baseline$suffix")
-  fi
+  # The baseline crawls right before ours; with --durable, right after ours in even rounds, so that
+  # neither side always has the warmer page cache or the load's drift.
+  baseline_after=0
+  [ "$durable" = 1 ] && [ $((round % 2)) = 0 ] && baseline_after=1
+  [ -n "$baseline_bin" ] && [ "$baseline_after" = 0 ] && run_baseline "$suffix"
   # With --warc, every other round crawls with WARC first: a machine whose load drifts during a
   # round then favours neither side of the comparison.
   [ "$warc" = 1 ] && [ $((round % 2)) = 0 ] && run_warc "$suffix"
-  rm -rf "$work/bloomcrawl-out"
+  rm -rf "$work/bloomcrawl-out" "$work/durable-ckpt"
   run_tool "bloomcrawl$suffix" "${bloomcrawl_cmd[@]}"
   row_names+=("bloomcrawl$suffix")
   [ "$https" = 1 ] && run_https "$suffix"
   [ "$warc" = 1 ] && [ $((round % 2)) = 1 ] && run_warc "$suffix"
+  [ -n "$baseline_bin" ] && [ "$baseline_after" = 1 ] && run_baseline "$suffix"
 done
 warc_args=()
 if [ "$warc" = 1 ]; then
@@ -298,7 +323,7 @@ $(printf '%q ' "${wrk_cmd[@]}")
 $(printf '%q ' "${bloomcrawl_cmd[@]}")
 $([ "$https" = 1 ] && printf '%q ' "$bloomcrawl" crawl --config "$work/bloomcrawl-https.json")
 $([ "$warc" = 1 ] && printf '%q ' "${warc_cmd[@]}")
-$([ -n "$baseline_bin" ] && printf '%q ' "$baseline_bin" crawl --config "$work/bloomcrawl.json" ${kill_at_percent:+--checkpoint-dir "$work/baseline-ckpt"})
+$([ -n "$baseline_bin" ] && printf '%q ' "$baseline_bin" crawl --config "$work/bloomcrawl.json" ${kill_at_percent:+--checkpoint-dir "$work/baseline-ckpt"} "${durable_args[@]}")
 $([ "$others" = 1 ] && printf '%q ' "${scrapy_cmd[@]}")
 $([ "$others" = 1 ] && printf '%q ' "${wget_cmd[@]}")
 \`\`\`
@@ -355,6 +380,36 @@ if [ "$profile" = 1 ]; then
   else
     log "perf is missing or not permitted: no profile"
   fi
+fi
+# --durable: the syncs each binary makes, counted by strace in one more crawl each (not timed).
+count_syncs() {  # name binary
+  rm -rf "$work/bloomcrawl-out" "$work/durable-ckpt"
+  start_nginx "syncs-$1"
+  strace -f -c -e trace=fsync,fdatasync -o "$work/$1.strace" \
+    "$2" crawl --config "$work/bloomcrawl.json" "${durable_args[@]}" >"$work/$1.syncs.out" 2>&1 \
+    || log "$1 under strace exited with status $?"
+  stop_nginx
+  local pages fsyncs fdatasyncs
+  pages=$(wc -l <"$work/bloomcrawl-out/pages.jsonl")
+  fsyncs=$(awk '$NF == "fsync" {print $4}' "$work/$1.strace" | head -1)
+  fdatasyncs=$(awk '$NF == "fdatasync" {print $4}' "$work/$1.strace" | head -1)
+  awk -v b="$1" -v p="$pages" -v f="${fsyncs:-0}" -v d="${fdatasyncs:-0}" \
+    'BEGIN {printf "| %s | %d | %d | %d | %.1f |\n", b, p, f, d, (f + d) * 1000 / p}'
+}
+if [ "$durable" = 1 ]; then
+  log "counting syncs (strace; not part of the timed figures)"
+  {
+    echo "## Syncs per 1,000 pages (--durable: checkpoint directory and WARC on)"
+    echo
+    echo "One more crawl of each binary under \`strace -f -c -e trace=fsync,fdatasync\` (not timed):"
+    echo "every thread's calls, checkpoints included. Pages: lines of pages.jsonl."
+    echo
+    echo "| binary | pages | fsync | fdatasync | syncs per 1,000 pages |"
+    echo "|---|---:|---:|---:|---:|"
+    [ -n "$baseline_bin" ] && count_syncs baseline "$baseline_bin"
+    count_syncs bloomcrawl "$bloomcrawl"
+  } >"$work/syncs.md"
+  notes_parts+=("$work/syncs.md")
 fi
 [ -n "$notes_file" ] && notes_parts+=("$notes_file")
 notes=()
