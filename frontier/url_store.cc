@@ -18,7 +18,7 @@
 #include <optional>
 
 #include "base/data_error.h"
-#include "frontier/store_file_system.h"
+#include "base/store_file_system.h"
 
 namespace bloomcrawl {
 namespace {

@@ -1,5 +1,5 @@
 // FaultyStoreFileSystem: RocksDB's file system under the frontier's stores
-// (frontier/store_file_system.h) with injected failures, as RocksDB's own FaultInjectionTestFS and
+// (base/store_file_system.h) with injected failures, as RocksDB's own FaultInjectionTestFS and
 // LevelDB's fault-injection tests do. fail(op, part, nth, error) makes the nth call of kind `op`
 // from now on a file whose path contains `part` fail with `error` (ENOSPC: RocksDB's NoSpace, as
 // a full disk; anything else: an IOError, as EIO), and with `every_later` every such call after
@@ -18,7 +18,7 @@
 #include <system_error>
 #include <utility>
 
-#include "frontier/store_file_system.h"
+#include "base/store_file_system.h"
 
 namespace bloomcrawl::testing {
 

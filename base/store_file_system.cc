@@ -1,4 +1,4 @@
-#include "frontier/store_file_system.h"
+#include "base/store_file_system.h"
 
 #include <rocksdb/env.h>
 #include <rocksdb/file_system.h>

@@ -1,6 +1,6 @@
-// The file system under every frontier store (UrlStore): RocksDB's own by default, or one a test
-// installs to fail its writes, syncs, renames or reads (tests/support/faulty_store_file_system.h),
-// as base/file_system.h is for the project's own files. RocksDB does its I/O through its own
+// The file system under every RocksDB store (the frontier's UrlStore, the records' RecordStore):
+// RocksDB's own by default, or one a test installs to fail its writes, syncs, renames or reads
+// (tests/support/faulty_store_file_system.h), as base/file_system.h is for the project's own files. RocksDB does its I/O through its own
 // FileSystem, so that is where its faults are injected, as in RocksDB's own fault-injection tests.
 // A store opened (or verified) after set_store_file_system() uses the new one; one already open
 // keeps its own until it closes. Thread-safe.
