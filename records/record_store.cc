@@ -91,6 +91,8 @@ RecordStore::RecordStore(std::filesystem::path directory, Mode mode, const std::
   db_.reset(db);
 }
 
+// A store that failed closes a second late: RocksDB waits that long before it retries a failed
+// background flush, and the close waits for that job.
 RecordStore::~RecordStore() = default;
 
 std::unique_ptr<RecordStore> RecordStore::open_read_only(const std::filesystem::path& directory) {
