@@ -60,6 +60,12 @@ rocksdb::Options store_options(size_t memory_budget, rocksdb::Env* env, const st
 
 }  // namespace
 
+std::string record_store_directory_name(uint64_t generation) {
+  std::string digits = std::to_string(generation);
+  if (digits.size() < 6) digits.insert(0, 6 - digits.size(), '0');
+  return "records-" + digits;
+}
+
 RecordStore::RecordStore(std::filesystem::path directory, size_t memory_budget)
     : directory_(std::move(directory)),
       mode_(Mode::kWritable),

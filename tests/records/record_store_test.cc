@@ -167,6 +167,11 @@ TEST_F(RecordStoreTest, ACheckpointHoldsEveryPutBeforeItAndSharesTableFiles) {
   EXPECT_FALSE(RecordStore::open_read_only(gen2)->get("https://resumed/"));
 }
 
+TEST(RecordStoreNamesTest, GenerationDirectoriesHaveAtLeastSixDigits) {
+  EXPECT_EQ(record_store_directory_name(12), "records-000012");
+  EXPECT_EQ(record_store_directory_name(1234567), "records-1234567");
+}
+
 TEST_F(RecordStoreTest, CloneNamesAMissingCheckpoint) {
   try {
     RecordStore::clone(dir_.path() / "records-000009", live_);
