@@ -156,9 +156,14 @@ void RecordStore::put(const UrlRecord& record) {
 
 bool RecordStore::write_pending() {
   if (pending_.empty()) return true;
+  // In key order: the memtable's skip list then finds each key's place from the one before.
+  std::vector<const std::pair<const std::string, std::string>*> sorted;
+  sorted.reserve(pending_.size());
+  for (const auto& entry : pending_) sorted.push_back(&entry);
+  std::sort(sorted.begin(), sorted.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
   rocksdb::WriteBatch batch;
-  for (const auto& [key, value] : pending_) {
-    const rocksdb::Status status = batch.Put(key, value);
+  for (const auto* entry : sorted) {
+    const rocksdb::Status status = batch.Put(entry->first, entry->second);
     if (!status.ok()) {
       record_failure(status.ToString());
       return false;
