@@ -25,6 +25,7 @@
 #include <random>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "bench/frontier_workload.h"
@@ -103,12 +104,15 @@ void measure_lookups(const char* name, const std::vector<std::string>& urls, Loo
   report((prefix + "_found_fraction").c_str(), static_cast<double>(found) / static_cast<double>(urls.size()));
 }
 
-// Pages of kLinksPerPage links each, every page's links drawn from one host's records: one host
-// in `every` of the scan's, up to `pages` pages, in random order. Also counts the records.
+// Pages of kLinksPerPage links each, every page's links drawn at random from one host's records
+// (a reservoir sample of the host's scan): one host in `every` of the scan's, up to `pages`
+// pages, in random order. Also counts the records.
 std::vector<std::string> host_pages(RecordStore& store, uint64_t every, size_t pages, uint64_t* records) {
   std::vector<std::vector<std::string>> hosts;
+  std::mt19937_64 random(11);
   std::string current_host;
   uint64_t host_index = 0;
+  uint64_t seen_in_host = 0;
   bool collecting = false;
   store.scan_all([&](const UrlRecord& r) {
     ++*records;
@@ -118,15 +122,22 @@ std::vector<std::string> host_pages(RecordStore& store, uint64_t every, size_t p
       current_host = authority;
       collecting = host_index++ % every == 0 && hosts.size() < pages;
       if (collecting) hosts.emplace_back();
+      seen_in_host = 0;
     }
-    if (collecting) hosts.back().push_back(r.url);
+    if (!collecting) return true;
+    std::vector<std::string>& links = hosts.back();
+    if (links.size() < kLinksPerPage) {
+      links.push_back(r.url);
+    } else if (const uint64_t slot = random() % (seen_in_host + 1); slot < kLinksPerPage) {
+      links[slot] = r.url;
+    }
+    ++seen_in_host;
     return true;
   });
-  std::mt19937_64 random(11);
   std::shuffle(hosts.begin(), hosts.end(), random);
   std::vector<std::string> links;
-  for (const std::vector<std::string>& host : hosts) {
-    for (size_t k = 0; k < kLinksPerPage; ++k) links.push_back(host[random() % host.size()]);
+  for (std::vector<std::string>& host : hosts) {
+    for (std::string& url : host) links.push_back(std::move(url));
   }
   return links;
 }
@@ -147,6 +158,10 @@ void run_records(uint64_t urls, uint64_t hosts, const fs::path& dir, uint64_t me
     report("write_per_s", static_cast<double>(urls) / seconds_since(start));
     report("write_per_cpu_s", static_cast<double>(urls) / (cpu_seconds() - cpu_start));
     report("rss_after_write_mb", peak_rss_mb());
+    // Lookups are measured on a settled store: their CPU time would include the compactions'.
+    const Clock::time_point settle_start = Clock::now();
+    while (store.compacting()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    report("compaction_settle_s", seconds_since(settle_start));
 
     const std::vector<std::string> present = present_sample(urls, hosts);
     measure_lookups("get_many_present", present, [&](const std::vector<std::string_view>& batch) {
@@ -162,7 +177,7 @@ void run_records(uint64_t urls, uint64_t hosts, const fs::path& dir, uint64_t me
 
     uint64_t records = 0;
     const Clock::time_point scan_start = Clock::now();
-    const std::vector<std::string> pages = host_pages(store, std::max<uint64_t>(1, hosts / 20000), 20000, &records);
+    const std::vector<std::string> pages = host_pages(store, std::max<uint64_t>(1, hosts / 10000), 10000, &records);
     report("scan_per_s", static_cast<double>(records) / seconds_since(scan_start));
     report("records", static_cast<double>(records));
     measure_lookups("exact_check", pages, [&](const std::vector<std::string_view>& batch) {

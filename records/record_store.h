@@ -98,6 +98,9 @@ class RecordStore {
   std::string failure() const;
   uint64_t disk_bytes() const;  // live SST files
   size_t memory_bytes() const;  // memtables and block cache in use
+  // Background compactions running or due: a benchmark waits for a settled store before it
+  // measures lookups, whose CPU time would otherwise include the compactions'.
+  bool compacting() const;
   const std::filesystem::path& directory() const { return directory_; }
 
  private:
