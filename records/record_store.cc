@@ -36,8 +36,10 @@ rocksdb::Options store_options(size_t memory_budget, rocksdb::Env* env, const st
   // A lookup of an absent URL (what exact mode looks for) reads no data block; 10 bits per key
   // is 1.25 bytes a record for a 1% false-positive rate.
   table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
-  // 16 KB blocks: a third smaller on disk than 4 KB ones, lookups as fast (bench/results/records.md).
-  table.block_size = 16 << 10;
+  // 4 KB blocks: a lookup that misses the cache decompresses one. At 5M records (4 times the
+  // cache) present lookups were 1.5 times as fast as with 16 KB blocks, for 28 bytes a URL on
+  // disk instead of 25 (docs/records.md).
+  table.block_size = 4 << 10;
   // Index and filter in partitions of 4 KB, the top level pinned: whole index and filter blocks of
   // compacted files (up to a megabyte each) were evicted and read again for a lookup, which made
   // a lookup of an absent URL 20 times slower at 2M records than at 1.5M (bench/records_bench.cc).
