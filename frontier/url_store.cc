@@ -12,13 +12,12 @@
 #include <rocksdb/write_batch.h>
 
 #include <algorithm>
-#include <cstdarg>
 #include <iterator>
 #include <map>
 #include <optional>
 
 #include "base/data_error.h"
-#include "frontier/store_file_system.h"
+#include "base/store_file_system.h"
 
 namespace bloomcrawl {
 namespace {
@@ -44,23 +43,6 @@ struct EncodedKey {
   rocksdb::Slice slice() const { return {bytes, kKeyBytes}; }
 };
 
-rocksdb::CompressionType best_supported(std::initializer_list<rocksdb::CompressionType> wanted) {
-  const std::vector<rocksdb::CompressionType> supported = rocksdb::GetSupportedCompressions();
-  for (rocksdb::CompressionType type : wanted) {
-    if (std::find(supported.begin(), supported.end(), type) != supported.end()) return type;
-  }
-  return rocksdb::kNoCompression;
-}
-
-// RocksDB's info log (the LOG file) is not written. Its writer ignores a failed append and
-// appends again, which on a full disk trips Debian's RocksDB assertion on reusing a failed
-// WritableFileWriter (exit 134, issue 25); every failure that matters reaches us as a status.
-class NoInfoLog : public rocksdb::Logger {
- public:
-  using rocksdb::Logger::Logv;
-  void Logv(const char* /*format*/, va_list /*ap*/) override {}
-};
-
 rocksdb::Options store_options(size_t memory_budget, rocksdb::Env* env, const std::shared_ptr<rocksdb::Cache>& cache) {
   // Half the budget for two memtables (one filling while the other flushes), half for the cache
   // of data and index blocks that range scans read.
@@ -71,7 +53,7 @@ rocksdb::Options store_options(size_t memory_budget, rocksdb::Env* env, const st
   table.block_size = 16 << 10;
   rocksdb::Options options;
   options.env = env;
-  options.info_log = std::make_shared<NoInfoLog>();
+  options.info_log = no_info_log();  // base/store_file_system.h: no LOG file
   options.create_if_missing = true;
   options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
   options.write_buffer_size = write_buffer;
@@ -98,7 +80,7 @@ rocksdb::Options store_options(size_t memory_budget, rocksdb::Env* env, const st
   options.level0_stop_writes_trigger = 40;
   // LZ4 everywhere: every refill decompresses a block, and ZSTD's (a fresh decompression context
   // per block) was a quarter of a pop; ZSTD's smaller files are not worth it below 50 bytes/URL.
-  options.compression = best_supported({rocksdb::kLZ4Compression, rocksdb::kSnappyCompression});
+  options.compression = best_supported_compression({rocksdb::kLZ4Compression, rocksdb::kSnappyCompression});
   options.max_background_jobs = 2;
   options.max_open_files = 512;
   options.paranoid_checks = true;
@@ -286,44 +268,12 @@ void UrlStore::checkpoint_to(const std::filesystem::path& directory) {
 }
 
 void UrlStore::clone(const std::filesystem::path& checkpoint, const std::filesystem::path& live) {
-  namespace fs = std::filesystem;
-  std::error_code error;
-  if (!fs::is_directory(checkpoint, error)) {
-    throw CheckpointError(checkpoint.string(), "frontier store: missing (not a directory)");
-  }
-  if (fs::exists(live, error) && fs::equivalent(checkpoint, live, error)) {
-    throw CheckpointError(live.string(), "frontier store: the live store cannot be the checkpoint itself");
-  }
-  try {
-    fs::remove_all(live);
-    fs::create_directories(live);
-    for (const fs::directory_entry& entry : fs::directory_iterator(checkpoint)) {
-      const fs::path target = live / entry.path().filename();
-      if (entry.path().extension() == ".sst") {
-        fs::create_hard_link(entry.path(), target);
-      } else {
-        fs::copy_file(entry.path(), target);
-      }
-    }
-  } catch (const fs::filesystem_error& e) {
-    throw CheckpointError(live.string(), std::string("frontier store: not created from the checkpoint: ") + e.what());
-  }
+  clone_store_checkpoint(checkpoint, live, "frontier store");
 }
 
 void UrlStore::verify(const std::filesystem::path& checkpoint) {
   const std::shared_ptr<rocksdb::Env> env = store_env();
-  rocksdb::Options options = store_options(0, env.get(), rocksdb::NewLRUCache(64 << 10));
-  options.create_if_missing = false;
-  rocksdb::DB* raw = nullptr;
-  rocksdb::Status status = rocksdb::DB::OpenForReadOnly(options, checkpoint.string(), &raw);
-  const std::unique_ptr<rocksdb::DB> db(raw);
-  if (status.ok()) {
-    rocksdb::ReadOptions read;
-    read.fill_cache = false;
-    read.readahead_size = size_t{2} << 20;
-    status = db->VerifyChecksum(read);
-  }
-  if (!status.ok()) throw CheckpointError(checkpoint.string(), "frontier store: " + status.ToString());
+  verify_store_checkpoint(store_options(0, env.get(), rocksdb::NewLRUCache(64 << 10)), checkpoint, "frontier store");
 }
 
 uint64_t UrlStore::disk_bytes() const {

@@ -60,7 +60,7 @@ class UrlStore {
  public:
   // Opens the store in `directory`, creating it if absent. `memory_budget` bytes bound the
   // memtables and the block cache (index blocks included). I/O goes through store_env()
-  // (frontier/store_file_system.h).
+  // (base/store_file_system.h).
   UrlStore(std::filesystem::path directory, size_t memory_budget);
   ~UrlStore();
   UrlStore(const UrlStore&) = delete;

@@ -24,8 +24,14 @@ if not os.path.isfile(os.path.join(ROOT, "seenfilter", "seen_filter.h")):
 os.makedirs(os.path.join(ROOT, "build", "python-setuptools"), exist_ok=True)
 
 
+# base/'s RocksDB seam serves the stores (frontier/, records/), which the extension does not use:
+# compiled in, it would need librocksdb at import.
+NOT_USED = {os.path.join(ROOT, "base", "store_file_system.cc")}
+
+
 def room_files(pattern):
-    return sorted(f for room in ROOMS + ["python/src"] for f in glob.glob(os.path.join(ROOT, room, pattern)))
+    return sorted(f for room in ROOMS + ["python/src"] for f in glob.glob(os.path.join(ROOT, room, pattern))
+                  if f not in NOT_USED)
 
 
 # Compiles the sources on as many processes as the machine has cores (BLOOMCRAWL_BUILD_JOBS overrides).

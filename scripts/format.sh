@@ -9,6 +9,6 @@ mode=(-i)
 [ "${1:-}" = "--check" ] && mode=(--dry-run --Werror)
 
 dirs=()
-for d in base seenfilter frontier config crawler tests bench python; do [ -d "$d" ] && dirs+=("$d"); done
+for d in base seenfilter frontier records config crawler tests bench python; do [ -d "$d" ] && dirs+=("$d"); done
 find "${dirs[@]}" -type f \( -name '*.h' -o -name '*.cc' \) -print0 | sort -z \
   | xargs -0 -n 50 "$clang_format" --style=file "${mode[@]}"

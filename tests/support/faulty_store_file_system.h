@@ -1,5 +1,5 @@
 // FaultyStoreFileSystem: RocksDB's file system under the frontier's stores
-// (frontier/store_file_system.h) with injected failures, as RocksDB's own FaultInjectionTestFS and
+// (base/store_file_system.h) with injected failures, as RocksDB's own FaultInjectionTestFS and
 // LevelDB's fault-injection tests do. fail(op, part, nth, error) makes the nth call of kind `op`
 // from now on a file whose path contains `part` fail with `error` (ENOSPC: RocksDB's NoSpace, as
 // a full disk; anything else: an IOError, as EIO), and with `every_later` every such call after
@@ -12,13 +12,16 @@
 #include <rocksdb/file_system.h>
 
 #include <cerrno>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <system_error>
 #include <utility>
 
-#include "frontier/store_file_system.h"
+#include "base/store_file_system.h"
 
 namespace bloomcrawl::testing {
 
@@ -251,5 +254,18 @@ class StoreFaults {
   std::shared_ptr<FaultyStoreFileSystem> fs_ = std::make_shared<FaultyStoreFileSystem>();
   std::shared_ptr<rocksdb::FileSystem> previous_;
 };
+
+// Changes one bit a quarter into the store file `path` as a damaged disk would, in a new file: a
+// checkpoint's table files are hard links, whose other names keep the good bytes.
+inline void corrupt_store_file(const std::filesystem::path& path) {
+  std::string bytes;
+  {
+    std::ifstream in(path, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  bytes[bytes.size() / 4] = static_cast<char>(bytes[bytes.size() / 4] ^ 0x20);
+  std::filesystem::remove(path);
+  std::ofstream(path, std::ios::binary) << bytes;
+}
 
 }  // namespace bloomcrawl::testing
