@@ -188,8 +188,7 @@ void CompactLayers::insert_batch(std::span<const KeyHash> hashes, std::span<Inse
       // Logged before the view is released: a seal (which takes the view exclusively) finds every
       // key of the layer it freezes in the log.
       if (!fresh.empty()) {
-        std::lock_guard log_lock(log_mu_);
-        log_.append(fresh);
+        append_to_log(fresh);
         fresh.clear();
       }
       if (next == end) continue;
@@ -199,6 +198,22 @@ void CompactLayers::insert_batch(std::span<const KeyHash> hashes, std::span<Inse
       outcomes[next] = contains(hashes[next]) ? InsertOutcome::kSeen : InsertOutcome::kFull;
       ++next;
     }
+  }
+}
+
+// A failed append (a full or failing disk) must not throw out of an insert whose bits are set: the
+// keys stay in the Bloom layers, growth stops (a rebuild from a log missing them would lose them)
+// and the next snapshot reports the failure, so a checkpoint never names keys the log lacks.
+void CompactLayers::append_to_log(std::span<const uint64_t> hashes) {
+  std::lock_guard log_lock(log_mu_);
+  if (log_failed_) return;
+  try {
+    log_.append(hashes);
+  } catch (const std::exception& e) {
+    log_failed_ = true;
+    std::lock_guard lock(state_mu_);
+    log_error_ = std::string("hash log write failed: ") + e.what();
+    refuse_locked(log_error_);
   }
 }
 
@@ -411,6 +426,7 @@ FilterSnapshot CompactLayers::snapshot(const SeenFilterOptions& options) const {
     if (frozen_) snap.layers.push_back({frozen_, frozen_keys_});
     snap.layers.push_back({active_->bits->copy(), active_->keys()});
     std::lock_guard log_lock(log_mu_);
+    if (log_failed_) throw CheckpointError(options_.hash_log.string(), log_error_);
     log_.flush();
     snap.log_keys = log_.keys();
   }

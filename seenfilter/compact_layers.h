@@ -12,8 +12,9 @@
 // Thread safety: as SeenFilter. Inserts and lookups hold view_mu_ shared (one acquisition per
 // batch); sealing and each shard switch hold it exclusively for a pointer swap, so a key inserted
 // before, during or after a rebuild is always in a layer that lookups test.
-// A rebuild that fails (I/O) leaves the frozen layer in place and stops growth (kFull with the
-// reason), never losing a key. Design, budget and measurements: docs/seenfilter.md.
+// A rebuild or a log append that fails (I/O) leaves the layers in place and stops growth (kFull
+// with the reason), never losing a key; after a failed append, snapshot() throws CheckpointError. Design, budget and
+// measurements: docs/seenfilter.md.
 #pragma once
 
 #include <atomic>
@@ -106,6 +107,7 @@ class CompactLayers {
   void rebuild(uint64_t upto_keys, uint32_t shard_bits);
   void switch_shard(uint32_t shard_bits, uint32_t shard, std::shared_ptr<const FuseFilter> filter);
   uint64_t compact_bytes_locked() const;
+  void append_to_log(std::span<const uint64_t> hashes);
   void refuse_locked(std::string reason);
   void report(std::string_view step) const;
 
@@ -125,6 +127,8 @@ class CompactLayers {
   mutable seenfilter::StripeLocks stripes_;
   mutable std::mutex log_mu_;
   mutable HashLogWriter log_;
+  bool log_failed_ = false;  // guarded by log_mu_
+  std::string log_error_;    // guarded by log_mu_
 
   std::mutex seal_mu_;  // one seal at a time; joins the previous rebuild
   std::thread rebuild_thread_;
