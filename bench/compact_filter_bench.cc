@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bench/integer_key_batch.h"
 #include "seenfilter/blocked_bloom_math.h"
 #include "seenfilter/compact_math.h"
 #include "seenfilter/fuse_filter.h"
@@ -31,7 +32,7 @@ using namespace bloomcrawl;
 
 constexpr double kTarget = 1e-6;
 constexpr double kActiveRatio = 0.125;
-constexpr size_t kBatch = 32;
+using bench::kBatch;
 
 double cpu_seconds() {
   timespec ts{};
@@ -39,22 +40,9 @@ double cpu_seconds() {
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
-// Key i as 8 bytes; `storage` holds kBatch of them for the string_views.
-struct KeyBatch {
-  std::array<uint64_t, kBatch> storage{};
-  std::array<std::string_view, kBatch> views{};
-  std::span<const std::string_view> fill(uint64_t first, size_t count) {
-    for (size_t i = 0; i < count; ++i) {
-      storage[i] = first + i;
-      views[i] = std::string_view(reinterpret_cast<const char*>(&storage[i]), sizeof(uint64_t));
-    }
-    return {views.data(), count};
-  }
-};
-
 template <typename PerBatch>
 double ns_per_key(uint64_t first, uint64_t count, PerBatch&& per_batch) {
-  KeyBatch batch;
+  bench::IntegerKeyBatch batch;
   const double start = cpu_seconds();
   for (uint64_t at = 0; at < count; at += kBatch) {
     per_batch(batch.fill(first + at, static_cast<size_t>(std::min<uint64_t>(kBatch, count - at))));

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds Release and runs bench/compact_filter_bench.cc (issue 30's parts: the partitioned binary
-# fuse filter beside today's layered SeenFilter at 1e-6), writing bench/results/compact-filter.md.
+# fuse filter beside today's layered SeenFilter at 1e-6) and bench/compact_growth_bench.cc (the
+# compact SeenFilter grown 1000x to each size), writing bench/results/compact-filter.md.
 #
 #   bench/run_compact_filter_bench.sh [KEYS...]     default: 1000000 10000000 100000000
 #
@@ -15,7 +16,7 @@ sizes=("$@")
 [ ${#sizes[@]} -eq 0 ] && sizes=(1000000 10000000 100000000)
 
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBLOOMCRAWL_WERROR=ON -DBLOOMCRAWL_BENCH=ON >/dev/null
-cmake --build "$BUILD_DIR" -j2 --target compact_filter_bench >&2
+cmake --build "$BUILD_DIR" -j2 --target compact_filter_bench compact_growth_bench >&2
 {
   echo "# Compact filter parts: binary fuse filter vs the layered SeenFilter at 1e-6"
   echo
@@ -28,6 +29,14 @@ cmake --build "$BUILD_DIR" -j2 --target compact_filter_bench >&2
   echo "| keys | structure | bits/key | layers / active+compact model (bits/key, just before - just after a rebuild) | batch insert ns/key (fuse: hash+partition, build) | batch lookup ns/key hit / miss | rebuild scratch / filter bytes | file bytes | false positives / absent probes | false negatives |"
   echo "|---|---|---|---|---|---|---|---|---|---|"
   for n in "${sizes[@]}"; do nice -n 10 "$BUILD_DIR/bench/compact_filter_bench" "$n" "$PROBES"; done
+  echo
+  echo "## The compact SeenFilter grown, beside the layered one (compact_growth_bench)"
+  echo
+  echo "| growth | structure | bits/key at the end | bits/key best - worst while growing | batch insert ns/key wall / process CPU | batch lookup ns/key hit / miss | false positives / absent probes | false negatives | notes |"
+  echo "|---|---|---|---|---|---|---|---|---|"
+  for n in "${sizes[@]}"; do
+    nice -n 10 "$BUILD_DIR/bench/compact_growth_bench" $((n / 1000)) "$n" "$PROBES" "${TMPDIR:-/tmp}/compact-growth-$$"
+  done
 } >"$OUT.tmp"
 mv "$OUT.tmp" "$OUT"
 echo "wrote $OUT" >&2

@@ -58,6 +58,8 @@ FilterSnapshot read_checkpoint(const std::filesystem::path& dir, std::string_vie
 std::unique_ptr<SeenFilter> load_checkpoint(const std::filesystem::path& dir, std::string_view manifest_name = {});
 
 struct CheckpointLayerInfo {
+  std::string kind = "bloom";  // or "compact": the fuse shards (version 2), entry.keys their keys
+  uint64_t bytes = 0;
   seenfilter::ManifestLayer entry;
   std::string file;
   uint64_t set_bits = 0;
@@ -69,6 +71,8 @@ struct CheckpointLayerInfo {
 
 struct CheckpointInfo {
   std::string manifest;  // file name
+  uint32_t version = 0;
+  uint64_t log_keys = 0;  // version 2: the hash log's keys this checkpoint covers
   uint64_t sequence = 0;
   SeenFilterOptions options;
   std::vector<CheckpointLayerInfo> layers;

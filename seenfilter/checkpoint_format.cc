@@ -19,14 +19,17 @@ std::string hex16(uint64_t v) {
   return buf;
 }
 
-void check_magic_and_version(const uint8_t* p, const char (&magic)[8], const char* what, const std::string& file) {
+// Returns the version, which must be kCheckpointVersion or up to `newest`.
+uint32_t check_magic_and_version(const uint8_t* p, const char (&magic)[8], const char* what, const std::string& file,
+                                 uint32_t newest = kCheckpointVersion) {
   if (std::memcmp(p, magic, 8) != 0)
     throw CheckpointError(file, std::string("bad magic (not a seen-filter ") + what + ")");
   const uint32_t version = load_u32(p + 8);
-  if (version != kCheckpointVersion) {
+  if (version < kCheckpointVersion || version > newest) {
     throw CheckpointError(file, "unsupported format version " + std::to_string(version) + " (this build reads " +
-                                    std::to_string(kCheckpointVersion) + ")");
+                                    std::to_string(kCheckpointVersion) + ".." + std::to_string(newest) + ")");
   }
+  return version;
 }
 
 }  // namespace
@@ -36,6 +39,8 @@ std::string ManifestLayer::file_name() const {
   std::snprintf(index_text, sizeof index_text, "%04u", index);
   return std::string("layer-") + index_text + "-" + hex16(checksum) + ".sfl";
 }
+
+std::string ManifestShard::file_name() const { return "compact-" + hex16(checksum) + ".sff"; }
 
 std::string manifest_file_name(uint64_t sequence) {
   char buf[40];
@@ -59,10 +64,13 @@ std::optional<uint64_t> parse_manifest_file_name(std::string_view name) {
 uint64_t layer_file_size(uint64_t blocks) { return kLayerHeaderBytes + blocks * kBlockBytes + kChecksumBytes; }
 
 std::vector<uint8_t> encode_manifest(const Manifest& m) {
-  std::vector<uint8_t> out(kManifestHeaderBytes + kManifestEntryBytes * m.layers.size() + kChecksumBytes);
+  const bool compact = m.version == kCompactManifestVersion;
+  std::vector<uint8_t> out(kManifestHeaderBytes + (compact ? kCompactSectionBytes : 0) +
+                           kManifestEntryBytes * m.layers.size() + kManifestShardBytes * m.shards.size() +
+                           kChecksumBytes);
   uint8_t* p = out.data();
   std::memcpy(p, kManifestMagic, 8);
-  store_u32(p + 8, kCheckpointVersion);
+  store_u32(p + 8, m.version);
   store_u32(p + 12, static_cast<uint32_t>(m.layers.size()));
   store_u64(p + 16, m.sequence);
   store_u64(p + 24, m.options.initial_capacity);
@@ -71,6 +79,13 @@ std::vector<uint8_t> encode_manifest(const Manifest& m) {
   store_u64(p + 48, std::bit_cast<uint64_t>(m.options.tightening_ratio));
   store_u64(p + 56, m.options.memory_limit_bytes);
   p += kManifestHeaderBytes;
+  if (compact) {
+    store_u32(p, static_cast<uint32_t>(m.shards.size()));
+    store_u32(p + 4, 0);
+    store_u64(p + 8, m.compact_keys);
+    store_u64(p + 16, m.log_keys);
+    p += kCompactSectionBytes;
+  }
   for (const ManifestLayer& l : m.layers) {
     store_u32(p, l.index);
     store_u32(p + 4, l.probes);
@@ -80,6 +95,14 @@ std::vector<uint8_t> encode_manifest(const Manifest& m) {
     store_u64(p + 32, l.file_size);
     store_u64(p + 40, l.checksum);
     p += kManifestEntryBytes;
+  }
+  for (const ManifestShard& sh : m.shards) {
+    store_u32(p, sh.rotation);
+    store_u32(p + 4, 0);
+    store_u64(p + 8, sh.keys);
+    store_u64(p + 16, sh.file_size);
+    store_u64(p + 24, sh.checksum);
+    p += kManifestShardBytes;
   }
   store_u64(p, checksum64(out.data(), static_cast<size_t>(p - out.data())));
   return out;
@@ -91,13 +114,26 @@ Manifest decode_manifest(std::span<const uint8_t> bytes, const std::string& file
                                     std::to_string(kManifestHeaderBytes + kChecksumBytes));
   }
   const uint8_t* p = bytes.data();
-  check_magic_and_version(p, kManifestMagic, "manifest", file);
+  const uint32_t version = check_magic_and_version(p, kManifestMagic, "manifest", file, kCompactManifestVersion);
+  const bool compact = version == kCompactManifestVersion;
   const uint32_t count = load_u32(p + 12);
-  if (count < 1 || count > SeenFilter::kMaxLayers) {
-    throw CheckpointError(
-        file, "layer count " + std::to_string(count) + " outside 1.." + std::to_string(SeenFilter::kMaxLayers));
+  const uint32_t max_layers = compact ? 2 : SeenFilter::kMaxLayers;
+  if (count < 1 || count > max_layers) {
+    throw CheckpointError(file, "layer count " + std::to_string(count) + " outside 1.." + std::to_string(max_layers));
   }
-  const size_t expected = kManifestHeaderBytes + kManifestEntryBytes * count + kChecksumBytes;
+  uint32_t shard_count = 0;
+  if (compact) {
+    if (bytes.size() < kManifestHeaderBytes + kCompactSectionBytes + kChecksumBytes) {
+      throw CheckpointError(file, "truncated: " + std::to_string(bytes.size()) + " bytes");
+    }
+    shard_count = load_u32(p + kManifestHeaderBytes);
+    if (shard_count < 1 || shard_count > 256 || (shard_count & (shard_count - 1)) != 0 ||
+        load_u32(p + kManifestHeaderBytes + 4) != 0) {
+      throw CheckpointError(file, "shard count " + std::to_string(shard_count) + " is not a power of two in 1..256");
+    }
+  }
+  const size_t entries_at = kManifestHeaderBytes + (compact ? kCompactSectionBytes : 0);
+  const size_t expected = entries_at + kManifestEntryBytes * count + kManifestShardBytes * shard_count + kChecksumBytes;
   if (bytes.size() != expected) {
     throw CheckpointError(file, std::string(bytes.size() < expected ? "truncated" : "trailing bytes") + ": " +
                                     std::to_string(bytes.size()) + " bytes, expected " + std::to_string(expected) +
@@ -107,6 +143,7 @@ Manifest decode_manifest(std::span<const uint8_t> bytes, const std::string& file
   if (load_u64(p + body) != checksum64(p, body)) throw CheckpointError(file, "checksum mismatch (corrupted manifest)");
 
   Manifest m;
+  m.version = version;
   m.sequence = load_u64(p + 16);
   m.options.initial_capacity = load_u64(p + 24);
   m.options.target_fpr = std::bit_cast<double>(load_u64(p + 32));
@@ -119,11 +156,11 @@ Manifest decode_manifest(std::span<const uint8_t> bytes, const std::string& file
     throw CheckpointError(file, std::string("invalid parameters: ") + e.what());
   }
   for (uint32_t i = 0; i < count; ++i) {
-    const uint8_t* e = p + kManifestHeaderBytes + kManifestEntryBytes * i;
+    const uint8_t* e = p + entries_at + kManifestEntryBytes * i;
     ManifestLayer l{load_u32(e),      load_u32(e + 4),  load_u64(e + 8), load_u64(e + 16),
                     load_u64(e + 24), load_u64(e + 32), load_u64(e + 40)};
     const std::string where = "layer entry " + std::to_string(i) + " (byte offset " + std::to_string(e - p) + "): ";
-    if (l.index != i)
+    if (compact ? l.index >= SeenFilter::kMaxLayers : l.index != i)
       throw CheckpointError(file, where + "index " + std::to_string(l.index) + ", expected " + std::to_string(i));
     if (l.probes < 1 || l.probes > kMaxProbes)
       throw CheckpointError(file, where + "probes " + std::to_string(l.probes) + " outside 1..32");
@@ -139,6 +176,24 @@ Manifest decode_manifest(std::span<const uint8_t> bytes, const std::string& file
                                       std::to_string(l.blocks) + " blocks");
     }
     m.layers.push_back(l);
+  }
+  if (compact) {
+    m.compact_keys = load_u64(p + kManifestHeaderBytes + 8);
+    m.log_keys = load_u64(p + kManifestHeaderBytes + 16);
+    uint64_t keys = m.compact_keys;
+    for (const ManifestLayer& l : m.layers) keys += l.keys;
+    if (keys != m.log_keys) {
+      throw CheckpointError(file, "log keys " + std::to_string(m.log_keys) +
+                                      " are not the compact keys plus the layers' (" + std::to_string(keys) + ")");
+    }
+    for (uint32_t i = 0; i < shard_count; ++i) {
+      const uint8_t* e = p + entries_at + kManifestEntryBytes * count + kManifestShardBytes * i;
+      const ManifestShard sh{load_u32(e), load_u64(e + 8), load_u64(e + 16), load_u64(e + 24)};
+      if (sh.rotation > 8 || load_u32(e + 4) != 0 || (sh.file_size == 0 && (sh.checksum != 0 || sh.keys != 0))) {
+        throw CheckpointError(file, "shard entry " + std::to_string(i) + " is invalid");
+      }
+      m.shards.push_back(sh);
+    }
   }
   return m;
 }

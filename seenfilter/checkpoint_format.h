@@ -17,7 +17,11 @@
 
 namespace bloomcrawl::seenfilter {
 
-inline constexpr uint32_t kCheckpointVersion = 1;
+inline constexpr uint32_t kCheckpointVersion = 1;       // layer files, and a layered filter's manifest
+inline constexpr uint32_t kCompactManifestVersion = 2;  // a compact filter's manifest
+inline constexpr size_t kCompactSectionBytes = 24;      // after the header, version 2 only
+inline constexpr size_t kManifestShardBytes = 32;
+inline constexpr const char* kHashLogFileName = "hashlog";
 inline constexpr size_t kManifestHeaderBytes = 64;
 inline constexpr size_t kManifestEntryBytes = 48;
 inline constexpr size_t kLayerHeaderBytes = 48;
@@ -37,10 +41,23 @@ struct ManifestLayer {
   std::string file_name() const;
 };
 
+// Version 2: one shard of the compact layer (docs/checkpoint-format.md, "Version 2").
+struct ManifestShard {
+  uint32_t rotation = 0;
+  uint64_t keys = 0;
+  uint64_t file_size = 0;  // 0: no filter yet
+  uint64_t checksum = 0;
+  std::string file_name() const;
+};
+
 struct Manifest {
+  uint32_t version = kCheckpointVersion;
   uint64_t sequence = 0;
   SeenFilterOptions options;
   std::vector<ManifestLayer> layers;
+  std::vector<ManifestShard> shards;  // version 2
+  uint64_t compact_keys = 0;          // version 2
+  uint64_t log_keys = 0;              // version 2
 };
 
 std::string manifest_file_name(uint64_t sequence);

@@ -3,8 +3,11 @@
 #include <cstring>
 #include <new>
 
+#include "base/coding.h"
+#include "base/file_system.h"
 #include "seenfilter/checkpoint.h"
 #include "seenfilter/checkpoint_files.h"
+#include "seenfilter/compact_layers.h"
 #include "seenfilter/fpr_estimate.h"
 #include "seenfilter/layer_plan.h"
 
@@ -20,6 +23,25 @@ std::shared_ptr<seenfilter::LayerBits> allocate_layer(const ManifestLayer& entry
   } catch (const std::bad_alloc&) {
     throw CheckpointError(path.string(), "cannot allocate " + std::to_string(entry.geometry().bytes()) + " bytes");
   }
+}
+
+// A compact shard's file, verified against its manifest entry (size, checksum, keys).
+std::shared_ptr<const seenfilter::FuseFilter> read_shard_file(const fs::path& dir,
+                                                              const seenfilter::ManifestShard& entry) {
+  if (entry.file_size == 0) return nullptr;
+  const fs::path path = dir / entry.file_name();
+  const std::string bytes = read_whole_file(path, entry.file_size + 1);
+  if (bytes.size() != entry.file_size) {
+    throw CheckpointError(path.string(), "size " + std::to_string(bytes.size()) + ", the manifest says " +
+                                             std::to_string(entry.file_size));
+  }
+  auto filter = std::make_shared<const seenfilter::FuseFilter>(seenfilter::FuseFilter::decode(bytes, path.string()));
+  if (load_u64(reinterpret_cast<const uint8_t*>(bytes.data()) + bytes.size() - seenfilter::kChecksumBytes) !=
+          entry.checksum ||
+      filter->keys() != entry.keys) {
+    throw CheckpointError(path.string(), "does not match its manifest entry (checksum or keys)");
+  }
+  return filter;
 }
 
 }  // namespace
@@ -45,6 +67,19 @@ FilterSnapshot read_checkpoint(const fs::path& dir, std::string_view manifest_na
     bits->cache_checksum(entry.keys, entry.checksum);
     snapshot.layers.push_back({std::move(bits), entry.keys});
   }
+  if (manifest.version == seenfilter::kCompactManifestVersion) {
+    snapshot.options.hash_log = dir / seenfilter::kHashLogFileName;
+    snapshot.compact_keys = manifest.compact_keys;
+    snapshot.log_keys = manifest.log_keys;
+    for (size_t i = 0; i < manifest.shards.size(); ++i) {
+      const seenfilter::ManifestShard& entry = manifest.shards[i];
+      if (i > 0 && entry.file_size != 0 && entry.checksum == manifest.shards[i - 1].checksum) {
+        snapshot.shards.push_back({snapshot.shards.back().filter, entry.rotation});
+        continue;
+      }
+      snapshot.shards.push_back({read_shard_file(dir, entry), entry.rotation});
+    }
+  }
   return snapshot;
 }
 
@@ -58,6 +93,30 @@ CheckpointInfo inspect_checkpoint(const fs::path& dir, std::string_view manifest
   const seenfilter::Manifest manifest = seenfilter::read_manifest_file(dir / info.manifest);
   info.sequence = manifest.sequence;
   info.options = manifest.options;
+  info.version = manifest.version;
+  info.log_keys = manifest.log_keys;
+  const bool compact = manifest.version == seenfilter::kCompactManifestVersion;
+  const seenfilter::FprBudget budget =
+      seenfilter::split_fpr_budget(manifest.options.target_fpr, seenfilter::kActiveRatio);
+  if (compact) {
+    CheckpointLayerInfo layer;
+    layer.kind = "compact";
+    layer.entry.keys = layer.entry.capacity = manifest.compact_keys;
+    layer.entry.probes = 3;
+    for (size_t i = 0; i < manifest.shards.size(); ++i) {
+      const seenfilter::ManifestShard& entry = manifest.shards[i];
+      if (entry.file_size == 0 || (i > 0 && entry.checksum == manifest.shards[i - 1].checksum)) continue;
+      layer.bytes += read_shard_file(dir, entry)->bytes();  // decoding verifies every field
+    }
+    layer.bits_per_key = manifest.compact_keys == 0
+                             ? 0.0
+                             : static_cast<double>(layer.bytes) * 8.0 / static_cast<double>(manifest.compact_keys);
+    layer.target_fpr = budget.compact_fpr;
+    layer.estimated_fpr = manifest.compact_keys == 0 ? 0.0 : budget.compact_fpr;
+    info.keys += manifest.compact_keys;
+    info.bytes += layer.bytes;
+    info.layers.push_back(layer);
+  }
   std::vector<seenfilter::LayerLoad> loads;
   for (const ManifestLayer& entry : manifest.layers) {
     CheckpointLayerInfo layer;
@@ -73,7 +132,8 @@ CheckpointInfo inspect_checkpoint(const fs::path& dir, std::string_view manifest
     const seenfilter::LayerGeometry g = entry.geometry();
     layer.fill = static_cast<double>(layer.set_bits) / static_cast<double>(g.bytes() * 8);
     layer.bits_per_key = g.bits_per_key();
-    layer.target_fpr = seenfilter::layer_fpr_share(manifest.options, entry.index);
+    layer.bytes = g.bytes();
+    layer.target_fpr = compact ? budget.active_fpr / 2 : seenfilter::layer_fpr_share(manifest.options, entry.index);
     layer.estimated_fpr = seenfilter::layer_fpr(g, entry.keys);
     info.keys += entry.keys;
     info.bytes += g.bytes();
@@ -82,6 +142,12 @@ CheckpointInfo inspect_checkpoint(const fs::path& dir, std::string_view manifest
   }
   info.estimated_fpr = seenfilter::compounded_fpr(loads);
   info.estimated_false_positives = seenfilter::expected_false_positives(loads);
+  if (compact) {
+    // The Bloom layers' compounded FPR with the compact layer's; false positives bounded by the target.
+    const double compact_fpr = info.layers.front().estimated_fpr;
+    info.estimated_fpr = 1.0 - (1.0 - info.estimated_fpr) * (1.0 - compact_fpr);
+    info.estimated_false_positives = static_cast<double>(info.keys) * manifest.options.target_fpr;
+  }
   return info;
 }
 

@@ -89,6 +89,41 @@ ManifestLayer store_layer(const FilterSnapshot::Layer& layer, const fs::path& di
   return entry;
 }
 
+// A compact shard's file: named by its trailer checksum, written unless already there.
+seenfilter::ManifestShard store_shard(const FilterSnapshot::Shard& shard, const fs::path& dir) {
+  seenfilter::ManifestShard entry;
+  entry.rotation = shard.rotation;
+  if (!shard.filter) return entry;
+  const std::string bytes = shard.filter->encode();
+  entry.keys = shard.filter->keys();
+  entry.file_size = bytes.size();
+  entry.checksum = load_u64(reinterpret_cast<const uint8_t*>(bytes.data()) + bytes.size() - seenfilter::kChecksumBytes);
+  if (!has_file_of_size(dir / entry.file_name(), entry.file_size)) {
+    DurableFile file(dir / (entry.file_name() + ".tmp"));
+    file.append(bytes.data(), bytes.size());
+    file.commit(dir / entry.file_name());
+  }
+  return entry;
+}
+
+// Version 2: the compact layer's shards and the log position; the log itself is already durable
+// up to it (SeenFilter::snapshot()) and must be this directory's.
+void store_compact(const FilterSnapshot& snapshot, const fs::path& dir, seenfilter::Manifest& manifest) {
+  const fs::path log = fs::weakly_canonical(snapshot.options.hash_log);
+  if (log != fs::weakly_canonical(dir / seenfilter::kHashLogFileName)) {
+    throw CheckpointError(dir.string(), "a compact filter saves only into the directory of its hash log (" +
+                                            snapshot.options.hash_log.string() + ")");
+  }
+  manifest.version = seenfilter::kCompactManifestVersion;
+  manifest.compact_keys = snapshot.compact_keys;
+  manifest.log_keys = snapshot.log_keys;
+  for (size_t i = 0; i < snapshot.shards.size(); ++i) {
+    const bool same = i > 0 && snapshot.shards[i].filter == snapshot.shards[i - 1].filter;
+    manifest.shards.push_back(same ? manifest.shards.back() : store_shard(snapshot.shards[i], dir));
+    manifest.shards.back().rotation = snapshot.shards[i].rotation;
+  }
+}
+
 uint64_t next_sequence(const fs::path& dir) {
   uint64_t max_seq = 0;
   for (const auto& e : fs::directory_iterator(dir)) {
@@ -99,8 +134,8 @@ uint64_t next_sequence(const fs::path& dir) {
 }
 
 bool is_our_temp_file(const std::string& name) {
-  return name.ends_with(".tmp") &&
-         (name.starts_with("layer-") || name.starts_with("MANIFEST-") || name == "CURRENT.tmp");
+  return name.ends_with(".tmp") && (name.starts_with("layer-") || name.starts_with("compact-") ||
+                                    name.starts_with("MANIFEST-") || name == "CURRENT.tmp");
 }
 
 }  // namespace
@@ -113,6 +148,7 @@ std::string save_checkpoint(const FilterSnapshot& snapshot, const fs::path& dir,
     manifest.options = snapshot.options;
     for (const FilterSnapshot::Layer& layer : snapshot.layers)
       manifest.layers.push_back(store_layer(layer, dir, options));
+    if (!snapshot.options.hash_log.empty()) store_compact(snapshot, dir, manifest);
     sync_directory(dir);
     report(options, "layers synced");
 
@@ -168,7 +204,9 @@ void retain_checkpoints(const fs::path& dir, uint32_t keep, const std::set<std::
       continue;
     }
     try {
-      for (const ManifestLayer& l : seenfilter::read_manifest_file(dir / name).layers) referenced.insert(l.file_name());
+      const seenfilter::Manifest m = seenfilter::read_manifest_file(dir / name);
+      for (const ManifestLayer& l : m.layers) referenced.insert(l.file_name());
+      for (const seenfilter::ManifestShard& sh : m.shards) referenced.insert(sh.file_name());
     } catch (const std::exception&) {
       all_kept_readable = false;  // its layer files are unknown: delete none
     }
@@ -176,7 +214,9 @@ void retain_checkpoints(const fs::path& dir, uint32_t keep, const std::set<std::
   if (!all_kept_readable) return;
   for (const auto& e : fs::directory_iterator(dir, ec)) {
     const std::string name = e.path().filename().string();
-    if (name.starts_with("layer-") && name.ends_with(".sfl") && !referenced.contains(name)) fs::remove(e.path(), ec);
+    const bool ours = (name.starts_with("layer-") && name.ends_with(".sfl")) ||
+                      (name.starts_with("compact-") && name.ends_with(".sff"));
+    if (ours && !referenced.contains(name)) fs::remove(e.path(), ec);
   }
 }
 

@@ -4,7 +4,9 @@
 #include <new>
 #include <optional>
 #include <stdexcept>
+#include <utility>
 
+#include "seenfilter/compact_layers.h"
 #include "seenfilter/fpr_estimate.h"
 #include "seenfilter/layer_plan.h"
 
@@ -23,14 +25,25 @@ const char* to_string(InsertOutcome outcome) {
   return "?";
 }
 
-SeenFilter::SeenFilter(const SeenFilterOptions& options) : options_(options) {
+SeenFilter::SeenFilter(SeenFilterOptions options) : options_(std::move(options)) {
   options_.validate();
+  if (!options_.hash_log.empty()) {
+    FilterSnapshot empty;
+    empty.options = options_;
+    compact_ = std::make_unique<seenfilter::CompactLayers>(empty);
+    return;
+  }
   std::lock_guard lock(growth_mu_);
   append_layer_locked(std::make_shared<LayerBits>(seenfilter::plan_layer(options_, 0)), 0);
 }
 
 SeenFilter::SeenFilter(const FilterSnapshot& snapshot) : options_(snapshot.options) {
   options_.validate();
+  if (!options_.hash_log.empty()) {
+    compact_ = std::make_unique<seenfilter::CompactLayers>(snapshot);
+    return;
+  }
+  if (!snapshot.shards.empty()) throw std::invalid_argument("SeenFilter: a compact snapshot needs a hash_log");
   if (snapshot.layers.empty()) throw std::invalid_argument("SeenFilter: snapshot has no layers");
   if (snapshot.layers.size() > kMaxLayers) throw std::invalid_argument("SeenFilter: snapshot has too many layers");
   std::lock_guard lock(growth_mu_);
@@ -116,7 +129,10 @@ uint64_t insert_stripe(uint64_t block, uint32_t layer_index) { return (block << 
 static_assert(SeenFilter::kMaxLayers <= 128);
 }  // namespace
 
-InsertOutcome SeenFilter::try_insert_hashed(const KeyHash& hash) { return insert_hashed<Writers::kMany>(hash); }
+InsertOutcome SeenFilter::try_insert_hashed(const KeyHash& hash) {
+  if (compact_) return compact_->insert(hash);
+  return insert_hashed<Writers::kMany>(hash);
+}
 
 // With Writers::kOne the caller is the only writer, so there is no other inserter to exclude and
 // the stripe (an atomic exchange and a store per key) is skipped and a slot is taken with a plain
@@ -162,6 +178,7 @@ InsertOutcome SeenFilter::insert_hashed(const KeyHash& hash) {
 }
 
 bool SeenFilter::contains_hashed(const KeyHash& hash) const {
+  if (compact_) return compact_->contains(hash);
   for (uint32_t i = layer_count(); i-- > 0;) {
     const LayerBits& bits = *layer(i)->bits;
     if (bits.test(seenfilter::block_probe(hash, bits.geometry()))) return true;
@@ -202,6 +219,17 @@ void check_batch_sizes(size_t keys, size_t outputs) {
 }
 }  // namespace
 
+template <typename Consume>
+void SeenFilter::hash_windows(std::span<const std::string_view> keys, size_t outputs, Consume&& consume) {
+  check_batch_sizes(keys.size(), outputs);
+  KeyHash hashes[kBatchWindow];
+  for (size_t start = 0; start < keys.size(); start += kBatchWindow) {
+    const size_t n = std::min(kBatchWindow, keys.size() - start);
+    for (size_t i = 0; i < n; ++i) hashes[i] = hash_key(keys[start + i]);
+    consume(start, std::span<const KeyHash>(hashes, n));
+  }
+}
+
 // Hashes a window of keys and prefetches their cache lines in every layer before probing any,
 // so the window's memory misses overlap.
 template <typename Probe>
@@ -222,6 +250,12 @@ void SeenFilter::probe_batch(std::span<const std::string_view> keys, size_t outp
 
 void SeenFilter::insert_batch(std::span<const std::string_view> keys, std::span<InsertOutcome> outcomes,
                               Writers writers) {
+  if (compact_) {
+    hash_windows(keys, outcomes.size(), [&](size_t start, std::span<const KeyHash> hashes) {
+      compact_->insert_batch(hashes, outcomes.subspan(start, hashes.size()), writers);
+    });
+    return;
+  }
   if (writers == Writers::kOne) {
     probe_batch(keys, outcomes.size(), /*for_insert=*/false,
                 [&](size_t i, const KeyHash& h) { outcomes[i] = insert_hashed<Writers::kOne>(h); });
@@ -232,11 +266,18 @@ void SeenFilter::insert_batch(std::span<const std::string_view> keys, std::span<
 }
 
 void SeenFilter::contains_batch(std::span<const std::string_view> keys, std::span<bool> found) const {
+  if (compact_) {
+    hash_windows(keys, found.size(), [&](size_t start, std::span<const KeyHash> hashes) {
+      compact_->contains_batch(hashes, found.subspan(start, hashes.size()));
+    });
+    return;
+  }
   probe_batch(keys, found.size(), /*for_insert=*/false,
               [&](size_t i, const KeyHash& h) { found[i] = contains_hashed(h); });
 }
 
 uint64_t SeenFilter::size() const {
+  if (compact_) return compact_->size();
   uint64_t keys = 0;
   for (uint32_t i = 0, n = layer_count(); i < n; ++i) {
     const LiveLayer& l = *layer(i);
@@ -245,13 +286,20 @@ uint64_t SeenFilter::size() const {
   return keys;
 }
 
+bool SeenFilter::full() const { return compact_ ? compact_->full() : full_.load(std::memory_order_acquire); }
+
 std::string SeenFilter::full_reason() const {
+  if (compact_) return compact_->full_reason();
   std::lock_guard lock(growth_mu_);
   return full_reason_;
 }
 
 SeenFilterStats SeenFilter::stats(bool compute_fill) const {
   SeenFilterStats out;
+  if (compact_) {
+    compact_->add_stats(out, compute_fill);
+    return out;
+  }
   std::vector<seenfilter::LayerLoad> loads;
   for (uint32_t i = 0, n = layer_count(); i < n; ++i) {
     const LiveLayer& l = *layer(i);
@@ -281,6 +329,7 @@ SeenFilterStats SeenFilter::stats(bool compute_fill) const {
 }
 
 FilterSnapshot SeenFilter::snapshot() const {
+  if (compact_) return compact_->snapshot(options_);
   FilterSnapshot snap;
   snap.options = options_;
   const uint32_t n = layer_count();

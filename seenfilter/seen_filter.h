@@ -16,6 +16,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -23,6 +24,7 @@
 #include <string_view>
 #include <vector>
 
+#include "seenfilter/fuse_filter.h"
 #include "seenfilter/key_hash.h"
 #include "seenfilter/layer_bits.h"
 #include "seenfilter/stripe_locks.h"
@@ -45,12 +47,18 @@ struct SeenFilterOptions {
   // initial_capacity keys with the whole target_fpr, no growth (inserts past it report kFull).
   double tightening_ratio = 0.9;
   uint64_t memory_limit_bytes = uint64_t{1} << 30;  // bit arrays of all layers together
+  // Empty: the layered filter above. Set: compact mode (seenfilter/compact_layers.h), every new
+  // key's hash appended to a hash log at this path, sealed layers rebuilt into one static compact
+  // layer; growth_factor and tightening_ratio are then unused. Not part of the saved parameters:
+  // a checkpoint's loader sets it to the log beside the checkpoint.
+  std::filesystem::path hash_log;
 
   // Throws std::invalid_argument naming the offending option and its value.
   void validate() const;
 };
 
 struct LayerStats {
+  std::string kind = "bloom";  // "bloom" (blocked Bloom layer) or "compact" (the fuse shards)
   uint32_t index = 0;
   uint64_t capacity = 0;
   uint64_t keys = 0;
@@ -83,15 +91,30 @@ struct FilterSnapshot {
     std::shared_ptr<const seenfilter::LayerBits> bits;
     uint64_t keys = 0;
   };
+  // Compact mode: a shard of the compact layer; the key's log hash, rotated left by `rotation`,
+  // is looked up in `filter` (null: no keys yet).
+  struct Shard {
+    std::shared_ptr<const seenfilter::FuseFilter> filter;
+    uint32_t rotation = 0;
+  };
   SeenFilterOptions options;
+  // Layered: every layer. Compact mode: the Bloom layers, the frozen one (being compacted) if
+  // any, then the active one.
   std::vector<Layer> layers;
+  std::vector<Shard> shards;  // compact mode: 2^s entries, by the log hash's top s bits
+  uint64_t compact_keys = 0;  // compact mode: log keys the shards hold
+  uint64_t log_keys = 0;      // compact mode: keys in the hash log (all of the filter's)
 };
+
+namespace seenfilter {
+class CompactLayers;
+}
 
 class SeenFilter {
  public:
   static constexpr uint32_t kMaxLayers = 128;
 
-  explicit SeenFilter(const SeenFilterOptions& options = {});
+  explicit SeenFilter(SeenFilterOptions options = {});
   // Continues from a snapshot (e.g. one read back from a checkpoint); validates it.
   explicit SeenFilter(const FilterSnapshot& snapshot);
   SeenFilter(const SeenFilter&) = delete;
@@ -119,7 +142,7 @@ class SeenFilter {
   bool contains_hashed(const KeyHash& hash) const;
 
   uint64_t size() const;  // keys recorded
-  bool full() const { return full_.load(std::memory_order_acquire); }
+  bool full() const;
   std::string full_reason() const;
   const SeenFilterOptions& options() const { return options_; }
   // compute_fill scans every bit (O(bytes)); leave it off for frequent progress reports.
@@ -129,6 +152,9 @@ class SeenFilter {
   // may contain some inserted during it. A layer's key count is read after its copy, so it is
   // never below the keys whose bits the copy holds (a restored layer never overfills).
   FilterSnapshot snapshot() const;
+
+  // Compact mode's layers (rebuild control and figures for tests and benchmarks); null when layered.
+  seenfilter::CompactLayers* compact_layers() const { return compact_.get(); }
 
  private:
   // A layer is sealed (its bits written for good) once a later layer exists: next_layer()
@@ -151,6 +177,9 @@ class SeenFilter {
   KeyHash hash_and_prefetch(std::string_view key, bool for_insert) const;
   template <Writers kWriters>
   InsertOutcome insert_hashed(const KeyHash& hash);
+  // Hashes keys a window at a time and passes each window's hashes to consume(start, hashes).
+  template <typename Consume>
+  static void hash_windows(std::span<const std::string_view> keys, size_t outputs, Consume&& consume);
   template <typename Probe>
   void probe_batch(std::span<const std::string_view> keys, size_t outputs, bool for_insert, Probe&& probe) const;
 
@@ -164,6 +193,8 @@ class SeenFilter {
   std::vector<std::unique_ptr<LiveLayer>> owned_layers_;
   uint64_t bytes_ = 0;
   std::string full_reason_;
+
+  std::unique_ptr<seenfilter::CompactLayers> compact_;  // compact mode: all calls go there
 };
 
 }  // namespace bloomcrawl

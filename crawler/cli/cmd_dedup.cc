@@ -13,7 +13,10 @@
 // printed, since it cannot be shown to be a duplicate, and counted; a warning says so once.
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -22,6 +25,7 @@
 #include <vector>
 
 #include "base/dir_lock.h"
+#include "base/file_system.h"
 #include "crawler/cli/command.h"
 #include "crawler/cli/line_stream.h"
 #include "seenfilter/checkpoint.h"
@@ -47,7 +51,31 @@ struct DedupCounts {
   uint64_t unrecorded = 0;  // printed, but the full filter could not remember them
 };
 
-std::unique_ptr<SeenFilter> open_filter(const DedupArgs& args) {
+// Without --state the compact filter's hash log lives in a private temporary directory, removed
+// at exit (kill -9 aside: it is under the system's temp path).
+class ScratchDir {
+ public:
+  ScratchDir() = default;
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  ~ScratchDir() {
+    std::error_code ec;
+    if (!path_.empty()) std::filesystem::remove_all(path_, ec);
+  }
+  const std::filesystem::path& create() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "bloomcrawl-dedup-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) throw_file_error(pattern, "cannot create a directory", errno);
+    path_ = pattern;
+    return path_;
+  }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// A growing filter is compact (docs/seenfilter.md, "Compaction"): its hash log goes in the state
+// directory, or in `scratch`. A right-sized one (--tightening 0) never grows and stays one layer.
+std::unique_ptr<SeenFilter> open_filter(const DedupArgs& args, ScratchDir& scratch) {
   if (!args.state_dir.empty() && checkpoint_exists(args.state_dir)) {
     // The saved parameters win (the bits were laid out with them); only the limit may change.
     FilterSnapshot snapshot = read_checkpoint(args.state_dir);
@@ -59,6 +87,10 @@ std::unique_ptr<SeenFilter> open_filter(const DedupArgs& args) {
   options.target_fpr = args.fpr;
   options.tightening_ratio = args.tightening;
   if (args.memory_limit) options.memory_limit_bytes = *args.memory_limit;
+  if (args.tightening != 0.0) {
+    options.hash_log = (args.state_dir.empty() ? scratch.create() : std::filesystem::path(args.state_dir)) /
+                       seenfilter::kHashLogFileName;
+  }
   return std::make_unique<SeenFilter>(options);
 }
 
@@ -155,7 +187,8 @@ RunFn setup_dedup(CLI::App& app) {
   return [args] {
     std::optional<DirLock> lock;
     if (!args->state_dir.empty()) lock.emplace(args->state_dir);
-    std::unique_ptr<SeenFilter> filter = open_filter(*args);
+    ScratchDir scratch;
+    std::unique_ptr<SeenFilter> filter = open_filter(*args, scratch);
     DedupCounts counts;
     try {
       dedup_stdin(*filter, counts, args->line_buffered ? LineWriter::Buffering::kLine : LineWriter::Buffering::kAuto);

@@ -70,17 +70,19 @@ Description describe_seen_filter(const InspectArgs& args) {
   for (const CheckpointLayerInfo& l : info.layers) {
     capacity += l.entry.capacity;
     layers.push_back({
+        {"kind", l.kind},
         {"index", l.entry.index},
         {"file", l.file},
         {"capacity", l.entry.capacity},
         {"keys", l.entry.keys},
         {"sealed", l.entry.keys == l.entry.capacity},
         {"blocks", l.entry.blocks},
-        {"bytes", l.entry.blocks * seenfilter::kBlockBytes},
+        {"bytes", l.bytes},
         {"probes", l.entry.probes},
         {"bits_per_key", l.bits_per_key},
         {"fill", l.fill},
         {"target_fpr", l.target_fpr},
+        {"fpr_share", l.target_fpr / info.options.target_fpr},
         {"estimated_fpr", l.estimated_fpr},
         {"checksum", hex64(l.entry.checksum)},
     });
@@ -91,7 +93,8 @@ Description describe_seen_filter(const InspectArgs& args) {
       {"directory", args.dir},
       {"manifest", info.manifest},
       {"sequence", info.sequence},
-      {"format_version", seenfilter::kCheckpointVersion},
+      {"format_version", info.version},
+      {"log_keys", info.log_keys},
       {"parameters",
        {{"initial_capacity", info.options.initial_capacity},
         {"target_fpr", info.options.target_fpr},

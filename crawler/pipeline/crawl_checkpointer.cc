@@ -15,6 +15,7 @@
 #include "crawler/persist/journal_records.h"
 #include "crawler/persist/journal_replay.h"
 #include "crawler/pipeline/queued_url.h"
+#include "seenfilter/checkpoint_format.h"
 
 namespace bloomcrawl {
 namespace {
@@ -38,9 +39,18 @@ nlohmann::json stats_to_resume(const nlohmann::json& checkpointed, const nlohman
 
 }  // namespace
 
+// With checkpoints, a growing filter is compact (docs/seenfilter.md, "Compaction"): its hash log
+// lives beside the filter's checkpoint files (filter/ in crawl_checkpoint.h), which is the only
+// directory a compact filter saves into. A resumed filter is what the checkpoint holds.
 SeenFilter CrawlCheckpointer::make_filter(const CrawlerSettings& s, const CrawlCheckpoint* resume) {
   if (resume) return SeenFilter(resume->filter);
-  return SeenFilter(s.filter);
+  SeenFilterOptions options = s.filter;
+  if (!s.checkpoint.directory.empty() && options.tightening_ratio != 0.0) {
+    const std::filesystem::path filter_dir = s.checkpoint.directory / "filter";
+    std::filesystem::create_directories(filter_dir);
+    options.hash_log = filter_dir / seenfilter::kHashLogFileName;
+  }
+  return SeenFilter(std::move(options));
 }
 
 Frontier CrawlCheckpointer::make_frontier(const CrawlerSettings& s, const CrawlCheckpoint* resume) {

@@ -1,0 +1,152 @@
+// The compact SeenFilter (SeenFilterOptions::hash_log) grown from START to END keys at 1e-6, beside
+// today's layered SeenFilter grown the same way, on the same keys (issue 30's growth benchmark).
+//
+//   compact_growth_bench START END PROBES DIR     e.g. compact_growth_bench 10000 10000000 100000000 /tmp/x
+//
+// Prints markdown: one row per structure with bits per key at the end and the worst and best seen
+// at any point of the growth (sampled every 4096 keys, so every seal and shard switch is caught
+// within 4096 keys; the worst also once past 8x START), batch insert ns per key as wall time and as CPU time of the
+// whole process (the rebuild thread included), batch lookup ns per key (hits, then PROBES absent keys), the measured
+// FPR, false negatives among the keys whose insert returned kNew, rebuilds, and the peak bytes a rebuild held beside
+// the filter. A seal waits for the previous rebuild, so insert wall time includes what the rebuild thread could not
+// hide. Inserts are one writer (Writers::kOne), as `bloomcrawl dedup`. Keys are 8-byte integers; i < END present, i
+// >= END absent.
+#include <ctime>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "bench/integer_key_batch.h"
+#include "seenfilter/compact_layers.h"
+#include "seenfilter/seen_filter.h"
+
+namespace {
+
+using namespace bloomcrawl;
+
+constexpr double kTarget = 1e-6;
+using bench::kBatch;
+constexpr uint64_t kSampleEvery = 4096;
+
+double process_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+double wall_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+struct Figures {
+  double insert_wall_ns = 0, insert_cpu_ns = 0;
+  double bits_end = 0, bits_worst = 0, bits_best = 1e9;
+  double bits_worst_grown = 0;  // worst once the filter holds 8x START keys (the active layer is keys/8)
+  double hit_ns = 0, miss_ns = 0;
+  uint64_t false_positives = 0, missing = 0, layers = 0;
+  uint64_t unrecorded = 0;  // inserts answered kSeen by a false positive (never recorded)
+};
+
+// Grows `filter` over [0, end), sampling bits per key once the filter holds `start` keys.
+Figures measure(SeenFilter& filter, uint64_t start, uint64_t end, uint64_t probes) {
+  Figures f;
+  bench::IntegerKeyBatch batch;
+  std::array<InsertOutcome, kBatch> outcomes{};
+  std::vector<bool> recorded(end);  // a false positive's kSeen records nothing: not a false negative later
+  const double wall = wall_seconds();
+  const double cpu = process_cpu_seconds();
+  for (uint64_t at = 0; at < end; at += kBatch) {
+    const auto keys = batch.fill(at, static_cast<size_t>(std::min<uint64_t>(kBatch, end - at)));
+    filter.insert_batch(keys, std::span(outcomes.data(), keys.size()), SeenFilter::Writers::kOne);
+    for (size_t i = 0; i < keys.size(); ++i) recorded[at + i] = outcomes[i] == InsertOutcome::kNew;
+    if (at >= start && at % kSampleEvery == 0) {
+      const SeenFilterStats s = filter.stats(false);
+      f.bits_worst = std::max(f.bits_worst, s.bits_per_key);
+      f.bits_best = std::min(f.bits_best, s.bits_per_key);
+      if (at >= 8 * start) f.bits_worst_grown = std::max(f.bits_worst_grown, s.bits_per_key);
+    }
+  }
+  if (auto* compact = filter.compact_layers()) compact->wait_for_rebuild();  // its cost counts
+  f.insert_wall_ns = (wall_seconds() - wall) * 1e9 / static_cast<double>(end);
+  f.insert_cpu_ns = (process_cpu_seconds() - cpu) * 1e9 / static_cast<double>(end);
+  const SeenFilterStats s = filter.stats(false);
+  f.bits_end = s.bits_per_key;
+  f.layers = s.layers.size();
+  f.unrecorded = end - s.keys;
+  std::array<bool, kBatch> found{};
+  const uint64_t hits = std::min<uint64_t>(end, 4'000'000);
+  double t = process_cpu_seconds();
+  for (uint64_t at = 0; at < hits; at += kBatch) {
+    const auto keys = batch.fill(at, static_cast<size_t>(std::min<uint64_t>(kBatch, hits - at)));
+    filter.contains_batch(keys, std::span(found.data(), keys.size()));
+    for (size_t i = 0; i < keys.size(); ++i) f.missing += recorded[at + i] && !found[i] ? 1 : 0;
+  }
+  f.hit_ns = (process_cpu_seconds() - t) * 1e9 / static_cast<double>(hits);
+  t = process_cpu_seconds();
+  for (uint64_t at = 0; at < probes; at += kBatch) {
+    const auto keys = batch.fill(end + at, static_cast<size_t>(std::min<uint64_t>(kBatch, probes - at)));
+    filter.contains_batch(keys, std::span(found.data(), keys.size()));
+    for (size_t i = 0; i < keys.size(); ++i) f.false_positives += found[i] ? 1 : 0;
+  }
+  f.miss_ns = (process_cpu_seconds() - t) * 1e9 / static_cast<double>(probes);
+  return f;
+}
+
+void print_row(const char* name, uint64_t start, uint64_t end, uint64_t probes, const Figures& f, const char* extra) {
+  std::printf(
+      "| %llu -> %llu | %s | %.2f | %.2f - %.2f (%.2f past 8x) | %.1f / %.1f | %.1f / %.1f | %llu / %llu = %.3g | %llu "
+      "| %s |\n",
+      static_cast<unsigned long long>(start), static_cast<unsigned long long>(end), name, f.bits_end, f.bits_best,
+      f.bits_worst, f.bits_worst_grown, f.insert_wall_ns, f.insert_cpu_ns, f.hit_ns, f.miss_ns,
+      static_cast<unsigned long long>(f.false_positives), static_cast<unsigned long long>(probes),
+      static_cast<double>(f.false_positives) / static_cast<double>(probes), static_cast<unsigned long long>(f.missing),
+      extra);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 5) {
+    std::fprintf(stderr, "usage: compact_growth_bench START END PROBES DIR\n");
+    return 2;
+  }
+  const uint64_t start = std::strtoull(argv[1], nullptr, 10);
+  const uint64_t end = std::strtoull(argv[2], nullptr, 10);
+  const uint64_t probes = std::strtoull(argv[3], nullptr, 10);
+  const std::filesystem::path dir = argv[4];
+  std::filesystem::create_directories(dir);
+
+  SeenFilterOptions options{.initial_capacity = start, .target_fpr = kTarget, .memory_limit_bytes = uint64_t{64} << 30};
+  Figures layered_figures;
+  {
+    SeenFilter layered(options);
+    layered_figures = measure(layered, start, end, probes);
+    char extra[64];
+    std::snprintf(extra, sizeof extra, "%llu layers, %llu inserts kSeen by a false positive",
+                  static_cast<unsigned long long>(layered_figures.layers),
+                  static_cast<unsigned long long>(layered_figures.unrecorded));
+    print_row("layered SeenFilter (today)", start, end, probes, layered_figures, extra);
+  }
+  options.hash_log = dir / "hashlog";
+  SeenFilter compact(options);
+  const Figures f = measure(compact, start, end, probes);
+  const auto* layers = compact.compact_layers();
+  const SeenFilterStats s = compact.stats(false);
+  char extra[256];
+  std::snprintf(extra, sizeof extra,
+                "%llu rebuilds, compact layer %.2f bits/key, peak rebuild memory %.1f%% of the filter (%.1f MB), "
+                "%llu inserts kSeen by a false positive",
+                static_cast<unsigned long long>(layers->rebuilds()), s.layers.front().bits_per_key,
+                100.0 * static_cast<double>(layers->peak_rebuild_bytes()) / static_cast<double>(s.bytes),
+                static_cast<double>(layers->peak_rebuild_bytes()) / 1e6, static_cast<unsigned long long>(f.unrecorded));
+  print_row("compact SeenFilter (fuse shards + active Bloom)", start, end, probes, f, extra);
+  std::filesystem::remove_all(dir);
+  return f.missing + layered_figures.missing == 0 ? 0 : 1;
+}

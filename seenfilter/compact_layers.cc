@@ -1,0 +1,438 @@
+#include "seenfilter/compact_layers.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <fstream>
+#include <new>
+#include <optional>
+#include <stdexcept>
+
+#include "base/data_error.h"
+#include "seenfilter/blocked_bloom_math.h"
+#include "seenfilter/fpr_estimate.h"
+
+namespace bloomcrawl::seenfilter {
+namespace fs = std::filesystem;
+
+namespace {
+
+// Keys probed per hold of the view lock, hashed and prefetched together (as SeenFilter's batches).
+constexpr size_t kWindow = 32;
+
+uint64_t insert_stripe(uint64_t block, uint32_t layer_index) { return (block << 7) | layer_index; }
+
+const FilterSnapshot::Shard& shard_of(const std::vector<FilterSnapshot::Shard>& shards, uint32_t bits, uint64_t h) {
+  return shards[bits == 0 ? 0 : h >> (64 - bits)];
+}
+
+// Bytes of the compact layer a rebuild of `keys` keys produces (the memory limit's estimate).
+uint64_t compact_bytes_for(uint64_t keys, uint32_t fingerprint_bits) {
+  const uint64_t shard_keys = std::max<uint64_t>(keys >> shard_bits_for(keys), 1);
+  return static_cast<uint64_t>(
+      std::ceil(static_cast<double>(keys) * fuse_cells_per_key(shard_keys) * fingerprint_bits / 8.0));
+}
+
+}  // namespace
+
+uint32_t shard_bits_for(uint64_t keys) {
+  uint32_t bits = 0;
+  while (bits < kMaxShardBits && (keys >> (bits + 1)) >= kMinShardKeys) ++bits;
+  return bits;
+}
+
+CompactLayers::CompactLayers(const FilterSnapshot& snapshot)
+    : options_(snapshot.options),
+      budget_(split_fpr_budget(snapshot.options.target_fpr, kActiveRatio)),
+      bloom_share_(budget_.active_fpr / 2),
+      log_(snapshot.options.hash_log, snapshot.log_keys) {
+  if (budget_.fingerprint_bits == 0) {
+    throw std::invalid_argument("SeenFilter: target_fpr " + std::to_string(options_.target_fpr) +
+                                " cannot be split between a compact layer and Bloom layers");
+  }
+  if (snapshot.layers.size() > 2) throw std::invalid_argument("SeenFilter: compact snapshot has more than two layers");
+  shards_ = snapshot.shards.empty() ? std::vector<FilterSnapshot::Shard>(1) : snapshot.shards;
+  if (!std::has_single_bit(shards_.size()) || shards_.size() > (size_t{1} << kMaxShardBits)) {
+    throw std::invalid_argument("SeenFilter: compact snapshot has " + std::to_string(shards_.size()) + " shards");
+  }
+  shard_bits_ = static_cast<uint32_t>(std::countr_zero(shards_.size()));
+  compact_keys_ = snapshot.compact_keys;
+  uint64_t keys = compact_keys_;
+  for (const FilterSnapshot::Layer& l : snapshot.layers) keys += l.keys;
+  if (keys != snapshot.log_keys) {
+    throw std::invalid_argument("SeenFilter: compact snapshot holds " + std::to_string(keys) + " keys, its log " +
+                                std::to_string(snapshot.log_keys));
+  }
+  active_ = std::make_unique<Active>();
+  if (snapshot.layers.empty()) {
+    active_->bits = std::make_shared<LayerBits>(size_layer(0, options_.initial_capacity, bloom_share_));
+    next_layer_index_ = 1;
+  } else {
+    const FilterSnapshot::Layer& last = snapshot.layers.back();
+    active_->bits = last.bits->copy();  // private: it will be written
+    active_->reserved.store(last.keys);
+    next_layer_index_ = last.bits->geometry().index + 1;
+  }
+  if (snapshot.layers.size() == 2) {
+    // Saved during a rebuild: finish it.
+    frozen_ = snapshot.layers[0].bits;
+    frozen_keys_ = snapshot.layers[0].keys;
+    start_rebuild_locked(compact_keys_ + frozen_keys_);
+  }
+}
+
+CompactLayers::~CompactLayers() { wait_for_rebuild(); }
+
+void CompactLayers::wait_for_rebuild() {
+  std::lock_guard lock(seal_mu_);
+  if (rebuild_thread_.joinable()) rebuild_thread_.join();
+}
+
+void CompactLayers::set_rebuild_progress(std::function<void(std::string_view)> progress) {
+  std::lock_guard lock(state_mu_);
+  progress_ = std::move(progress);
+}
+
+void CompactLayers::report(std::string_view step) const {
+  std::function<void(std::string_view)> progress;
+  {
+    std::lock_guard lock(state_mu_);
+    progress = progress_;
+  }
+  if (progress) progress(step);
+}
+
+bool CompactLayers::shards_contain(uint64_t h) const {
+  const FilterSnapshot::Shard& s = shard_of(shards_, shard_bits_, h);
+  return s.filter && s.filter->contains(std::rotl(h, static_cast<int>(s.rotation)));
+}
+
+bool CompactLayers::contains_locked(const KeyHash& hash, uint64_t h) const {
+  const LayerBits& active = *active_->bits;
+  if (active.test(block_probe(hash, active.geometry()))) return true;
+  if (frozen_ && frozen_->test(block_probe(hash, frozen_->geometry()))) return true;
+  return shards_contain(h);
+}
+
+void CompactLayers::prefetch_locked(const KeyHash& hash, bool for_insert) const {
+  const LayerBits& active = *active_->bits;
+  const uint64_t block = block_index(hash, active.geometry());
+  active.prefetch(block);
+  if (for_insert) stripes_.prefetch(insert_stripe(block, active.geometry().index));
+  if (frozen_) frozen_->prefetch(block_index(hash, frozen_->geometry()));
+  const uint64_t h = log_hash(hash);
+  const FilterSnapshot::Shard& s = shard_of(shards_, shard_bits_, h);
+  if (s.filter) s.filter->prefetch(std::rotl(h, static_cast<int>(s.rotation)));
+}
+
+bool CompactLayers::contains(const KeyHash& hash) const {
+  std::shared_lock lock(view_mu_);
+  return contains_locked(hash, log_hash(hash));
+}
+
+void CompactLayers::contains_batch(std::span<const KeyHash> hashes, std::span<bool> found) const {
+  for (size_t start = 0; start < hashes.size(); start += kWindow) {
+    const size_t end = std::min(hashes.size(), start + kWindow);
+    std::shared_lock lock(view_mu_);
+    for (size_t i = start; i < end; ++i) prefetch_locked(hashes[i], false);
+    for (size_t i = start; i < end; ++i) found[i] = contains_locked(hashes[i], log_hash(hashes[i]));
+  }
+}
+
+// As SeenFilter::insert_hashed: the stripe of the key's block in the active layer makes "test all
+// layers, then set bits" one step per key. The view cannot change meanwhile (we hold view_mu_
+// shared), so every inserter of a key takes the same stripe.
+template <CompactLayers::Writers kWriters>
+CompactLayers::Probe CompactLayers::insert_locked(const KeyHash& hash, std::vector<uint64_t>& fresh) {
+  Active& active = *active_;
+  const LayerGeometry& g = active.bits->geometry();
+  const BlockProbe probe = block_probe(hash, g);
+  std::optional<StripeLocks::Guard> guard;
+  if constexpr (kWriters == Writers::kMany) guard.emplace(stripes_, insert_stripe(probe.block, g.index));
+  if (active.bits->test(probe)) return Probe::kSeen;
+  const uint64_t h = log_hash(hash);
+  if (frozen_ && frozen_->test(block_probe(hash, frozen_->geometry()))) return Probe::kSeen;
+  if (shards_contain(h)) return Probe::kSeen;
+  bool slot;
+  if constexpr (kWriters == Writers::kOne) {
+    const uint64_t taken = active.reserved.load(std::memory_order_relaxed);
+    slot = taken < g.capacity;
+    if (slot) active.reserved.store(taken + 1, std::memory_order_relaxed);
+  } else {
+    slot = active.reserved.load(std::memory_order_relaxed) < g.capacity &&
+           active.reserved.fetch_add(1, std::memory_order_relaxed) < g.capacity;
+  }
+  if (!slot) return Probe::kNoRoom;
+  active.bits->set_exclusive(probe);
+  fresh.push_back(h);
+  return Probe::kNew;
+}
+
+void CompactLayers::insert_batch(std::span<const KeyHash> hashes, std::span<InsertOutcome> outcomes, Writers writers) {
+  std::vector<uint64_t> fresh;
+  fresh.reserve(kWindow);
+  size_t next = 0;
+  while (next < hashes.size()) {
+    uint32_t generation;
+    {
+      std::shared_lock lock(view_mu_);
+      generation = next_layer_index_;
+      const size_t end = std::min(hashes.size(), next + kWindow);
+      for (size_t i = next; i < end; ++i) prefetch_locked(hashes[i], writers == Writers::kMany);
+      for (; next < end; ++next) {
+        const Probe p = writers == Writers::kOne ? insert_locked<Writers::kOne>(hashes[next], fresh)
+                                                 : insert_locked<Writers::kMany>(hashes[next], fresh);
+        if (p == Probe::kNoRoom) break;
+        outcomes[next] = p == Probe::kNew ? InsertOutcome::kNew : InsertOutcome::kSeen;
+      }
+      // Logged before the view is released: a seal (which takes the view exclusively) finds every
+      // key of the layer it freezes in the log.
+      if (!fresh.empty()) {
+        append_to_log(fresh);
+        fresh.clear();
+      }
+      if (next == end) continue;
+    }
+    if (!seal(generation)) {
+      // Growth refused: the key is still checked, but an absent one is not recorded.
+      outcomes[next] = contains(hashes[next]) ? InsertOutcome::kSeen : InsertOutcome::kFull;
+      ++next;
+    }
+  }
+}
+
+// A failed append (a full or failing disk) must not throw out of an insert whose bits are set: the
+// keys stay in the Bloom layers, growth stops (a rebuild from a log missing them would lose them)
+// and the next snapshot reports the failure, so a checkpoint never names keys the log lacks.
+void CompactLayers::append_to_log(std::span<const uint64_t> hashes) {
+  std::lock_guard log_lock(log_mu_);
+  if (log_failed_) return;
+  try {
+    log_.append(hashes);
+  } catch (const std::exception& e) {
+    log_failed_ = true;
+    std::lock_guard lock(state_mu_);
+    log_error_ = std::string("hash log write failed: ") + e.what();
+    refuse_locked(log_error_);
+  }
+}
+
+void CompactLayers::refuse_locked(std::string reason) {
+  full_reason_ = std::move(reason);
+  full_.store(true, std::memory_order_release);
+}
+
+uint64_t CompactLayers::compact_bytes_locked() const {
+  uint64_t bytes = 0;
+  const FuseFilter* previous = nullptr;
+  for (const FilterSnapshot::Shard& s : shards_) {
+    if (s.filter && s.filter.get() != previous) bytes += s.filter->bytes();
+    previous = s.filter.get();
+  }
+  return bytes;
+}
+
+bool CompactLayers::seal(uint32_t generation) {
+  std::lock_guard seal_lock(seal_mu_);
+  {
+    std::shared_lock lock(view_mu_);
+    if (next_layer_index_ != generation) return true;  // another thread sealed it
+  }
+  if (full()) return false;
+  // At most one frozen layer (the FPR budget has room for two Bloom layers): a seal waits for the
+  // previous rebuild. docs/seenfilter.md measures how often that happens.
+  if (rebuild_thread_.joinable()) rebuild_thread_.join();
+  if (full()) return false;
+  std::unique_lock lock(view_mu_);
+  uint64_t keys;
+  {
+    std::lock_guard log_lock(log_mu_);
+    log_.flush();  // the rebuild reads the file
+    keys = log_.keys();
+  }
+  const auto capacity = std::max<uint64_t>(options_.initial_capacity,
+                                           static_cast<uint64_t>(std::ceil(static_cast<double>(keys) * kActiveRatio)));
+  const LayerGeometry g = size_layer(next_layer_index_ % SeenFilter::kMaxLayers, capacity, bloom_share_);
+  const uint64_t needed = compact_bytes_locked() + compact_bytes_for(keys, budget_.fingerprint_bits) +
+                          active_->bits->geometry().bytes() + g.bytes();
+  std::lock_guard state_lock(state_mu_);
+  if (needed > options_.memory_limit_bytes) {
+    refuse_locked("memory limit reached: a compact rebuild of " + std::to_string(keys) + " keys and a new layer of " +
+                  std::to_string(capacity) + " need " + std::to_string(needed) + " bytes, limit is " +
+                  std::to_string(options_.memory_limit_bytes) + " (memory_limit_bytes)");
+    return false;
+  }
+  try {
+    auto next = std::make_unique<Active>();
+    next->bits = std::make_shared<LayerBits>(g);
+    frozen_ = active_->bits;
+    frozen_keys_ = active_->keys();
+    active_ = std::move(next);
+    ++next_layer_index_;
+  } catch (const std::bad_alloc&) {
+    refuse_locked("out of memory allocating a layer of " + std::to_string(g.bytes()) + " bytes");
+    return false;
+  }
+  start_rebuild_locked(keys);
+  return true;
+}
+
+void CompactLayers::start_rebuild_locked(uint64_t upto_keys) {
+  const uint32_t bits = std::max(shard_bits_, shard_bits_for(upto_keys));
+  rebuild_thread_ = std::thread([this, upto_keys, bits] { rebuild(upto_keys, bits); });
+}
+
+void CompactLayers::switch_shard(uint32_t bits, uint32_t shard, std::shared_ptr<const FuseFilter> filter) {
+  std::unique_lock lock(view_mu_);
+  if (bits > shard_bits_) {
+    // Finer shards: each old shard answers for all of its new sub-shards until they are rebuilt.
+    std::vector<FilterSnapshot::Shard> finer(size_t{1} << bits);
+    for (size_t i = 0; i < finer.size(); ++i) finer[i] = shards_[i >> (bits - shard_bits_)];
+    shards_ = std::move(finer);
+    shard_bits_ = bits;
+  }
+  shards_[shard] = {std::move(filter), bits};
+}
+
+// Reads the log once, spilling each hash to its shard's file beside the log, then builds and
+// switches the shards one at a time: memory holds the spill buffers and one shard's build.
+void CompactLayers::rebuild(uint64_t upto_keys, uint32_t bits) {
+  try {
+    const fs::path spill_dir = options_.hash_log.string() + ".rebuild";
+    fs::remove_all(spill_dir);
+    fs::create_directories(spill_dir);
+    const size_t shards = size_t{1} << bits;
+    const auto spill_path = [&](size_t s) { return spill_dir / ("shard-" + std::to_string(s)); };
+    std::vector<uint64_t> counts(shards);
+    {
+      std::vector<std::ofstream> spill(shards);
+      for (size_t s = 0; s < shards; ++s) spill[s].open(spill_path(s), std::ios::binary | std::ios::trunc);
+      uint64_t read = 0;
+      read_hash_log(options_.hash_log, [&](std::span<const uint64_t> hashes) {
+        for (const uint64_t h : hashes) {
+          if (read++ >= upto_keys) return;
+          const size_t s = bits == 0 ? 0 : h >> (64 - bits);
+          const uint64_t rotated = std::rotl(h, static_cast<int>(bits));
+          spill[s].write(reinterpret_cast<const char*>(&rotated), sizeof rotated);
+          ++counts[s];
+        }
+      });
+      if (read < upto_keys) {
+        throw CheckpointError(options_.hash_log.string(),
+                              "holds " + std::to_string(read) + " keys, the filter " + std::to_string(upto_keys));
+      }
+      for (size_t s = 0; s < shards; ++s) {
+        spill[s].close();
+        if (!spill[s]) throw CheckpointError(spill_path(s).string(), "cannot write the rebuild's spill file");
+      }
+    }
+    report("spilled");
+    std::vector<uint64_t> keys;
+    for (size_t s = 0; s < shards; ++s) {
+      keys.resize(counts[s]);
+      std::ifstream in(spill_path(s), std::ios::binary);
+      in.read(reinterpret_cast<char*>(keys.data()), static_cast<std::streamsize>(keys.size() * sizeof(uint64_t)));
+      if (!in) throw CheckpointError(spill_path(s).string(), "cannot read the rebuild's spill file");
+      FuseFilterBuilder builder(keys.size(), budget_.fingerprint_bits, 0);
+      const uint64_t key_bytes = keys.capacity() * sizeof(uint64_t);
+      builder.add_partition(0, keys);
+      auto filter = std::make_shared<const FuseFilter>(builder.finish());
+      const uint64_t held = key_bytes + builder.peak_scratch_bytes() + filter->bytes();
+      peak_rebuild_bytes_.store(std::max(peak_rebuild_bytes_.load(std::memory_order_relaxed), held),
+                                std::memory_order_release);
+      switch_shard(bits, static_cast<uint32_t>(s), std::move(filter));
+      fs::remove(spill_path(s));
+      report("shard " + std::to_string(s) + " switched");
+    }
+    {
+      std::unique_lock lock(view_mu_);
+      frozen_.reset();
+      frozen_keys_ = 0;
+      compact_keys_ = upto_keys;
+    }
+    fs::remove_all(spill_dir);
+    rebuilds_.fetch_add(1, std::memory_order_acq_rel);
+    report("rebuild done");
+  } catch (const std::exception& e) {
+    // The frozen layer stays, so no key is lost; growth stops with the reason.
+    std::lock_guard lock(state_mu_);
+    refuse_locked(std::string("compact rebuild failed: ") + e.what());
+  }
+}
+
+uint64_t CompactLayers::size() const {
+  std::shared_lock lock(view_mu_);
+  return compact_keys_ + frozen_keys_ + active_->keys();
+}
+
+std::string CompactLayers::full_reason() const {
+  std::lock_guard lock(state_mu_);
+  return full_reason_;
+}
+
+void CompactLayers::add_stats(SeenFilterStats& out, bool compute_fill) const {
+  std::shared_lock lock(view_mu_);
+  LayerStats compact;
+  compact.kind = "compact";
+  compact.keys = compact_keys_;
+  compact.capacity = compact_keys_;
+  compact.bytes = compact_bytes_locked();
+  compact.probes = 3;
+  compact.bits_per_key =
+      compact_keys_ == 0 ? 0.0 : static_cast<double>(compact.bytes) * 8.0 / static_cast<double>(compact_keys_);
+  compact.target_fpr = budget_.compact_fpr;
+  compact.estimated_fpr = compact_keys_ == 0 ? 0.0 : budget_.compact_fpr;
+  compact.sealed = true;
+  out.layers.push_back(compact);
+  const auto bloom = [&](const LayerBits& bits, uint64_t keys, bool sealed) {
+    const LayerGeometry& g = bits.geometry();
+    LayerStats s;
+    s.index = g.index;
+    s.capacity = g.capacity;
+    s.keys = keys;
+    s.bytes = g.bytes();
+    s.probes = g.probes;
+    s.bits_per_key = g.bits_per_key();
+    if (compute_fill) s.fill = static_cast<double>(bits.popcount()) / static_cast<double>(g.bytes() * 8);
+    s.target_fpr = bloom_share_;
+    s.estimated_fpr = layer_fpr(g, keys);
+    s.sealed = sealed;
+    out.layers.push_back(s);
+  };
+  if (frozen_) bloom(*frozen_, frozen_keys_, true);
+  bloom(*active_->bits, active_->keys(), false);
+  double pass = 1.0;
+  for (const LayerStats& s : out.layers) {
+    out.keys += s.keys;
+    out.bytes += s.bytes;
+    pass *= 1.0 - s.estimated_fpr;
+  }
+  out.bits_per_key = out.keys == 0 ? 0.0 : static_cast<double>(out.bytes) * 8.0 / static_cast<double>(out.keys);
+  out.estimated_fpr = 1.0 - pass;
+  // Every key was inserted at an FPR within the target: the target times the keys bounds it.
+  out.estimated_false_positives = static_cast<double>(out.keys) * options_.target_fpr;
+  out.full = full();
+  if (out.full) out.full_reason = full_reason();
+}
+
+FilterSnapshot CompactLayers::snapshot(const SeenFilterOptions& options) const {
+  FilterSnapshot snap;
+  snap.options = options;
+  {
+    // Exclusive: no insert is between setting its bits and logging its hash.
+    std::unique_lock lock(view_mu_);
+    snap.shards = shards_;
+    snap.compact_keys = compact_keys_;
+    if (frozen_) snap.layers.push_back({frozen_, frozen_keys_});
+    snap.layers.push_back({active_->bits->copy(), active_->keys()});
+    std::lock_guard log_lock(log_mu_);
+    if (log_failed_) throw CheckpointError(options_.hash_log.string(), log_error_);
+    log_.flush();
+    snap.log_keys = log_.keys();
+  }
+  std::lock_guard log_lock(log_mu_);
+  log_.sync();  // durable up to snap.log_keys before a checkpoint names them
+  return snap;
+}
+
+}  // namespace bloomcrawl::seenfilter

@@ -1,0 +1,132 @@
+// Checkpoints of a compact filter (manifest version 2, docs/checkpoint-format.md): a save reloads
+// with every key it covered and none after it (the log is cut back), inspection shows each layer's
+// kind, a process killed during a rebuild leaves the last checkpoint loadable, and a layered filter
+// still writes (and reads) version 1.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "base/data_error.h"
+#include "seenfilter/checkpoint.h"
+#include "seenfilter/compact_layers.h"
+#include "tests/seenfilter/url_keys.h"
+#include "tests/support/temp_dir.h"
+
+namespace bloomcrawl {
+namespace {
+
+SeenFilterOptions compact_in(const std::filesystem::path& dir, uint64_t capacity) {
+  SeenFilterOptions o;
+  o.initial_capacity = capacity;
+  o.target_fpr = 1e-6;
+  o.hash_log = dir / seenfilter::kHashLogFileName;
+  return o;
+}
+
+// Inserts ids [from, to); returns those recorded (kNew).
+std::vector<uint64_t> insert_ids(SeenFilter& filter, uint64_t from, uint64_t to) {
+  std::vector<uint64_t> recorded;
+  for (uint64_t i = from; i < to; ++i) {
+    if (filter.insert(testing::url_key(i))) recorded.push_back(i);
+  }
+  return recorded;
+}
+
+TEST(CompactCheckpoint, SaveReloadsTheKeysItCoveredAndCutsTheLog) {
+  testing::TempDir dir;
+  std::vector<uint64_t> saved;
+  uint64_t saved_size = 0;
+  {
+    SeenFilter filter(compact_in(dir.path(), 4000));
+    saved = insert_ids(filter, 0, 60'000);
+    save_checkpoint(filter.snapshot(), dir.path());
+    saved_size = filter.size();
+    insert_ids(filter, 60'000, 70'000);  // after the checkpoint: lost with the process
+  }
+  const CheckpointInfo info = inspect_checkpoint(dir.path());
+  EXPECT_EQ(info.version, seenfilter::kCompactManifestVersion);
+  ASSERT_GE(info.layers.size(), 2u);
+  EXPECT_EQ(info.layers.front().kind, "compact");
+  EXPECT_GT(info.layers.front().entry.keys, 0u);
+  EXPECT_EQ(info.layers.back().kind, "bloom");
+  EXPECT_EQ(info.keys, saved_size);
+  EXPECT_EQ(info.log_keys, saved_size);
+
+  std::unique_ptr<SeenFilter> loaded = load_checkpoint(dir.path());
+  ASSERT_NE(loaded->compact_layers(), nullptr);
+  EXPECT_EQ(loaded->size(), saved_size);
+  for (const uint64_t i : saved) ASSERT_TRUE(loaded->contains(testing::url_key(i))) << i;
+  // Keys after the checkpoint are new again, and the log was cut: a rebuild sees only real keys.
+  EXPECT_GT(insert_ids(*loaded, 60'000, 70'000).size(), 9'990u);
+  insert_ids(*loaded, 70'000, 120'000);
+  loaded->compact_layers()->wait_for_rebuild();
+  EXPECT_FALSE(loaded->full()) << loaded->full_reason();
+  save_checkpoint(loaded->snapshot(), dir.path());
+  loaded.reset();
+  loaded = load_checkpoint(dir.path());
+  for (const uint64_t i : saved) ASSERT_TRUE(loaded->contains(testing::url_key(i))) << i;
+}
+
+TEST(CompactCheckpoint, SavingIntoAnotherDirectoryThanTheLogsIsRefused) {
+  testing::TempDir dir;
+  testing::TempDir other;
+  SeenFilter filter(compact_in(dir.path(), 1000));
+  insert_ids(filter, 0, 100);
+  EXPECT_THROW(save_checkpoint(filter.snapshot(), other.path()), CheckpointError);
+}
+
+// A real kill: the child saves, grows until a rebuild has switched its first shard, and dies there.
+TEST(CompactCheckpoint, KillDuringARebuildLeavesTheLastCheckpointLoadable) {
+  testing::TempDir dir;
+  constexpr uint64_t kSaved = 40'000;
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    SeenFilter filter(compact_in(dir.path(), 4000));
+    insert_ids(filter, 0, kSaved);
+    filter.compact_layers()->wait_for_rebuild();
+    save_checkpoint(filter.snapshot(), dir.path());
+    filter.compact_layers()->set_rebuild_progress([](std::string_view step) {
+      if (step == "shard 0 switched") ::_exit(7);
+    });
+    insert_ids(filter, kSaved, 4 * kSaved);
+    ::_exit(0);  // not reached: a seal starts a rebuild long before
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  ASSERT_EQ(WEXITSTATUS(status), 7) << "the child died inside a rebuild";
+  std::unique_ptr<SeenFilter> loaded = load_checkpoint(dir.path());
+  uint64_t found = 0;
+  for (uint64_t i = 0; i < kSaved; ++i) found += loaded->contains(testing::url_key(i)) ? 1 : 0;
+  EXPECT_EQ(found, kSaved);
+  EXPECT_EQ(loaded->size(), inspect_checkpoint(dir.path()).keys);
+  // It goes on growing (and rebuilding) from there.
+  insert_ids(*loaded, kSaved, 2 * kSaved);
+  loaded->compact_layers()->wait_for_rebuild();
+  EXPECT_FALSE(loaded->full()) << loaded->full_reason();
+  for (uint64_t i = 0; i < kSaved; ++i) ASSERT_TRUE(loaded->contains(testing::url_key(i))) << i;
+}
+
+TEST(CompactCheckpoint, LayeredFiltersStillWriteVersionOne) {
+  testing::TempDir dir;
+  SeenFilterOptions o;
+  o.initial_capacity = 1000;
+  SeenFilter filter(o);
+  insert_ids(filter, 0, 3000);
+  save_checkpoint(filter.snapshot(), dir.path());
+  const CheckpointInfo info = inspect_checkpoint(dir.path());
+  EXPECT_EQ(info.version, seenfilter::kCheckpointVersion);
+  for (const CheckpointLayerInfo& l : info.layers) EXPECT_EQ(l.kind, "bloom");
+  std::unique_ptr<SeenFilter> loaded = load_checkpoint(dir.path());
+  EXPECT_EQ(loaded->compact_layers(), nullptr);
+  EXPECT_EQ(loaded->size(), filter.size());
+}
+
+}  // namespace
+}  // namespace bloomcrawl
