@@ -39,6 +39,7 @@ struct DedupArgs {
   uint64_t capacity = SeenFilterOptions{}.initial_capacity;
   double fpr = 1e-6;
   double tightening = SeenFilterOptions{}.tightening_ratio;
+  bool compact = false;
   std::optional<uint64_t> memory_limit;
   bool stats = false;
   bool line_buffered = false;
@@ -73,8 +74,11 @@ class ScratchDir {
   std::filesystem::path path_;
 };
 
-// A growing filter is compact (docs/seenfilter.md, "Compaction"): its hash log goes in the state
-// directory, or in `scratch`. A right-sized one (--tightening 0) never grows and stays one layer.
+// With --compact a growing filter is compact (docs/seenfilter.md, "Compaction"): its hash log goes
+// in the state directory, or in `scratch`. It is not the default here: dedup is all inserts, and a
+// compact filter's inserts (rebuilds included) cost 4-8x a layered one's today (bench/results/
+// compact-filter.md), against the 1.5x. A right-sized filter (--tightening 0) never grows
+// and stays one layer.
 std::unique_ptr<SeenFilter> open_filter(const DedupArgs& args, ScratchDir& scratch) {
   if (!args.state_dir.empty() && checkpoint_exists(args.state_dir)) {
     // The saved parameters win (the bits were laid out with them); only the limit may change.
@@ -87,7 +91,7 @@ std::unique_ptr<SeenFilter> open_filter(const DedupArgs& args, ScratchDir& scrat
   options.target_fpr = args.fpr;
   options.tightening_ratio = args.tightening;
   if (args.memory_limit) options.memory_limit_bytes = *args.memory_limit;
-  if (args.tightening != 0.0) {
+  if (args.compact && args.tightening != 0.0) {
     options.hash_log = (args.state_dir.empty() ? scratch.create() : std::filesystem::path(args.state_dir)) /
                        seenfilter::kHashLogFileName;
   }
@@ -182,6 +186,9 @@ RunFn setup_dedup(CLI::App& app) {
       ->capture_default_str();
   app.add_option("--memory-limit", args->memory_limit, "bound on filter memory, e.g. 512M, 4G")
       ->transform(CLI::AsSizeValue(false));
+  app.add_flag("--compact", args->compact,
+               "a growing filter rebuilds its full layers into one compact filter (~28 bits a key at 1e-6, "
+               "slower inserts; new filters only)");
   app.add_flag("--stats", args->stats, "print a JSON summary on stderr");
   app.add_flag("--line-buffered", args->line_buffered, "write each line at once (the default on a terminal)");
   return [args] {
