@@ -13,6 +13,7 @@
 #include "base/file_system.h"
 #include "crawler/persist/audit_set.h"
 #include "frontier/frontier.h"
+#include "records/record_store.h"
 #include "seenfilter/checkpoint.h"
 
 namespace bloomcrawl {
@@ -146,6 +147,7 @@ void apply_retention(const fs::path& dir, uint32_t keep) {
     try {
       const CrawlManifest m = read_crawl_manifest(dir, numbered(kManifestPrefix, g, ""));
       named.insert(m.frontier_directory.empty() ? m.frontier_file : m.frontier_directory);
+      if (!m.records_directory.empty()) named.insert(m.records_directory);
       if (!m.audit_file.empty()) named.insert(m.audit_file);
       filter_manifests.insert(m.filter_manifest);
     } catch (const std::exception&) {
@@ -160,6 +162,7 @@ void apply_retention(const fs::path& dir, uint32_t keep) {
     if (const auto g = generation_of(name, "journal-", ".log")) stale = *g < oldest;
     std::optional<uint64_t> g = generation_of(name, "frontier-", ".bin");
     if (!g) g = generation_of(name, "frontier-", "");
+    if (!g) g = generation_of(name, "records-", "");
     if (!g) g = generation_of(name, "audit-", ".bin");
     if (g) stale = *g < current && (all_kept_readable ? !named.contains(name) : *g < oldest);
     if (stale) fs::remove_all(e.path(), ec);
@@ -182,6 +185,8 @@ std::vector<fs::path> journals_since(const fs::path& dir, uint64_t generation) {
 }
 
 std::string frontier_directory_name(uint64_t generation) { return numbered("frontier-", generation, ""); }
+
+std::string records_directory_name(uint64_t generation) { return numbered("records-", generation, ""); }
 
 uint64_t next_generation(const fs::path& dir) {
   uint64_t max = 0;
@@ -216,6 +221,10 @@ CrawlSaveResult save_crawl_checkpoint(CrawlCheckpoint& checkpoint, const fs::pat
     throw CheckpointError((dir / m.frontier_directory).string(), "the frontier checkpoint was not written");
   }
   result.bytes_written += new_frontier_bytes(dir, m.generation);
+  m.records_directory.clear();
+  if (fs::is_directory(dir / records_directory_name(m.generation), ec)) {
+    m.records_directory = records_directory_name(m.generation);
+  }
 
   if (checkpoint.audit_enabled) {
     const std::string audit = encode_audit_file(checkpoint.audit);
@@ -269,6 +278,10 @@ CrawlCheckpoint load_generation(const fs::path& dir, const std::string& manifest
     } catch (const std::runtime_error& e) {
       throw CheckpointError(cp.frontier_directory.string(), e.what());
     }
+  }
+  if (!m.records_directory.empty()) {
+    cp.records_directory = dir / m.records_directory;
+    RecordStore::verify(cp.records_directory);  // a CheckpointError naming the bad file
   }
   if (!m.audit_file.empty()) {
     cp.audit_enabled = true;

@@ -65,7 +65,8 @@ CrawlCheckpointer::CrawlCheckpointer(const CrawlerSettings& settings, SeenFilter
       stats_(stats),
       page_log_(page_log),
       warc_(warc),
-      resume_(std::move(resume)) {
+      resume_(std::move(resume)),
+      records_(std::make_unique<CrawlRecords>(settings, resume_.get(), stats)) {
   // Decided here, before the status port can read audit() from its threads, never reset later.
   if (resume_) saved_audit_false_positives_ = resume_->manifest.counters.value("audit_false_positives", uint64_t{0});
   if (!settings_.audit) return;
@@ -110,7 +111,15 @@ void CrawlCheckpointer::throw_if_refused() const {
 }
 
 void CrawlCheckpointer::finish() {
-  if (!enabled()) return;
+  if (!enabled()) {
+    try {
+      records_->persist();  // the output directory's store: the crawl's only copy
+    } catch (const std::exception& e) {
+      std::lock_guard<std::mutex> lock(written_mu_);
+      if (failure_.empty()) failure_ = e.what();
+    }
+    return;
+  }
   try {
     take_checkpoint(true);
   } catch (const std::exception& e) {
@@ -157,6 +166,7 @@ void CrawlCheckpointer::resume_from_checkpoint(const RefusalRecorder& record_ref
 void CrawlCheckpointer::apply_replay(JournalReplay& replay, const RefusalRecorder& record_refusal) {
   const CrawlManifest& m = resume_->manifest;
   stats_.add_saved(stats_to_resume(m.stats, replay.last_stats));
+  records_->replay(replay);
   for (const std::string& problem : replay.problems) spdlog::warn("journal: {} (ignored from there on)", problem);
   journal_problems_ = replay.problems;
   for (const AdmittedRecord& a : replay.admitted) {
@@ -245,7 +255,8 @@ void CrawlCheckpointer::on_page_processed(uint64_t id, const FetchResult& result
   JournalBatch batch;
   add_record(batch, CompletedRecord{std::move(url), responded ? uint32_t(result.status) : 0u,
                                     responded ? uint64_t(result.body_decoded_bytes) : 0u,
-                                    responded ? uint32_t(result.total_ms) : 0u});
+                                    responded ? uint32_t(result.total_ms) : 0u, fetch_outcome_name(result.outcome),
+                                    unix_ms(result.fetch_time), result.payload_digest, result.body_truncated});
   journal(batch);
 }
 
@@ -350,6 +361,10 @@ void CrawlCheckpointer::finish_checkpoint(CrawlCheckpoint& cp, DiskCheckpointCut
   // A journal that disabled itself (a failed write or fdatasync) may lack records of keys in the
   // copy: sync() throws, and the generation is not committed.
   cp.filter = filter_.snapshot();
+  // The records likewise, after the cut: a replay over them is idempotent (crawl_records.h).
+  const std::filesystem::path records = settings_.checkpoint.directory / records_directory_name(cp.manifest.generation);
+  std::filesystem::remove_all(records);  // a failed save's
+  records_->checkpoint_to(records);
   gate_.cut([] {});
   throw_if_refused();  // a pass that half admitted a page's links has ended by now and said so
   // The pages this generation counts done were processed before the cut, their records written

@@ -31,6 +31,7 @@
 #include "crawler/persist/crawl_checkpoint.h"
 #include "crawler/persist/journal.h"
 #include "crawler/pipeline/crawl_checkpoint_gate.h"
+#include "crawler/pipeline/crawl_records.h"
 #include "crawler/pipeline/crawl_settings.h"
 #include "crawler/pipeline/crawl_stats.h"
 #include "frontier/frontier.h"
@@ -61,6 +62,8 @@ class CrawlCheckpointer {
   bool enabled() const { return !settings_.checkpoint.directory.empty(); }
   bool resuming() const { return resume_ != nullptr; }
   CheckpointGate& gate() { return gate_; }
+  // The crawl's URL records: copied into every generation, rebuilt by a resume (crawl_records.h).
+  CrawlRecords& records() { return *records_; }
 
   // Scheduler thread. start(): resumes (if resuming) and cuts the first generation; a fresh
   // crawl's is empty and its journal records the seeds, a resumed one's folds the replayed
@@ -148,6 +151,7 @@ class CrawlCheckpointer {
   PageLog* const page_log_;
   WarcWriter* const warc_;
   std::unique_ptr<CrawlCheckpoint> resume_;
+  std::unique_ptr<CrawlRecords> records_;
   std::unique_ptr<AuditSet> audit_;
   uint64_t saved_audit_false_positives_ = 0;  // set at construction, before any reader's thread
 
