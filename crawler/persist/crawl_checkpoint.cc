@@ -264,11 +264,17 @@ CrawlManifest read_crawl_manifest(const fs::path& dir, std::string name) {
 
 namespace {
 
-CrawlCheckpoint load_generation(const fs::path& dir, const std::string& manifest_name) {
+// `without_frontier`: a generation whose frontier does not load is taken without it when it has
+// URL records, which the resume rebuilds the queue from.
+CrawlCheckpoint load_generation(const fs::path& dir, const std::string& manifest_name, bool without_frontier) {
   CrawlCheckpoint cp;
   cp.manifest = read_crawl_manifest(dir, manifest_name);
   const CrawlManifest& m = cp.manifest;
   cp.filter = read_checkpoint(dir / kFilterDir, m.filter_manifest);
+  if (!m.records_directory.empty()) {
+    cp.records_directory = dir / m.records_directory;
+    RecordStore::verify(cp.records_directory);  // a CheckpointError naming the bad file
+  }
   if (m.frontier_directory.empty()) {
     cp.frontier = read_verified(dir / m.frontier_file, m.frontier_bytes, m.frontier_checksum);
   } else {
@@ -276,12 +282,14 @@ CrawlCheckpoint load_generation(const fs::path& dir, const std::string& manifest
     try {
       Frontier::check_checkpoint(cp.frontier_directory);
     } catch (const std::runtime_error& e) {
-      throw CheckpointError(cp.frontier_directory.string(), e.what());
+      if (!without_frontier || cp.records_directory.empty()) {
+        throw CheckpointError(cp.frontier_directory.string(), e.what());
+      }
+      spdlog::warn("{}: {}: the queue is rebuilt from the URL records in {}", cp.frontier_directory.string(), e.what(),
+                   cp.records_directory.string());
+      cp.frontier_directory.clear();
+      cp.frontier_lost = true;
     }
-  }
-  if (!m.records_directory.empty()) {
-    cp.records_directory = dir / m.records_directory;
-    RecordStore::verify(cp.records_directory);  // a CheckpointError naming the bad file
   }
   if (!m.audit_file.empty()) {
     cp.audit_enabled = true;
@@ -309,14 +317,19 @@ CrawlCheckpoint load_crawl_checkpoint(const fs::path& dir) {
     if (name != current) candidates.push_back(name);
   }
   std::string failures;
-  for (const std::string& name : candidates) {
-    try {
-      CrawlCheckpoint cp = load_generation(dir, name);
-      if (!failures.empty()) spdlog::warn("resuming from the older generation {}", name);
-      return cp;
-    } catch (const std::exception& e) {
-      spdlog::warn("crawl checkpoint generation {} cannot be loaded: {}", name, e.what());
-      failures += std::string(failures.empty() ? "" : "; ") + e.what();
+  // An older generation's frontier is exact; the records' queue loses what only the frontier
+  // keeps (a URL's parent, redirect hops, sitemap mark): only when no generation has a frontier.
+  for (const bool without_frontier : {false, true}) {
+    for (const std::string& name : candidates) {
+      try {
+        CrawlCheckpoint cp = load_generation(dir, name, without_frontier);
+        if (!failures.empty()) spdlog::warn("resuming from the generation {}", name);
+        return cp;
+      } catch (const std::exception& e) {
+        if (without_frontier) continue;  // said in the first pass
+        spdlog::warn("crawl checkpoint generation {} cannot be loaded: {}", name, e.what());
+        failures += std::string(failures.empty() ? "" : "; ") + e.what();
+      }
     }
   }
   throw CheckpointError(dir.string(), candidates.empty() ? "no crawl checkpoint (no CURRENT and no CRAWL-* manifest)"

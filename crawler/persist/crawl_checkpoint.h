@@ -73,7 +73,10 @@ struct CrawlCheckpoint {
   std::filesystem::path frontier_directory;  // loaded version 2: Frontier::open_checkpoint() it
   std::string frontier;                      // loaded version 1: Frontier::restore() it
   std::filesystem::path records_directory;   // verified (RecordStore::verify); empty: none
-  std::vector<uint64_t> audit;               // sorted; empty when audit is off
+  // The frontier checkpoint is damaged or missing in every generation: this one is loaded without
+  // it, and the resume rebuilds the queue from its URL records (docs/checkpoint-format.md).
+  bool frontier_lost = false;
+  std::vector<uint64_t> audit;  // sorted; empty when audit is off
   bool audit_enabled = false;
 };
 
@@ -102,8 +105,9 @@ CrawlSaveResult save_crawl_checkpoint(CrawlCheckpoint& checkpoint, const std::fi
 
 // True if `dir` holds a CURRENT naming a crawl manifest.
 bool is_crawl_checkpoint(const std::filesystem::path& dir);
-// The newest generation that loads, falling back (with a warning) past corrupted ones; throws
-// CheckpointError if none does.
+// The newest generation that loads, falling back (with a warning) past corrupted ones; when no
+// generation's frontier loads, the newest one that loads but for it and has URL records, its
+// frontier_lost set. Throws CheckpointError if none does.
 CrawlCheckpoint load_crawl_checkpoint(const std::filesystem::path& dir);
 // Reads and verifies one manifest file (empty name: the one CURRENT names).
 CrawlManifest read_crawl_manifest(const std::filesystem::path& dir, std::string name = {});

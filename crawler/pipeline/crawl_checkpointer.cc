@@ -15,6 +15,7 @@
 #include "crawler/persist/journal_records.h"
 #include "crawler/persist/journal_replay.h"
 #include "crawler/pipeline/queued_url.h"
+#include "crawler/url/canonical.h"
 
 namespace bloomcrawl {
 namespace {
@@ -47,7 +48,7 @@ Frontier CrawlCheckpointer::make_frontier(const CrawlerSettings& s, const CrawlC
   FrontierOptions options = s.frontier;
   options.store_directory = frontier_store_directory(s).string();
   std::filesystem::create_directories(frontier_store_directory(s).parent_path());
-  if (!resume) return Frontier(std::move(options));
+  if (!resume || resume->frontier_lost) return Frontier(std::move(options));  // lost: the records requeue it
   if (resume->frontier_directory.empty()) return Frontier::restore(resume->frontier, std::move(options));  // version 1
   try {
     return Frontier::open_checkpoint(resume->frontier_directory, std::move(options));
@@ -136,7 +137,8 @@ void CrawlCheckpointer::resume_from_checkpoint(const RefusalRecorder& record_ref
   refetched_after_crash_ = counter("refetched_after_crash");
   if (audit_) audit_->restore(resume_->audit, saved_audit_false_positives_);
   std::vector<std::pair<const FrontierUrl*, AdmitResult>> refused;
-  for (const FrontierUrl& u : m.requeue) {
+  // A lost frontier is rebuilt from the records after the replay; they hold these too.
+  for (const FrontierUrl& u : resume_->frontier_lost ? std::vector<FrontierUrl>{} : m.requeue) {
     if (AdmitResult r = frontier_.requeue(u.host, u.url, u.depth); r != AdmitResult::kQueued)
       refused.emplace_back(&u, r);
   }
@@ -167,13 +169,14 @@ void CrawlCheckpointer::apply_replay(JournalReplay& replay, const RefusalRecorde
   const CrawlManifest& m = resume_->manifest;
   stats_.add_saved(stats_to_resume(m.stats, replay.last_stats));
   records_->replay(replay);
+  if (resume_->frontier_lost) requeue_from_records(record_refusal);
   for (const std::string& problem : replay.problems) spdlog::warn("journal: {} (ignored from there on)", problem);
   journal_problems_ = replay.problems;
   for (const AdmittedRecord& a : replay.admitted) {
     const std::string_view url = decode_queued_url(a.entry).url;
     filter_.insert(url);
     if (audit_) audit_->record(audit_hash(url), true);
-    if (!a.queued) continue;
+    if (!a.queued || resume_->frontier_lost) continue;
     if (AdmitResult r = frontier_.requeue(a.host, a.entry, a.depth);
         r != AdmitResult::kQueued && !replay.completed.contains(std::string(url))) {
       record_refusal(a.host, a.entry, a.depth, r);
@@ -194,6 +197,22 @@ void CrawlCheckpointer::apply_replay(JournalReplay& replay, const RefusalRecorde
   refetched_after_crash_ += replay.refetched;
   replayed_done_ = std::move(replay.completed);
   crash_outstanding_ = std::move(replay.outstanding);
+}
+
+void CrawlCheckpointer::requeue_from_records(const RefusalRecorder& record_refusal) {
+  uint64_t requeued = 0;
+  records_->for_each_queued([&](std::string_view url, uint32_t depth) {
+    const CanonicalUrl c = canonicalize(url, nullptr, settings_.canonicalize);
+    const std::string host = c.ok() ? c.host : std::string(url);
+    const std::string entry = encode_queued_url({url, "", 0, false});  // the parent is not in the record
+    if (AdmitResult r = frontier_.requeue(host, entry, depth); r != AdmitResult::kQueued) {
+      record_refusal(host, entry, depth, r);
+    } else {
+      ++requeued;
+    }
+  });
+  spdlog::warn("{}: the frontier was rebuilt from the URL records: {} URLs queued again",
+               settings_.checkpoint.directory.string(), requeued);
 }
 
 bool CrawlCheckpointer::skip_replayed(const Lease& lease, std::string_view url) {

@@ -134,6 +134,9 @@ class CrawlCheckpointer {
 
   void resume_from_checkpoint(const RefusalRecorder& record_refusal);
   void apply_replay(JournalReplay& replay, const RefusalRecorder& record_refusal);
+  // The resumed checkpoint's frontier was lost (CrawlCheckpoint::frontier_lost): every record still
+  // queued, after the replay, is queued again.
+  void requeue_from_records(const RefusalRecorder& record_refusal);
   void take_checkpoint(bool wait);
   // The pause: fills what must be exact at the cut, swaps in `journal`, returns the frontier's cut.
   DiskCheckpointCut cut_checkpoint(CrawlCheckpoint& cp, std::unique_ptr<JournalWriter>& journal);

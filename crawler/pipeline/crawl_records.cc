@@ -136,36 +136,34 @@ std::vector<bool> CrawlRecords::held(const std::vector<std::string_view>& urls) 
   return out;
 }
 
-void CrawlRecords::admit(const std::vector<std::string_view>& urls, std::vector<InsertOutcome>& outcomes,
-                         uint32_t depth, std::string_view parent) {
+void CrawlRecords::admit(SeenFilter& filter, const std::vector<std::string_view>& urls,
+                         std::vector<InsertOutcome>& outcomes, uint32_t depth, std::string_view parent) {
   const int64_t now_ms = unix_ms(std::chrono::system_clock::now());
+  if (!exact_) filter.insert_batch(urls, outcomes);  // the filter's answers are final
   std::lock_guard<std::mutex> lock(mu_);
   if (exact_) {
-    // Every answer but kFull: a kNew too, which a racing worker's rescue may have recorded first.
+    filter.insert_batch(urls, outcomes);
+    // The "seen" answers (a URL new to the filter is in no record: the lock orders every admission).
     std::vector<std::string_view> asked;
     std::vector<size_t> index;
     for (size_t i = 0; i < urls.size(); ++i) {
-      if (outcomes[i] == InsertOutcome::kFull) continue;
+      if (outcomes[i] == InsertOutcome::kNew) store_->put(queued_record(urls[i], depth, parent, now_ms));
+      if (outcomes[i] != InsertOutcome::kSeen) continue;
       asked.push_back(urls[i]);
       index.push_back(i);
     }
     const std::vector<bool> present = held(asked);
-    std::unordered_set<std::string_view> admitted;  // a page may link a URL twice
+    std::unordered_set<std::string_view> rescued;  // a page may link a false positive twice
     for (size_t k = 0; k < asked.size(); ++k) {
-      InsertOutcome& o = outcomes[index[k]];
-      if (present[k] || !admitted.insert(asked[k]).second) {
-        o = InsertOutcome::kSeen;
-      } else if (o == InsertOutcome::kSeen) {
-        o = InsertOutcome::kNew;
-        UrlRecord r = queued_record(asked[k], depth, parent, now_ms);
-        r.flags |= kRecordRescuedFalsePositive;
-        store_->put(r);
-        remember(asked[k]);
-        stats_.false_positives_rescued.fetch_add(1, std::memory_order_relaxed);
-      } else {
-        store_->put(queued_record(asked[k], depth, parent, now_ms));
-        remember(asked[k]);
-      }
+      // A URL linked twice by the page, new at its first link, is found by its second lookup: the
+      // pending batch holds the put above.
+      if (present[k] || !rescued.insert(asked[k]).second) continue;
+      outcomes[index[k]] = InsertOutcome::kNew;
+      UrlRecord r = queued_record(asked[k], depth, parent, now_ms);
+      r.flags |= kRecordRescuedFalsePositive;
+      store_->put(r);
+      remember(asked[k]);
+      stats_.false_positives_rescued.fetch_add(1, std::memory_order_relaxed);
     }
     return;
   }
@@ -204,6 +202,13 @@ void CrawlRecords::replay(const JournalReplay& replay) {
     store_->put(*r);
   }
   store_->flush();
+}
+
+void CrawlRecords::for_each_queued(const std::function<void(std::string_view url, uint32_t depth)>& visit) {
+  store_->scan_all([&](const UrlRecord& r) {
+    if (r.outcome == UrlOutcome::kQueued) visit(r.url, r.depth);
+    return true;
+  });
 }
 
 void CrawlRecords::checkpoint_to(const std::filesystem::path& directory) {

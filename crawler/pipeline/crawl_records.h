@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -65,17 +66,21 @@ class CrawlRecords {
   bool exact() const { return exact_; }
   const std::filesystem::path& directory() const { return directory_; }
 
-  // The seen filter's answers for a page's candidate `urls` (found on `parent`, queued at
-  // `depth`): each kNew gets its kQueued record. In exact mode a kSeen the records do not hold
-  // becomes kNew (rescued), and a kNew another worker's rescue recorded first becomes kSeen, so
-  // a URL is admitted once. A throw (the store failed) leaves some of the records written.
-  void admit(const std::vector<std::string_view>& urls, std::vector<InsertOutcome>& outcomes, uint32_t depth,
-             std::string_view parent);
+  // A page's candidate `urls` (found on `parent`, queued at `depth`) into `filter`, its answers in
+  // `outcomes`: each kNew gets its kQueued record. In exact mode a kSeen the records do not hold
+  // becomes kNew (rescued); the filter is asked under the records' lock then, so that a URL two
+  // workers offer at once is new to one and held by the records for the other. A throw (the store
+  // failed) leaves `outcomes` the filter's and some of the records written.
+  void admit(SeenFilter& filter, const std::vector<std::string_view>& urls, std::vector<InsertOutcome>& outcomes,
+             uint32_t depth, std::string_view parent);
   // A record pages.jsonl got: the URL's outcome.
-  void ended(const PageRecord& record);
+  void ended(const PageRecord& page);
   // A resume: the admissions and outcomes of the journals since the checkpoint, over its copy.
   // Idempotent for what the copy holds already (taken after the cut, it may hold some of them).
   void replay(const JournalReplay& replay);
+  // Visits each record still queued, in key order, in bounded memory; `visit` may call the other
+  // members (no lock is held).
+  void for_each_queued(const std::function<void(std::string_view url, uint32_t depth)>& visit);
   // Every record put so far, into `directory` (which must not exist).
   void checkpoint_to(const std::filesystem::path& directory);
   // Without checkpoints, at the end: every record in the directory's files.

@@ -300,16 +300,15 @@ uint32_t Crawler::admit(std::vector<Candidate>& candidates, uint32_t depth, cons
   std::vector<std::string_view> keys;
   keys.reserve(candidates.size());
   for (const Candidate& c : candidates) keys.push_back(c.url);
-  std::vector<InsertOutcome> outcomes(keys.size());
-  filter_.insert_batch(keys, outcomes);
+  std::vector<InsertOutcome> outcomes(keys.size(), InsertOutcome::kSeen);
   JournalBatch batch;
-  checkpointer_->audit_outcomes(keys, outcomes, batch);
-
   uint32_t admitted = 0;
   size_t i = 0;  // after a throw: the candidate the frontier failed at (the first not queued)
   const Clock::time_point now = Clock::now();
   try {
-    checkpointer_->records().admit(keys, outcomes, depth, parent);  // exact mode: may rescue a "seen"
+    // The seen filter's answers, then the URL records' (crawl_records.h: exact mode rescues a "seen").
+    checkpointer_->records().admit(filter_, keys, outcomes, depth, parent);
+    checkpointer_->audit_outcomes(keys, outcomes, batch);
     for (; i < candidates.size(); ++i) {
       const Candidate& c = candidates[i];
       switch (outcomes[i]) {

@@ -2,8 +2,9 @@
 // the local test web: every page record of pages.jsonl has its URL record with the same outcome
 // and none is left queued, after a crawl, after kill -9s and resumes, and after a records store
 // that failed and a resume with the disk healed; a damaged records checkpoint falls back to the
-// generation before; and exact mode (seen_filter.exact) at high false-positive rates fetches the
-// whole test web, each page once, rescuing the filter's false positives.
+// generation before; a resume with no frontier left requeues the records still queued; and exact mode
+// (seen_filter.exact) at high false-positive rates fetches the whole test web, each page once, rescuing the filter's
+// false positives.
 #include <gtest/gtest.h>
 #include <sys/types.h>
 
@@ -215,6 +216,29 @@ TEST_F(CrawlRecordsTest, ADamagedRecordsCheckpointFallsBackToTheGenerationBefore
   EXPECT_EQ(report["crawl"]["stopped_by"], "done");
   expect_every_page_recorded();
   expect_records_match_pages(current_records(checkpoints()), out());
+}
+
+// Every generation's frontier checkpoint lost: the resume loads the newest generation without it
+// and queues again every URL its records (brought to the journal's state) say is still queued.
+TEST_F(CrawlRecordsTest, AResumeWithEveryFrontierLostRebuildsTheQueueFromTheRecords) {
+  start_web();
+  const CrawlerSettings s = testing::checkpointed_settings(config(true));
+  bool fetching = false;
+  const nlohmann::json first = testing::crawl_then_stop(s, *web_, 70, &fetching);
+  ASSERT_TRUE(fetching);
+  ASSERT_EQ(first["crawl"]["stopped_by"], "signal");
+  const uint64_t queued = read_crawl_manifest(checkpoints()).queued;
+  ASSERT_GT(queued, 0u) << "nothing left to requeue: the test proves nothing";
+  for (const fs::directory_entry& e : fs::directory_iterator(checkpoints())) {
+    if (e.path().filename().string().starts_with("frontier-")) fs::remove_all(e.path());
+  }
+  auto loaded = std::make_unique<CrawlCheckpoint>(load_crawl_checkpoint(checkpoints()));
+  EXPECT_TRUE(loaded->frontier_lost);
+  const nlohmann::json report = Crawler(s, std::move(loaded)).run();
+  EXPECT_EQ(report["crawl"]["stopped_by"], "done") << report["crawl"].dump();
+  expect_every_page_recorded();
+  expect_records_match_pages(current_records(checkpoints()), out());
+  for (const auto& [url, lines] : testing::read_page_records(out())) EXPECT_EQ(lines.size(), 1u) << url;
 }
 
 // The records store's disk fails (its table files cannot be written): the crawl stops with exit
