@@ -111,6 +111,7 @@ CrawlRecords::CrawlRecords(const CrawlerSettings& settings, const CrawlCheckpoin
 CrawlRecords::~CrawlRecords() = default;
 
 void CrawlRecords::remember(std::string_view url) {
+  if (recent_.empty()) return;  // exact mode only
   recent_[std::hash<std::string_view>{}(url) & (kRecentLinks - 1)] = std::string(url);
 }
 
@@ -119,7 +120,7 @@ std::vector<bool> CrawlRecords::held(const std::vector<std::string_view>& urls) 
   std::vector<std::string_view> lookup;
   std::vector<size_t> index;
   for (size_t i = 0; i < urls.size(); ++i) {
-    if (recent_[std::hash<std::string_view>{}(urls[i]) & (kRecentLinks - 1)] == urls[i]) {
+    if (!recent_.empty() && recent_[std::hash<std::string_view>{}(urls[i]) & (kRecentLinks - 1)] == urls[i]) {
       out[i] = true;
     } else {
       lookup.push_back(urls[i]);
@@ -169,6 +170,24 @@ void CrawlRecords::admit(SeenFilter& filter, const std::vector<std::string_view>
   }
   for (size_t i = 0; i < urls.size(); ++i) {
     if (outcomes[i] == InsertOutcome::kNew) store_->put(queued_record(urls[i], depth, parent, now_ms));
+  }
+}
+
+void CrawlRecords::admit_handed_over(SeenFilter& filter, const std::vector<std::string_view>& urls,
+                                     std::vector<InsertOutcome>& outcomes, uint32_t depth, std::string_view parent) {
+  const int64_t now_ms = unix_ms(std::chrono::system_clock::now());
+  std::lock_guard<std::mutex> lock(mu_);
+  filter.insert_batch(urls, outcomes);
+  std::vector<std::string_view> asked;
+  for (size_t i = 0; i < urls.size(); ++i) {
+    if (outcomes[i] == InsertOutcome::kNew || (exact_ && outcomes[i] == InsertOutcome::kSeen)) asked.push_back(urls[i]);
+  }
+  const std::vector<bool> present = held(asked);
+  for (size_t k = 0; k < asked.size(); ++k) {
+    if (present[k]) continue;
+    UrlRecord r = queued_record(asked[k], depth, parent, now_ms);
+    apply_outcome(r, kHandedOver, 0, 0, 0, "", false);
+    store_->put(r);
   }
 }
 

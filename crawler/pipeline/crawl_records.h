@@ -44,6 +44,9 @@ std::filesystem::path records_store_directory(const CrawlerSettings& settings);
 // Unix milliseconds: the records' times (and the journal's, for them).
 int64_t unix_ms(std::chrono::system_clock::time_point t);
 
+// The reason of a URL record that a grown cluster's former owner of its host recorded instead.
+inline constexpr std::string_view kHandedOver = "handed_over";
+
 // The outcome word a frontier refusal is recorded with: the config field that caused it.
 std::string refusal_outcome(AdmitResult refusal);
 
@@ -73,6 +76,11 @@ class CrawlRecords {
   // failed) leaves `outcomes` the filter's and some of the records written.
   void admit(SeenFilter& filter, const std::vector<std::string_view>& urls, std::vector<InsertOutcome>& outcomes,
              uint32_t depth, std::string_view parent);
+  // A grown cluster's seen-only batch (docs/cluster.md, "Adding nodes"): URLs the node that owned
+  // their hosts before has recorded, into `filter`; each this node's records do not hold gets a
+  // kDropped record, reason kHandedOver, so that exact mode takes it as seen.
+  void admit_handed_over(SeenFilter& filter, const std::vector<std::string_view>& urls,
+                         std::vector<InsertOutcome>& outcomes, uint32_t depth, std::string_view parent);
   // A record pages.jsonl got: the URL's outcome.
   void ended(const PageRecord& page);
   // A resume: the admissions and outcomes of the journals since the checkpoint, over its copy.
