@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "bench/frontier_workload.h"
+#include "bench/process_measures.h"
 #include "frontier/frontier.h"
 
 namespace {
@@ -34,20 +35,15 @@ using bloomcrawl::Clock;
 using bloomcrawl::Frontier;
 using bloomcrawl::FrontierOptions;
 using bloomcrawl::HostOutcome;
+using bloomcrawl::bench::cpu_seconds;
+using bloomcrawl::bench::files_of;
+using bloomcrawl::bench::peak_rss_mb;
+using bloomcrawl::bench::total_bytes;
 using bloomcrawl::bench::Workload;
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 void report(const char* name, double value) { std::printf("%s %.3f\n", name, value); }
-
-// CPU seconds of the whole process (all threads, RocksDB's included): on a shared machine the
-// rate per CPU second is steadier than the rate per wall second.
-double cpu_seconds() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
-         static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
-}
 
 // CPU time of the calling thread: the work of a pause, apart from the wall time a loaded machine
 // adds by not scheduling it.
@@ -65,27 +61,6 @@ bloomcrawl::FrontierCheckpointStats checkpoint(Frontier& frontier, const fs::pat
   bloomcrawl::FrontierCheckpointStats stats = frontier.write_checkpoint(cut, dir);
   std::printf("%s_pause_cpu_ms %.3f\n", name, cut_cpu);
   return stats;
-}
-
-double peak_rss_mb() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<double>(usage.ru_maxrss) / 1024.0;
-}
-
-// File name -> size of the regular files under `dir`.
-std::map<std::string, uint64_t> files_of(const fs::path& dir) {
-  std::map<std::string, uint64_t> files;
-  for (const fs::directory_entry& entry : fs::recursive_directory_iterator(dir)) {
-    if (entry.is_regular_file()) files[fs::relative(entry.path(), dir).string()] = entry.file_size();
-  }
-  return files;
-}
-
-uint64_t total_bytes(const std::map<std::string, uint64_t>& files) {
-  uint64_t total = 0;
-  for (const auto& [name, size] : files) total += size;
-  return total;
 }
 
 // Bytes a checkpoint wrote: its files that the previous checkpoint does not share (an SST of the

@@ -42,6 +42,13 @@ class Status;
 
 namespace bloomcrawl {
 
+// Where the stores live (docs/records.md, "Where the store lives"): in a checkpoint directory the
+// live store and generation G's copy beside frontier-G; in an output directory without one, the
+// live store itself.
+inline constexpr std::string_view kLiveRecordStoreDirectory = "records-live";
+inline constexpr std::string_view kOutputRecordStoreDirectory = "records";
+std::string record_store_directory_name(uint64_t generation);  // "records-GGGGGG" (at least 6 digits)
+
 class RecordStore {
  public:
   // Opens the store in `directory` for writing, creating it if absent. `memory_budget` bytes bound
@@ -91,6 +98,9 @@ class RecordStore {
   std::string failure() const;
   uint64_t disk_bytes() const;  // live SST files
   size_t memory_bytes() const;  // memtables and block cache in use
+  // Background compactions running or due: a benchmark waits for a settled store before it
+  // measures lookups, whose CPU time would otherwise include the compactions'.
+  bool compacting() const;
   const std::filesystem::path& directory() const { return directory_; }
 
  private:

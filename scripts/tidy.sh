@@ -14,7 +14,7 @@ jobs=${JOBS:-$(nproc)}
 cmake -S . -B build/tidy -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
   -DBLOOMCRAWL_BENCH=ON -DBLOOMCRAWL_FUZZ=ON -DBLOOMCRAWL_TEST_UNITY=OFF >/dev/null
 files=("$@")
-[ ${#files[@]} -eq 0 ] && files=("^$root/(base|seenfilter|frontier|config|crawler|tests|bench)/.*(?<!_test)\\.cc\$")
+[ ${#files[@]} -eq 0 ] && files=("^$root/(base|seenfilter|frontier|records|config|crawler|tests|bench)/.*(?<!_test)\\.cc\$")
 # Files whose exact input (text, preprocessed includes, flags, .clang-tidy) was found clean before on
 # this machine are skipped (scripts/tidy_cached.py). run-clang-tidy-14 always asks for colour; the log
 # is read as text.

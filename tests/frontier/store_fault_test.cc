@@ -8,7 +8,6 @@
 
 #include <cerrno>
 #include <filesystem>
-#include <fstream>
 #include <set>
 #include <string>
 #include <vector>
@@ -215,14 +214,7 @@ TEST_F(StoreFaultTest, CheckingACheckpointReadsEveryBlockAndWritesNothing) {
   faults_->clear();
 
   // A block whose bytes changed on disk (a new file: the checkpoint's are hard links).
-  std::string bytes;
-  {
-    std::ifstream in(tables.front(), std::ios::binary);
-    bytes.assign(std::istreambuf_iterator<char>(in), {});
-  }
-  bytes[bytes.size() / 4] = static_cast<char>(bytes[bytes.size() / 4] ^ 0x20);
-  fs::remove(tables.front());
-  std::ofstream(tables.front(), std::ios::binary) << bytes;
+  testing::corrupt_store_file(tables.front());
   try {
     Frontier::check_checkpoint(gen);
     ADD_FAILURE() << "a corrupted table file passed the check";

@@ -12,6 +12,9 @@
 #include <rocksdb/file_system.h>
 
 #include <cerrno>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -251,5 +254,18 @@ class StoreFaults {
   std::shared_ptr<FaultyStoreFileSystem> fs_ = std::make_shared<FaultyStoreFileSystem>();
   std::shared_ptr<rocksdb::FileSystem> previous_;
 };
+
+// Changes one bit a quarter into the store file `path` as a damaged disk would, in a new file: a
+// checkpoint's table files are hard links, whose other names keep the good bytes.
+inline void corrupt_store_file(const std::filesystem::path& path) {
+  std::string bytes;
+  {
+    std::ifstream in(path, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  bytes[bytes.size() / 4] = static_cast<char>(bytes[bytes.size() / 4] ^ 0x20);
+  std::filesystem::remove(path);
+  std::ofstream(path, std::ios::binary) << bytes;
+}
 
 }  // namespace bloomcrawl::testing
