@@ -186,8 +186,6 @@ std::vector<fs::path> journals_since(const fs::path& dir, uint64_t generation) {
 
 std::string frontier_directory_name(uint64_t generation) { return numbered("frontier-", generation, ""); }
 
-std::string records_directory_name(uint64_t generation) { return numbered("records-", generation, ""); }
-
 uint64_t next_generation(const fs::path& dir) {
   uint64_t max = 0;
   for (uint64_t g : generations(dir, kManifestPrefix, "")) max = std::max(max, g);
@@ -222,8 +220,8 @@ CrawlSaveResult save_crawl_checkpoint(CrawlCheckpoint& checkpoint, const fs::pat
   }
   result.bytes_written += new_frontier_bytes(dir, m.generation);
   m.records_directory.clear();
-  if (fs::is_directory(dir / records_directory_name(m.generation), ec)) {
-    m.records_directory = records_directory_name(m.generation);
+  if (fs::is_directory(dir / record_store_directory_name(m.generation), ec)) {
+    m.records_directory = record_store_directory_name(m.generation);
   }
 
   if (checkpoint.audit_enabled) {

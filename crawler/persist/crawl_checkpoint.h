@@ -89,18 +89,14 @@ struct CrawlSaveResult {
 // checkpoint directory).
 std::string frontier_directory_name(uint64_t generation);
 
-// The URL records' checkpoint directory of generation G, "records-G".
-std::string records_directory_name(uint64_t generation);
-
 // Writes generation checkpoint.manifest.generation (filling in the file fields of the manifest)
 // and makes it current. Its frontier must already be written, durably, in
 // dir / frontier_directory_name(generation), and its records (when it has them) in
-// dir / records_directory_name(generation). Only then, with the whole generation durable, retention: the generation
-// CURRENT names and the `keep - 1` before it stay, with every file they name and the journals a
-// resume from them replays; nothing else of the directory is needed. A failed write, fsync or
-// rename throws CheckpointError naming the file, with nothing removed: the previous generation
-// stays current (or, when only the final directory sync failed, CURRENT may already name this one,
-// which is complete too).
+// dir / record_store_directory_name(generation) (records/record_store.h). Only then, with the whole generation durable,
+// retention: the generation CURRENT names and the `keep - 1` before it stay, with every file they name and the journals
+// a resume from them replays; nothing else of the directory is needed. A failed write, fsync or rename throws
+// CheckpointError naming the file, with nothing removed: the previous generation stays current (or, when only the final
+// directory sync failed, CURRENT may already name this one, which is complete too).
 CrawlSaveResult save_crawl_checkpoint(CrawlCheckpoint& checkpoint, const std::filesystem::path& dir, uint32_t keep);
 
 // True if `dir` holds a CURRENT naming a crawl manifest.

@@ -16,6 +16,7 @@
 #include "crawler/persist/journal_replay.h"
 #include "crawler/pipeline/queued_url.h"
 #include "crawler/url/canonical.h"
+#include "records/record_store.h"
 
 namespace bloomcrawl {
 namespace {
@@ -381,7 +382,8 @@ void CrawlCheckpointer::finish_checkpoint(CrawlCheckpoint& cp, DiskCheckpointCut
   // copy: sync() throws, and the generation is not committed.
   cp.filter = filter_.snapshot();
   // The records likewise, after the cut: a replay over them is idempotent (crawl_records.h).
-  const std::filesystem::path records = settings_.checkpoint.directory / records_directory_name(cp.manifest.generation);
+  const std::filesystem::path records =
+      settings_.checkpoint.directory / record_store_directory_name(cp.manifest.generation);
   std::filesystem::remove_all(records);  // a failed save's
   records_->checkpoint_to(records);
   gate_.cut([] {});

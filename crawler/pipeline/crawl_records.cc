@@ -74,7 +74,7 @@ int64_t unix_ms(std::chrono::system_clock::time_point t) {
 }
 
 std::filesystem::path records_store_directory(const CrawlerSettings& settings) {
-  if (settings.checkpoint.directory.empty()) return settings.output_dir / "records";
+  if (settings.checkpoint.directory.empty()) return settings.output_dir / kOutputRecordStoreDirectory;
   return settings.checkpoint.directory / "records-live";
 }
 
