@@ -125,6 +125,7 @@ struct SeenFilterConfig {
   double growth_factor = 2.0;                  // each new layer holds this many times more
   double tightening_ratio = 0.8;               // each new layer's FPR = previous * ratio
   std::uint64_t memory_limit_mb = 0;           // 0 = no limit
+  bool exact = true;                           // "seen" confirmed by the URL records (docs/records.md)
   bool operator==(const SeenFilterConfig&) const = default;
 };
 

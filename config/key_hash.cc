@@ -47,6 +47,7 @@ nlohmann::json key_affecting_fields(const CrawlConfig& config) {
   }
   nlohmann::json seen_filter = everything["seen_filter"];
   seen_filter.erase("memory_limit_mb");  // caps growth; does not change what a layer holds
+  seen_filter.erase("exact");            // how a "seen" is confirmed, not what the filter holds
   return {{"canonicalization", canonicalization}, {"seen_filter", seen_filter}};
 }
 

@@ -114,6 +114,7 @@ void describe(V& v, S& c) {
   v.field("tightening_ratio", c.tightening_ratio, RealRange{0, 1, false, true});
   // At most 2^30 MB: the limit in bytes must fit 64 bits (config/README.md).
   v.field("memory_limit_mb", c.memory_limit_mb, IntRange{0, 1 << 30});
+  v.field("exact", c.exact, NoRule{});
 }
 
 template <class V, SectionOf<FrontierConfig> S>

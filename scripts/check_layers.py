@@ -25,7 +25,7 @@ ROOMS = {
     "url": ("crawler/url", ["base"]),
     "extract": ("crawler/extract", ["url", "base"]),
     "fetch": ("crawler/fetch", ["url", "base"]),
-    "persist": ("crawler/persist", ["seenfilter", "frontier", "base"]),
+    "persist": ("crawler/persist", ["seenfilter", "frontier", "records", "base"]),
     "output": ("crawler/output", ["fetch", "url", "base"]),
     "pipeline": ("crawler/pipeline", ["cluster", "config", "robots", "url", "extract", "fetch", "persist", "output",
                                       "seenfilter", "frontier", "records", "base"]),

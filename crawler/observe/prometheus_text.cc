@@ -141,6 +141,10 @@ void filter_and_frontier_metrics(Exposition& e) {
           "/seen_filter/estimated_fpr");
   e.gauge("bloomcrawl_seen_filter_estimated_false_positives",
           "Estimated new URLs wrongly taken as seen so far (pages lost).", "/seen_filter/estimated_false_positives");
+  e.counter("bloomcrawl_seen_filter_false_positives_rescued_total",
+            "URLs the filter took as seen that the URL records did not hold, fetched after all "
+            "(seen_filter.exact).",
+            "/links/false_positives_rescued");
   e.counter("bloomcrawl_seen_filter_audited_false_positives_total",
             "URLs wrongly taken as seen, counted by the exact audit set (--audit).", "/audit/false_positives");
   e.gauge("bloomcrawl_frontier_queued_urls", "URLs waiting in the frontier.", "/frontier/queued");

@@ -37,6 +37,7 @@ void visit_fields(Status& s, Visit&& v) {
   v("hosts", s.hosts);
   v("in_flight", s.in_flight);
   v("duplicates_avoided", s.duplicates_avoided);
+  v("false_positives_rescued", s.false_positives_rescued);
   v("filter_keys", s.filter_keys);
   v("filter_capacity", s.filter_capacity);
   v("filter_layers", s.filter_layers);

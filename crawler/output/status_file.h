@@ -39,6 +39,7 @@ struct CrawlStatus {
   uint64_t hosts = 0;
   uint64_t in_flight = 0;
   uint64_t duplicates_avoided = 0;
+  uint64_t false_positives_rescued = 0;  // seen_filter.exact (docs/records.md)
   uint64_t filter_keys = 0;
   uint64_t filter_capacity = 0;
   uint64_t filter_layers = 0;

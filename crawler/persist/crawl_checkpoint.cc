@@ -13,6 +13,7 @@
 #include "base/file_system.h"
 #include "crawler/persist/audit_set.h"
 #include "frontier/frontier.h"
+#include "records/record_store.h"
 #include "seenfilter/checkpoint.h"
 
 namespace bloomcrawl {
@@ -146,6 +147,7 @@ void apply_retention(const fs::path& dir, uint32_t keep) {
     try {
       const CrawlManifest m = read_crawl_manifest(dir, numbered(kManifestPrefix, g, ""));
       named.insert(m.frontier_directory.empty() ? m.frontier_file : m.frontier_directory);
+      if (!m.records_directory.empty()) named.insert(m.records_directory);
       if (!m.audit_file.empty()) named.insert(m.audit_file);
       filter_manifests.insert(m.filter_manifest);
     } catch (const std::exception&) {
@@ -160,6 +162,7 @@ void apply_retention(const fs::path& dir, uint32_t keep) {
     if (const auto g = generation_of(name, "journal-", ".log")) stale = *g < oldest;
     std::optional<uint64_t> g = generation_of(name, "frontier-", ".bin");
     if (!g) g = generation_of(name, "frontier-", "");
+    if (!g) g = generation_of(name, "records-", "");
     if (!g) g = generation_of(name, "audit-", ".bin");
     if (g) stale = *g < current && (all_kept_readable ? !named.contains(name) : *g < oldest);
     if (stale) fs::remove_all(e.path(), ec);
@@ -216,6 +219,10 @@ CrawlSaveResult save_crawl_checkpoint(CrawlCheckpoint& checkpoint, const fs::pat
     throw CheckpointError((dir / m.frontier_directory).string(), "the frontier checkpoint was not written");
   }
   result.bytes_written += new_frontier_bytes(dir, m.generation);
+  m.records_directory.clear();
+  if (fs::is_directory(dir / record_store_directory_name(m.generation), ec)) {
+    m.records_directory = record_store_directory_name(m.generation);
+  }
 
   if (checkpoint.audit_enabled) {
     const std::string audit = encode_audit_file(checkpoint.audit);
@@ -255,11 +262,17 @@ CrawlManifest read_crawl_manifest(const fs::path& dir, std::string name) {
 
 namespace {
 
-CrawlCheckpoint load_generation(const fs::path& dir, const std::string& manifest_name) {
+// `without_frontier`: a generation whose frontier does not load is taken without it when it has
+// URL records, which the resume rebuilds the queue from.
+CrawlCheckpoint load_generation(const fs::path& dir, const std::string& manifest_name, bool without_frontier) {
   CrawlCheckpoint cp;
   cp.manifest = read_crawl_manifest(dir, manifest_name);
   const CrawlManifest& m = cp.manifest;
   cp.filter = read_checkpoint(dir / kFilterDir, m.filter_manifest);
+  if (!m.records_directory.empty()) {
+    cp.records_directory = dir / m.records_directory;
+    RecordStore::verify(cp.records_directory);  // a CheckpointError naming the bad file
+  }
   if (m.frontier_directory.empty()) {
     cp.frontier = read_verified(dir / m.frontier_file, m.frontier_bytes, m.frontier_checksum);
   } else {
@@ -267,7 +280,13 @@ CrawlCheckpoint load_generation(const fs::path& dir, const std::string& manifest
     try {
       Frontier::check_checkpoint(cp.frontier_directory);
     } catch (const std::runtime_error& e) {
-      throw CheckpointError(cp.frontier_directory.string(), e.what());
+      if (!without_frontier || cp.records_directory.empty()) {
+        throw CheckpointError(cp.frontier_directory.string(), e.what());
+      }
+      spdlog::warn("{}: {}: the queue is rebuilt from the URL records in {}", cp.frontier_directory.string(), e.what(),
+                   cp.records_directory.string());
+      cp.frontier_directory.clear();
+      cp.frontier_lost = true;
     }
   }
   if (!m.audit_file.empty()) {
@@ -296,14 +315,19 @@ CrawlCheckpoint load_crawl_checkpoint(const fs::path& dir) {
     if (name != current) candidates.push_back(name);
   }
   std::string failures;
-  for (const std::string& name : candidates) {
-    try {
-      CrawlCheckpoint cp = load_generation(dir, name);
-      if (!failures.empty()) spdlog::warn("resuming from the older generation {}", name);
-      return cp;
-    } catch (const std::exception& e) {
-      spdlog::warn("crawl checkpoint generation {} cannot be loaded: {}", name, e.what());
-      failures += std::string(failures.empty() ? "" : "; ") + e.what();
+  // An older generation's frontier is exact; the records' queue loses what only the frontier
+  // keeps (a URL's parent, redirect hops, sitemap mark): only when no generation has a frontier.
+  for (const bool without_frontier : {false, true}) {
+    for (const std::string& name : candidates) {
+      try {
+        CrawlCheckpoint cp = load_generation(dir, name, without_frontier);
+        if (!failures.empty()) spdlog::warn("resuming from the generation {}", name);
+        return cp;
+      } catch (const std::exception& e) {
+        if (without_frontier) continue;  // said in the first pass
+        spdlog::warn("crawl checkpoint generation {} cannot be loaded: {}", name, e.what());
+        failures += std::string(failures.empty() ? "" : "; ") + e.what();
+      }
     }
   }
   throw CheckpointError(dir.string(), candidates.empty() ? "no crawl checkpoint (no CURRENT and no CRAWL-* manifest)"

@@ -3,6 +3,8 @@
 //   filter/              the seen filter's own checkpoint (sealed layers written once, shared)
 //   frontier-G/          the disk frontier's checkpoint (Frontier::write_checkpoint), written by
 //                        the caller before the save (version 1 had frontier-G.bin snapshot bytes)
+//   records-G/           the URL records' checkpoint (RecordStore::checkpoint_to, records/), written
+//                        by the caller before the save; absent in generations written before them
 //   audit-G.bin          the exact audit set (only with `audit`)
 //   CRAWL-G              the manifest: what the files are (sizes, checksums), the config and its
 //                        canonical key hash, CrawlStats, resume counters, leases to requeue
@@ -45,6 +47,7 @@ struct CrawlManifest {
   std::string frontier_file;       // version 1 (encoded as version 1 when set): frontier-G.bin
   uint64_t frontier_bytes = 0;
   uint64_t frontier_checksum = 0;  // XXH3-64 of the file
+  std::string records_directory;   // records-G/, empty when the generation has none
   uint64_t queued = 0;             // URLs in the frontier checkpoint (for inspect)
   uint64_t pages_done = 0;         // pages fetched so far (for inspect)
   std::string audit_file;          // empty: audit off
@@ -69,7 +72,11 @@ struct CrawlCheckpoint {
   FilterSnapshot filter;
   std::filesystem::path frontier_directory;  // loaded version 2: Frontier::open_checkpoint() it
   std::string frontier;                      // loaded version 1: Frontier::restore() it
-  std::vector<uint64_t> audit;               // sorted; empty when audit is off
+  std::filesystem::path records_directory;   // verified (RecordStore::verify); empty: none
+  // The frontier checkpoint is damaged or missing in every generation: this one is loaded without
+  // it, and the resume rebuilds the queue from its URL records (docs/checkpoint-format.md).
+  bool frontier_lost = false;
+  std::vector<uint64_t> audit;  // sorted; empty when audit is off
   bool audit_enabled = false;
 };
 
@@ -84,18 +91,19 @@ std::string frontier_directory_name(uint64_t generation);
 
 // Writes generation checkpoint.manifest.generation (filling in the file fields of the manifest)
 // and makes it current. Its frontier must already be written, durably, in
-// dir / frontier_directory_name(generation). Only then, with the whole generation durable, retention: the generation
-// CURRENT names and the `keep - 1` before it stay, with every file they name and the journals a
-// resume from them replays; nothing else of the directory is needed. A failed write, fsync or
-// rename throws CheckpointError naming the file, with nothing removed: the previous generation
-// stays current (or, when only the final directory sync failed, CURRENT may already name this one,
-// which is complete too).
+// dir / frontier_directory_name(generation), and its records (when it has them) in
+// dir / record_store_directory_name(generation) (records/record_store.h). Only then, with the whole generation durable,
+// retention: the generation CURRENT names and the `keep - 1` before it stay, with every file they name and the journals
+// a resume from them replays; nothing else of the directory is needed. A failed write, fsync or rename throws
+// CheckpointError naming the file, with nothing removed: the previous generation stays current (or, when only the final
+// directory sync failed, CURRENT may already name this one, which is complete too).
 CrawlSaveResult save_crawl_checkpoint(CrawlCheckpoint& checkpoint, const std::filesystem::path& dir, uint32_t keep);
 
 // True if `dir` holds a CURRENT naming a crawl manifest.
 bool is_crawl_checkpoint(const std::filesystem::path& dir);
-// The newest generation that loads, falling back (with a warning) past corrupted ones; throws
-// CheckpointError if none does.
+// The newest generation that loads, falling back (with a warning) past corrupted ones; when no
+// generation's frontier loads, the newest one that loads but for it and has URL records, its
+// frontier_lost set. Throws CheckpointError if none does.
 CrawlCheckpoint load_crawl_checkpoint(const std::filesystem::path& dir);
 // Reads and verifies one manifest file (empty name: the one CURRENT names).
 CrawlManifest read_crawl_manifest(const std::filesystem::path& dir, std::string name = {});

@@ -82,6 +82,7 @@ std::string encode_crawl_manifest(const CrawlManifest& m) {
       {"requeue", requeue},
       {"outstanding", m.outstanding},
   };
+  if (!m.records_directory.empty()) body["records"] = {{"directory", m.records_directory}};
   if (!m.audit_file.empty()) {
     body["audit"] = {{"file", m.audit_file}, {"bytes", m.audit_bytes}, {"checksum", hex64(m.audit_checksum)}};
   }
@@ -140,6 +141,7 @@ CrawlManifest decode_crawl_manifest(std::string_view bytes, const std::string& n
   }
   m.queued = r.u64(frontier, "queued");
   m.pages_done = r.u64(body, "pages_done");
+  if (body.contains("records")) m.records_directory = r.file_name(r.obj(body, "records"), "directory");
   if (body.contains("audit")) {
     const nlohmann::json& audit = r.obj(body, "audit");
     m.audit_file = r.file_name(audit, "file");

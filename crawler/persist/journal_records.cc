@@ -38,6 +38,7 @@ class PayloadReader {
     in_.remove_prefix(n);
     return s;
   }
+  bool more() const { return !in_.empty(); }
   void done() const {
     if (!in_.empty())
       throw std::runtime_error(std::string(what_) + " record: " + std::to_string(in_.size()) +
@@ -62,13 +63,14 @@ struct Encoder {
   JournalBatch& batch;
   void operator()(const AdmittedRecord& r) const {
     PayloadWriter w;
-    w.str(r.host).str(r.entry).u32(r.depth).u32(r.queued ? 1 : 0);
+    w.str(r.host).str(r.entry).u32(r.depth).u32(r.queued ? 1 : 0).u64(uint64_t(r.admitted_ms)).str(r.refusal);
     batch.add(uint8_t(JournalRecordType::kAdmitted), w.bytes());
   }
   void operator()(const DispatchedRecord& r) const { batch.add(uint8_t(JournalRecordType::kDispatched), r.url); }
   void operator()(const CompletedRecord& r) const {
     PayloadWriter w;
     w.str(r.url).u32(r.status).u64(r.bytes).u32(r.fetch_ms);
+    if (!r.outcome.empty()) w.str(r.outcome).u64(uint64_t(r.fetched_ms)).str(r.payload_digest).u32(r.truncated ? 1 : 0);
     batch.add(uint8_t(JournalRecordType::kCompleted), w.bytes());
   }
   void operator()(const AuditFalsePositiveRecord& r) const {
@@ -94,6 +96,10 @@ std::optional<JournalEntry> decode_record(const JournalRecord& record) {
       const uint32_t queued = r.u32();
       if (queued > 1) throw std::runtime_error("admitted record: queued flag " + std::to_string(queued));
       a.queued = queued == 1;
+      if (r.more()) {
+        a.admitted_ms = int64_t(r.u64());
+        a.refusal = r.str();
+      }
       r.done();
       return a;
     }
@@ -105,6 +111,12 @@ std::optional<JournalEntry> decode_record(const JournalRecord& record) {
       c.status = r.u32();
       c.bytes = r.u64();
       c.fetch_ms = r.u32();
+      if (r.more()) {
+        c.outcome = r.str();
+        c.fetched_ms = int64_t(r.u64());
+        c.payload_digest = r.str();
+        c.truncated = r.u32() != 0;
+      }
       r.done();
       return c;
     }

@@ -28,6 +28,9 @@ struct AdmittedRecord {
   std::string entry;  // the frontier entry (encode_queued_url)
   uint32_t depth = 0;
   bool queued = false;  // false: the frontier refused it (a limit); the filter still holds it
+  // Optional (absent in journals before the URL records): for the URL record a replay rebuilds.
+  int64_t admitted_ms = 0;  // Unix ms; 0: unknown
+  std::string refusal;      // !queued: the outcome word of its pages.jsonl record
 };
 
 struct DispatchedRecord {
@@ -39,6 +42,12 @@ struct CompletedRecord {
   uint32_t status = 0;  // 0: no response (a failure that will not be retried)
   uint64_t bytes = 0;
   uint32_t fetch_ms = 0;
+  // Optional (absent in journals before the URL records, and in a resume's carried records): what
+  // the page's URL record holds (docs/records.md, "In the crawl").
+  std::string outcome;         // pages.jsonl's outcome word; empty: none carried
+  int64_t fetched_ms = 0;      // Unix ms of the request, 0: none sent
+  std::string payload_digest;  // "sha1:BASE32" or empty
+  bool truncated = false;
 };
 
 struct AuditFalsePositiveRecord {

@@ -22,7 +22,8 @@ struct Apply {
       r.fetch_ms_total += c.fetch_ms;
       ++r.status_counts[std::min<uint32_t>(c.status / 100, 5)];
     }
-    r.completed.insert(std::move(c.url));
+    r.completed.insert(c.url);
+    if (!c.outcome.empty()) r.outcomes.push_back(std::move(c));
   }
   void operator()(AuditFalsePositiveRecord& a) const { r.audit_false_positives.push_back(a.url_hash); }
   void operator()(StatsRecord& s) const {

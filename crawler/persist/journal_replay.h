@@ -28,6 +28,7 @@ namespace bloomcrawl {
 struct JournalReplay {
   std::vector<AdmittedRecord> admitted;
   std::unordered_set<std::string> completed;
+  std::vector<CompletedRecord> outcomes;  // the completed records that carry an outcome, in order
   std::unordered_set<std::string> outstanding;
   std::vector<uint64_t> audit_false_positives;
   uint64_t refetched = 0;

@@ -63,6 +63,7 @@ void CrawlStats::add_saved(const nlohmann::json& saved) {
       {"/links/new", &CrawlStats::links_new},
       {"/links/refused_by_frontier", &CrawlStats::links_refused},
       {"/links/filter_full", &CrawlStats::filter_full},
+      {"/links/false_positives_rescued", &CrawlStats::false_positives_rescued},
       {"/redirects/followed", &CrawlStats::redirects},
       {"/redirects/deduplicated", &CrawlStats::redirects_deduplicated},
       {"/redirects/dropped", &CrawlStats::redirects_dropped},

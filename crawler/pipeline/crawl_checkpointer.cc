@@ -15,6 +15,8 @@
 #include "crawler/persist/journal_records.h"
 #include "crawler/persist/journal_replay.h"
 #include "crawler/pipeline/queued_url.h"
+#include "crawler/url/canonical.h"
+#include "records/record_store.h"
 #include "seenfilter/checkpoint_format.h"
 
 namespace bloomcrawl {
@@ -57,7 +59,7 @@ Frontier CrawlCheckpointer::make_frontier(const CrawlerSettings& s, const CrawlC
   FrontierOptions options = s.frontier;
   options.store_directory = frontier_store_directory(s).string();
   std::filesystem::create_directories(frontier_store_directory(s).parent_path());
-  if (!resume) return Frontier(std::move(options));
+  if (!resume || resume->frontier_lost) return Frontier(std::move(options));  // lost: the records requeue it
   if (resume->frontier_directory.empty()) return Frontier::restore(resume->frontier, std::move(options));  // version 1
   try {
     return Frontier::open_checkpoint(resume->frontier_directory, std::move(options));
@@ -75,7 +77,8 @@ CrawlCheckpointer::CrawlCheckpointer(const CrawlerSettings& settings, SeenFilter
       stats_(stats),
       page_log_(page_log),
       warc_(warc),
-      resume_(std::move(resume)) {
+      resume_(std::move(resume)),
+      records_(std::make_unique<CrawlRecords>(settings, resume_.get(), stats)) {
   // Decided here, before the status port can read audit() from its threads, never reset later.
   if (resume_) saved_audit_false_positives_ = resume_->manifest.counters.value("audit_false_positives", uint64_t{0});
   if (!settings_.audit) return;
@@ -120,7 +123,15 @@ void CrawlCheckpointer::throw_if_refused() const {
 }
 
 void CrawlCheckpointer::finish() {
-  if (!enabled()) return;
+  if (!enabled()) {
+    try {
+      records_->persist();  // the output directory's store: the crawl's only copy
+    } catch (const std::exception& e) {
+      std::lock_guard<std::mutex> lock(written_mu_);
+      if (failure_.empty()) failure_ = e.what();
+    }
+    return;
+  }
   try {
     take_checkpoint(true);
   } catch (const std::exception& e) {
@@ -137,7 +148,8 @@ void CrawlCheckpointer::resume_from_checkpoint(const RefusalRecorder& record_ref
   refetched_after_crash_ = counter("refetched_after_crash");
   if (audit_) audit_->restore(resume_->audit, saved_audit_false_positives_);
   std::vector<std::pair<const FrontierUrl*, AdmitResult>> refused;
-  for (const FrontierUrl& u : m.requeue) {
+  // A lost frontier is rebuilt from the records after the replay; they hold these too.
+  for (const FrontierUrl& u : resume_->frontier_lost ? std::vector<FrontierUrl>{} : m.requeue) {
     if (AdmitResult r = frontier_.requeue(u.host, u.url, u.depth); r != AdmitResult::kQueued)
       refused.emplace_back(&u, r);
   }
@@ -167,13 +179,15 @@ void CrawlCheckpointer::resume_from_checkpoint(const RefusalRecorder& record_ref
 void CrawlCheckpointer::apply_replay(JournalReplay& replay, const RefusalRecorder& record_refusal) {
   const CrawlManifest& m = resume_->manifest;
   stats_.add_saved(stats_to_resume(m.stats, replay.last_stats));
+  records_->replay(replay);
+  if (resume_->frontier_lost) requeue_from_records(record_refusal);
   for (const std::string& problem : replay.problems) spdlog::warn("journal: {} (ignored from there on)", problem);
   journal_problems_ = replay.problems;
   for (const AdmittedRecord& a : replay.admitted) {
     const std::string_view url = decode_queued_url(a.entry).url;
     filter_.insert(url);
     if (audit_) audit_->record(audit_hash(url), true);
-    if (!a.queued) continue;
+    if (!a.queued || resume_->frontier_lost) continue;
     if (AdmitResult r = frontier_.requeue(a.host, a.entry, a.depth);
         r != AdmitResult::kQueued && !replay.completed.contains(std::string(url))) {
       record_refusal(a.host, a.entry, a.depth, r);
@@ -194,6 +208,22 @@ void CrawlCheckpointer::apply_replay(JournalReplay& replay, const RefusalRecorde
   refetched_after_crash_ += replay.refetched;
   replayed_done_ = std::move(replay.completed);
   crash_outstanding_ = std::move(replay.outstanding);
+}
+
+void CrawlCheckpointer::requeue_from_records(const RefusalRecorder& record_refusal) {
+  uint64_t requeued = 0;
+  records_->for_each_queued([&](std::string_view url, uint32_t depth) {
+    const CanonicalUrl c = canonicalize(url, nullptr, settings_.canonicalize);
+    const std::string host = c.ok() ? c.host : std::string(url);
+    const std::string entry = encode_queued_url({url, "", 0, false});  // the parent is not in the record
+    if (AdmitResult r = frontier_.requeue(host, entry, depth); r != AdmitResult::kQueued) {
+      record_refusal(host, entry, depth, r);
+    } else {
+      ++requeued;
+    }
+  });
+  spdlog::warn("{}: the frontier was rebuilt from the URL records: {} URLs queued again",
+               settings_.checkpoint.directory.string(), requeued);
 }
 
 bool CrawlCheckpointer::skip_replayed(const Lease& lease, std::string_view url) {
@@ -255,7 +285,8 @@ void CrawlCheckpointer::on_page_processed(uint64_t id, const FetchResult& result
   JournalBatch batch;
   add_record(batch, CompletedRecord{std::move(url), responded ? uint32_t(result.status) : 0u,
                                     responded ? uint64_t(result.body_decoded_bytes) : 0u,
-                                    responded ? uint32_t(result.total_ms) : 0u});
+                                    responded ? uint32_t(result.total_ms) : 0u, fetch_outcome_name(result.outcome),
+                                    unix_ms(result.fetch_time), result.payload_digest, result.body_truncated});
   journal(batch);
 }
 
@@ -360,6 +391,11 @@ void CrawlCheckpointer::finish_checkpoint(CrawlCheckpoint& cp, DiskCheckpointCut
   // A journal that disabled itself (a failed write or fdatasync) may lack records of keys in the
   // copy: sync() throws, and the generation is not committed.
   cp.filter = filter_.snapshot();
+  // The records likewise, after the cut: a replay over them is idempotent (crawl_records.h).
+  const std::filesystem::path records =
+      settings_.checkpoint.directory / record_store_directory_name(cp.manifest.generation);
+  std::filesystem::remove_all(records);  // a failed save's
+  records_->checkpoint_to(records);
   gate_.cut([] {});
   throw_if_refused();  // a pass that half admitted a page's links has ended by now and said so
   // The pages this generation counts done were processed before the cut, their records written

@@ -31,6 +31,7 @@
 #include "crawler/persist/crawl_checkpoint.h"
 #include "crawler/persist/journal.h"
 #include "crawler/pipeline/crawl_checkpoint_gate.h"
+#include "crawler/pipeline/crawl_records.h"
 #include "crawler/pipeline/crawl_settings.h"
 #include "crawler/pipeline/crawl_stats.h"
 #include "frontier/frontier.h"
@@ -61,6 +62,8 @@ class CrawlCheckpointer {
   bool enabled() const { return !settings_.checkpoint.directory.empty(); }
   bool resuming() const { return resume_ != nullptr; }
   CheckpointGate& gate() { return gate_; }
+  // The crawl's URL records: copied into every generation, rebuilt by a resume (crawl_records.h).
+  CrawlRecords& records() { return *records_; }
 
   // Scheduler thread. start(): resumes (if resuming) and cuts the first generation; a fresh
   // crawl's is empty and its journal records the seeds, a resumed one's folds the replayed
@@ -131,6 +134,9 @@ class CrawlCheckpointer {
 
   void resume_from_checkpoint(const RefusalRecorder& record_refusal);
   void apply_replay(JournalReplay& replay, const RefusalRecorder& record_refusal);
+  // The resumed checkpoint's frontier was lost (CrawlCheckpoint::frontier_lost): every record still
+  // queued, after the replay, is queued again.
+  void requeue_from_records(const RefusalRecorder& record_refusal);
   void take_checkpoint(bool wait);
   // The pause: fills what must be exact at the cut, swaps in `journal`, returns the frontier's cut.
   DiskCheckpointCut cut_checkpoint(CrawlCheckpoint& cp, std::unique_ptr<JournalWriter>& journal);
@@ -148,6 +154,7 @@ class CrawlCheckpointer {
   PageLog* const page_log_;
   WarcWriter* const warc_;
   std::unique_ptr<CrawlCheckpoint> resume_;
+  std::unique_ptr<CrawlRecords> records_;
   std::unique_ptr<AuditSet> audit_;
   uint64_t saved_audit_false_positives_ = 0;  // set at construction, before any reader's thread
 

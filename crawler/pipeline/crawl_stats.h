@@ -56,6 +56,8 @@ struct CrawlStats {
   Counter links_new{0};        // new to the filter
   Counter links_refused{0};    // new, but the frontier refused them (limits)
   Counter filter_full{0};      // the filter was full (memory limit, or one layer at capacity)
+  // seen_filter.exact: "seen" answers the URL records did not hold, admitted after all.
+  Counter false_positives_rescued{0};
 
   // Redirects, followed by the crawler so each target goes through the seen filter.
   Counter redirects{0};

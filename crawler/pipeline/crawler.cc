@@ -70,11 +70,6 @@ CrawlMonitor::Options monitor_options(const CrawlerSettings& s) {
   return o;
 }
 
-// The outcome a frontier refusal is recorded with: the config field that caused it.
-std::string refusal_outcome(AdmitResult refusal) {
-  return refusal == AdmitResult::kHostQueueFull ? "max_queued_per_host" : admit_result_name(refusal);
-}
-
 }  // namespace
 
 void Crawler::archive(const FetchResult& result) {
@@ -305,15 +300,15 @@ uint32_t Crawler::admit(std::vector<Candidate>& candidates, uint32_t depth, cons
   std::vector<std::string_view> keys;
   keys.reserve(candidates.size());
   for (const Candidate& c : candidates) keys.push_back(c.url);
-  std::vector<InsertOutcome> outcomes(keys.size());
-  filter_.insert_batch(keys, outcomes);
+  std::vector<InsertOutcome> outcomes(keys.size(), InsertOutcome::kSeen);
   JournalBatch batch;
-  checkpointer_->audit_outcomes(keys, outcomes, batch);
-
   uint32_t admitted = 0;
   size_t i = 0;  // after a throw: the candidate the frontier failed at (the first not queued)
   const Clock::time_point now = Clock::now();
   try {
+    // The seen filter's answers, then the URL records' (crawl_records.h: exact mode rescues a "seen").
+    checkpointer_->records().admit(filter_, keys, outcomes, depth, parent);
+    checkpointer_->audit_outcomes(keys, outcomes, batch);
     for (; i < candidates.size(); ++i) {
       const Candidate& c = candidates[i];
       switch (outcomes[i]) {
@@ -352,7 +347,9 @@ bool Crawler::admit_new(const Candidate& c, uint32_t depth, const std::string& p
   const bool kept = r != AdmitResult::kQueued && !record_refusal(c.url, parent, depth, r);
   if (kept) frontier_.keep(c.host, entry, depth);
   if (checkpointer_->journaling()) {
-    add_record(batch, AdmittedRecord{c.host, std::move(entry), depth, r == AdmitResult::kQueued || kept});
+    const bool queued = r == AdmitResult::kQueued || kept;
+    add_record(batch, AdmittedRecord{c.host, std::move(entry), depth, queued, unix_ms(std::chrono::system_clock::now()),
+                                     queued ? "" : refusal_outcome(r)});
   }
   if (r != AdmitResult::kQueued) return false;
   // New hosts start held (FrontierOptions::hold_new_hosts) until their robots.txt is known.
@@ -997,33 +994,6 @@ void Crawler::follow_redirect(const PageRequest& page, const FetchResult& result
   rec.links_new = admit(one, rec.depth, rec.url, page.redirect_hops + 1);
 }
 
-void Crawler::write_record(const PageRecord& record) {
-  if (page_log_) page_log_->write_page(record);
-  stats_.add_outcome(record.outcome);
-}
-
-// The seen filter admitted the URL, so it is never offered again: its record says why it is not
-// fetched. False if the write failed, which stops the crawl: the caller keeps the URL for a resume.
-bool Crawler::record_refusal(std::string_view url, std::string_view parent, uint32_t depth, AdmitResult refusal) {
-  stats_.add_refusal(admit_result_name(refusal));
-  const std::string outcome = refusal_outcome(refusal);
-  if (record_or_fail({.url = std::string(url), .parent = std::string(parent), .depth = depth, .outcome = outcome})) {
-    return true;
-  }
-  spdlog::error("{}: admitted, but its {} record is not written", url, outcome);
-  return false;
-}
-
-bool Crawler::record_or_fail(const PageRecord& record) {
-  try {
-    write_record(record);
-    return true;
-  } catch (const CheckpointError& e) {
-    fail(e.what());
-    return false;
-  }
-}
-
 // After drain(). URLs still queued (at a stop, or past a page limit) stay in the checkpoint for a
 // resume; without one each gets its record.
 void Crawler::record_left_queued() {
@@ -1101,6 +1071,7 @@ CrawlStatus Crawler::sample_status() const {
   s.filter_layers = fs.layers.size();
   s.filter_bytes = fs.bytes;
   s.duplicates_avoided = stats_.links_duplicate.load() + stats_.redirects_deduplicated.load();
+  s.false_positives_rescued = stats_.false_positives_rescued.load();
   s.output_directory = settings_.output_dir.string();
   s.checkpoint_directory = settings_.checkpoint.directory.string();
   return s;

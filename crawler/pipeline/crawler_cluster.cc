@@ -107,7 +107,7 @@ void Crawler::admit_seen(const RoutedBatch& b) {
   keys.reserve(b.urls.size());
   for (const RoutedUrl& u : b.urls) keys.push_back(u.url);
   std::vector<InsertOutcome> outcomes(keys.size());
-  filter_.insert_batch(keys, outcomes);
+  checkpointer_->records().admit_handed_over(filter_, keys, outcomes, b.depth, b.parent);
   JournalBatch batch;
   checkpointer_->audit_outcomes(keys, outcomes, batch);
   if (checkpointer_->journaling()) {
@@ -115,8 +115,8 @@ void Crawler::admit_seen(const RoutedBatch& b) {
       if (outcomes[i] != InsertOutcome::kNew) continue;
       const RoutedUrl& u = b.urls[i];
       // Not queued: a resume's replay puts it in the filter only, as a URL the frontier refused.
-      add_record(batch,
-                 AdmittedRecord{u.host, encode_queued_url({u.url, b.parent, b.hops, u.sitemap}), b.depth, false});
+      add_record(batch, AdmittedRecord{u.host, encode_queued_url({u.url, b.parent, b.hops, u.sitemap}), b.depth, false,
+                                       unix_ms(std::chrono::system_clock::now()), std::string(kHandedOver)});
     }
   }
   checkpointer_->journal_admissions(batch);

@@ -25,6 +25,7 @@
 #include "crawler/pipeline/crawler.h"
 #include "tests/support/faulty_store_file_system.h"
 #include "tests/support/page_records.h"
+#include "tests/support/stopped_crawl.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/test_web.h"
 #include "tests/support/test_web_config.h"
@@ -35,18 +36,11 @@ namespace {
 namespace fs = std::filesystem;
 using Op = testing::FaultyStoreFileSystem::Op;
 using testweb::TestWeb;
-using testweb::TestWebOptions;
 
 class StoreFaultCrawlTest : public ::testing::Test {
  protected:
   // The test web with `pages_per_host` pages per host (its default is 60).
-  void start_web(uint32_t pages_per_host = 60) {
-    TestWebOptions o;
-    o.trap = false;
-    o.pages_per_host = pages_per_host;
-    web_ = std::make_unique<TestWeb>(o);
-    web_->start();
-  }
+  void start_web(uint32_t pages_per_host = 60) { web_ = testing::start_test_web(pages_per_host); }
   void TearDown() override {
     if (web_) web_->stop();
   }
@@ -59,15 +53,8 @@ class StoreFaultCrawlTest : public ::testing::Test {
   // Every queued URL on disk (a memory limit of one byte: each dispatch reads the store), a
   // generation every `interval_pages` pages (0: only the first and the last).
   CrawlerSettings settings(uint64_t interval_pages, bool checkpointed = true) const {
-    CrawlConfig c = testing::test_web_config(*web_, out());
-    c.fetch.connect_timeout_ms = 5000;
-    c.fetch.total_timeout_ms = 20000;
-    c.seen_filter.initial_capacity = 1000;
-    if (checkpointed) {
-      c.checkpoint.directory = checkpoints().string();
-      c.checkpoint.interval_pages = interval_pages;
-      c.checkpoint.interval_s = 0;
-    }
+    const CrawlConfig c =
+        testing::resumable_test_web_config(*web_, out(), checkpointed ? checkpoints() : fs::path(), interval_pages);
     validate_config(c);
     CrawlerSettings s = settings_from_config(c);
     s.parse_threads = 2;
@@ -100,10 +87,7 @@ class StoreFaultCrawlTest : public ::testing::Test {
   }
 
   void expect_every_page_recorded() const {
-    const auto records = testing::read_page_records(out());
-    for (const std::string& url : web_->ground_truth(web_->site_depth())) {
-      EXPECT_TRUE(records.contains(url)) << url << " has no record";
-    }
+    EXPECT_EQ(testing::unrecorded_pages(*web_, out()), std::vector<std::string>{});
   }
 
   testing::TempDir temp_;
@@ -194,27 +178,14 @@ TEST_F(StoreFaultCrawlTest, ADamagedStoreFileOfTheNewestGenerationFallsBackToThe
   start_web();
   CrawlerSettings s = settings(20);
   s.checkpoint.keep = 3;
-  {
-    Crawler crawler(s);
-    nlohmann::json first;
-    std::thread run([&] { first = crawler.run(); });
-    const bool fetching = web_->wait_for_page_requests(50, std::chrono::seconds(60));
-    crawler.stop();
-    run.join();
-    ASSERT_TRUE(fetching);
-    ASSERT_EQ(first["crawl"]["stopped_by"], "signal");
-  }
+  bool fetching = false;
+  const nlohmann::json first = testing::crawl_then_stop(s, *web_, 50, &fetching);
+  ASSERT_TRUE(fetching);
+  ASSERT_EQ(first["crawl"]["stopped_by"], "signal");
   const CrawlManifest newest = read_crawl_manifest(checkpoints());
   const std::vector<fs::path> own = own_table_files(checkpoints(), newest.generation, newest.generation - 1);
   ASSERT_FALSE(own.empty()) << "the last generation added no table file";
-  std::string bytes;
-  {
-    std::ifstream in(own.front(), std::ios::binary);
-    bytes.assign(std::istreambuf_iterator<char>(in), {});
-  }
-  bytes[bytes.size() / 3] = static_cast<char>(bytes[bytes.size() / 3] ^ 0x08);
-  fs::remove(own.front());  // a hard link of the live store's file: the damage is this copy's
-  std::ofstream(own.front(), std::ios::binary) << bytes;
+  testing::damage_file(own.front());  // a hard link of the live store's file: the damage is this copy's
 
   const CrawlCheckpoint loaded = load_crawl_checkpoint(checkpoints());
   EXPECT_EQ(loaded.manifest.generation, newest.generation - 1);

@@ -1,0 +1,243 @@
+// CrawlRecords (crawl_records.h): the URL records the pipeline writes, checkpoints and replays.
+#include "crawler/pipeline/crawl_records.h"
+
+#include <chrono>
+#include <functional>
+#include <unordered_set>
+
+#include <spdlog/spdlog.h>
+
+#include "crawler/fetch/fetcher.h"
+#include "crawler/output/page_log.h"
+#include "crawler/persist/crawl_checkpoint.h"
+#include "crawler/persist/journal_replay.h"
+#include "crawler/pipeline/queued_url.h"
+#include "records/record_store.h"
+
+namespace bloomcrawl {
+namespace {
+
+// Slots of the exact mode's cache of recent links: a few pages' worth of a site's navigation.
+constexpr size_t kRecentLinks = size_t{1} << 14;
+
+// The 20 raw bytes of a "sha1:BASE32" payload digest (payload_digest.h), or empty.
+std::string sha1_of_digest(std::string_view digest) {
+  constexpr std::string_view kPrefix = "sha1:";
+  if (!digest.starts_with(kPrefix) || digest.size() != kPrefix.size() + 32) return {};
+  std::string out;
+  uint32_t bits = 0;
+  int count = 0;
+  for (const char c : digest.substr(kPrefix.size())) {
+    int v = -1;
+    if (c >= 'A' && c <= 'Z') v = c - 'A';
+    if (c >= '2' && c <= '7') v = c - '2' + 26;
+    if (v < 0) return {};
+    bits = (bits << 5) | uint32_t(v);
+    count += 5;
+    if (count >= 8) {
+      count -= 8;
+      out.push_back(char((bits >> count) & 0xff));
+    }
+  }
+  return out;
+}
+
+// The outcome of a page into `r` (its other fields as they were): a fetch counted once however
+// often the same one is applied (a replay over a copy that already holds it).
+void apply_outcome(UrlRecord& r, std::string_view word, uint32_t status, uint64_t bytes, int64_t fetched_ms,
+                   std::string_view digest, bool truncated) {
+  r.outcome = url_outcome_of(word);
+  r.reason = r.outcome == UrlOutcome::kFetched ? "" : std::string(word);
+  if (fetched_ms == 0) return;
+  if (r.last_fetched_ms != fetched_ms) ++r.fetch_count;
+  r.last_fetched_ms = fetched_ms;
+  const bool fetched = r.outcome == UrlOutcome::kFetched;  // a failure's partial counts are not kept
+  r.http_status = fetched ? uint16_t(status) : 0;
+  r.body_bytes = fetched ? bytes : 0;
+  r.payload_sha1 = sha1_of_digest(digest);
+  r.flags = truncated ? r.flags | kRecordTruncated : r.flags & ~kRecordTruncated;
+}
+
+UrlRecord queued_record(std::string_view url, uint32_t depth, std::string_view parent, int64_t admitted_ms) {
+  UrlRecord r;
+  r.url = std::string(url);
+  r.depth = depth;
+  r.parent_hash = parent.empty() ? 0 : url_record_hash(parent);
+  r.first_admitted_ms = admitted_ms;
+  return r;
+}
+
+}  // namespace
+
+int64_t unix_ms(std::chrono::system_clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
+}
+
+std::filesystem::path records_store_directory(const CrawlerSettings& settings) {
+  if (settings.checkpoint.directory.empty()) return settings.output_dir / kOutputRecordStoreDirectory;
+  return settings.checkpoint.directory / "records-live";
+}
+
+UrlOutcome url_outcome_of(std::string_view word) {
+  if (word == fetch_outcome_name(FetchOutcome::kOk)) return UrlOutcome::kFetched;
+  for (int o = int(FetchOutcome::kCancelled); o <= int(FetchOutcome::kOtherError); ++o) {
+    if (word == fetch_outcome_name(FetchOutcome(o))) return UrlOutcome::kFailed;
+  }
+  return UrlOutcome::kDropped;
+}
+
+CrawlRecords::CrawlRecords(const CrawlerSettings& settings, const CrawlCheckpoint* resume, CrawlStats& stats)
+    // Exact mode over records missing every URL admitted before would fetch them all again.
+    : exact_(settings.exact_seen_filter && !(resume && resume->records_directory.empty())),
+      stats_(stats),
+      directory_(records_store_directory(settings)) {
+  std::error_code ec;
+  std::filesystem::create_directories(directory_.parent_path(), ec);
+  if (resume && !resume->records_directory.empty()) {
+    RecordStore::clone(resume->records_directory, directory_);
+  } else {
+    std::filesystem::remove_all(directory_, ec);
+    if (ec) throw CheckpointError(directory_.string(), "records store not removed: " + ec.message());
+    if (resume) {
+      spdlog::warn("{}: the checkpoint has no URL records (written by an older version): records start empty{}",
+                   directory_.string(),
+                   settings.exact_seen_filter ? ", and seen_filter.exact stays off for this crawl" : "");
+    }
+  }
+  store_ = std::make_unique<RecordStore>(directory_, kMemoryBudget);
+  if (exact_) recent_.resize(kRecentLinks);
+}
+
+CrawlRecords::~CrawlRecords() = default;
+
+void CrawlRecords::remember(std::string_view url) {
+  if (recent_.empty()) return;  // exact mode only
+  recent_[std::hash<std::string_view>{}(url) & (kRecentLinks - 1)] = std::string(url);
+}
+
+std::vector<bool> CrawlRecords::held(const std::vector<std::string_view>& urls) {
+  std::vector<bool> out(urls.size(), false);
+  std::vector<std::string_view> lookup;
+  std::vector<size_t> index;
+  for (size_t i = 0; i < urls.size(); ++i) {
+    if (!recent_.empty() && recent_[std::hash<std::string_view>{}(urls[i]) & (kRecentLinks - 1)] == urls[i]) {
+      out[i] = true;
+    } else {
+      lookup.push_back(urls[i]);
+      index.push_back(i);
+    }
+  }
+  if (lookup.empty()) return out;
+  const std::vector<std::optional<UrlRecord>> found = store_->get_many(lookup);
+  for (size_t k = 0; k < found.size(); ++k) {
+    if (!found[k]) continue;
+    out[index[k]] = true;
+    remember(lookup[k]);
+  }
+  return out;
+}
+
+void CrawlRecords::admit(SeenFilter& filter, const std::vector<std::string_view>& urls,
+                         std::vector<InsertOutcome>& outcomes, uint32_t depth, std::string_view parent) {
+  const int64_t now_ms = unix_ms(std::chrono::system_clock::now());
+  if (!exact_) filter.insert_batch(urls, outcomes);  // the filter's answers are final
+  std::lock_guard<std::mutex> lock(mu_);
+  if (exact_) {
+    filter.insert_batch(urls, outcomes);
+    // The "seen" answers (a URL new to the filter is in no record: the lock orders every admission).
+    std::vector<std::string_view> asked;
+    std::vector<size_t> index;
+    for (size_t i = 0; i < urls.size(); ++i) {
+      if (outcomes[i] == InsertOutcome::kNew) store_->put(queued_record(urls[i], depth, parent, now_ms));
+      if (outcomes[i] != InsertOutcome::kSeen) continue;
+      asked.push_back(urls[i]);
+      index.push_back(i);
+    }
+    const std::vector<bool> present = held(asked);
+    std::unordered_set<std::string_view> rescued;  // a page may link a false positive twice
+    for (size_t k = 0; k < asked.size(); ++k) {
+      // A URL linked twice by the page, new at its first link, is found by its second lookup: the
+      // pending batch holds the put above.
+      if (present[k] || !rescued.insert(asked[k]).second) continue;
+      outcomes[index[k]] = InsertOutcome::kNew;
+      UrlRecord r = queued_record(asked[k], depth, parent, now_ms);
+      r.flags |= kRecordRescuedFalsePositive;
+      store_->put(r);
+      remember(asked[k]);
+      stats_.false_positives_rescued.fetch_add(1, std::memory_order_relaxed);
+    }
+    return;
+  }
+  for (size_t i = 0; i < urls.size(); ++i) {
+    if (outcomes[i] == InsertOutcome::kNew) store_->put(queued_record(urls[i], depth, parent, now_ms));
+  }
+}
+
+void CrawlRecords::admit_handed_over(SeenFilter& filter, const std::vector<std::string_view>& urls,
+                                     std::vector<InsertOutcome>& outcomes, uint32_t depth, std::string_view parent) {
+  const int64_t now_ms = unix_ms(std::chrono::system_clock::now());
+  std::lock_guard<std::mutex> lock(mu_);
+  filter.insert_batch(urls, outcomes);
+  std::vector<std::string_view> asked;
+  for (size_t i = 0; i < urls.size(); ++i) {
+    if (outcomes[i] == InsertOutcome::kNew || (exact_ && outcomes[i] == InsertOutcome::kSeen)) asked.push_back(urls[i]);
+  }
+  const std::vector<bool> present = held(asked);
+  for (size_t k = 0; k < asked.size(); ++k) {
+    if (present[k]) continue;
+    UrlRecord r = queued_record(asked[k], depth, parent, now_ms);
+    apply_outcome(r, kHandedOver, 0, 0, 0, "", false);
+    store_->put(r);
+  }
+}
+
+void CrawlRecords::ended(const PageRecord& page) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::optional<UrlRecord> r = store_->get(page.url);
+  if (!r) r = queued_record(page.url, page.depth, page.parent, unix_ms(std::chrono::system_clock::now()));
+  const int64_t fetched_ms = page.fetch_time ? unix_ms(*page.fetch_time) : 0;
+  apply_outcome(*r, page.outcome, uint32_t(page.status), page.bytes, fetched_ms, page.payload_digest, page.truncated);
+  store_->put(*r);
+}
+
+void CrawlRecords::replay(const JournalReplay& replay) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const int64_t now_ms = unix_ms(std::chrono::system_clock::now());
+  for (const AdmittedRecord& a : replay.admitted) {
+    const QueuedUrl q = decode_queued_url(a.entry);
+    std::optional<UrlRecord> r = store_->get(q.url);
+    if (!r) {
+      r = queued_record(q.url, a.depth, q.parent, a.admitted_ms != 0 ? a.admitted_ms : now_ms);
+    } else if (a.queued || r->outcome != UrlOutcome::kQueued) {
+      continue;  // the copy holds this admission (and perhaps more)
+    }
+    if (!a.queued) apply_outcome(*r, a.refusal.empty() ? "refused" : a.refusal, 0, 0, 0, "", false);
+    store_->put(*r);
+  }
+  for (const CompletedRecord& c : replay.outcomes) {
+    std::optional<UrlRecord> r = store_->get(c.url);
+    if (!r) r = queued_record(c.url, 0, "", now_ms);
+    apply_outcome(*r, c.outcome, c.status, c.bytes, c.fetched_ms, c.payload_digest, c.truncated);
+    store_->put(*r);
+  }
+  store_->flush();
+}
+
+void CrawlRecords::for_each_queued(const std::function<void(std::string_view url, uint32_t depth)>& visit) {
+  store_->scan_all([&](const UrlRecord& r) {
+    if (r.outcome == UrlOutcome::kQueued) visit(r.url, r.depth);
+    return true;
+  });
+}
+
+void CrawlRecords::checkpoint_to(const std::filesystem::path& directory) {
+  std::lock_guard<std::mutex> lock(mu_);
+  store_->checkpoint_to(directory);
+}
+
+void CrawlRecords::persist() {
+  std::lock_guard<std::mutex> lock(mu_);
+  store_->persist();
+}
+
+}  // namespace bloomcrawl

@@ -1,0 +1,111 @@
+// CrawlRecords: the crawl's URL records (records/, docs/records.md, "In the crawl"), as the
+// pipeline keeps them: one record per URL the seen filter admitted, written kQueued at admission
+// and updated from every record pages.jsonl gets (fetched, failed, dropped with its reason).
+// Where the store lives: `records-live` in the checkpoint directory, copied into every generation
+// as records-G (RecordStore::checkpoint_to: SST files hard-linked) and rebuilt from one at a resume
+// (the generation's copy, then the journals since replayed over it: replay()), so the records
+// always end at the journal's state; without a checkpoint directory, `records` in the output
+// directory, written out at the end of the crawl (persist()). Either is made anew when a crawl
+// starts fresh. RocksDB's LOCK file keeps a second crawl out of it.
+// Exact mode (seen_filter.exact): admit() confirms every "maybe seen" answer of the filter against
+// the records, in one batched lookup per page behind a small cache of links seen recently (a
+// site's navigation repeats on every page); a URL the records do not hold is admitted after all
+// and counted (CrawlStats::false_positives_rescued).
+// Every store failure throws CheckpointError "DIR: records store: ..." (sticky): the callers send
+// it to the crawl's one clean stop. Thread-safe: one lock orders every read-modify-write.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "crawler/pipeline/crawl_settings.h"
+#include "crawler/pipeline/crawl_stats.h"
+#include "frontier/frontier_types.h"
+#include "records/url_record.h"
+#include "seenfilter/seen_filter.h"
+
+namespace bloomcrawl {
+
+class RecordStore;
+struct CrawlCheckpoint;
+struct JournalReplay;
+struct PageRecord;
+
+// The live store's directory (see above).
+std::filesystem::path records_store_directory(const CrawlerSettings& settings);
+
+// Unix milliseconds: the records' times (and the journal's, for them).
+int64_t unix_ms(std::chrono::system_clock::time_point t);
+
+// The reason of a URL record that a grown cluster's former owner of its host recorded instead.
+inline constexpr std::string_view kHandedOver = "handed_over";
+
+// The outcome word a frontier refusal is recorded with: the config field that caused it.
+std::string refusal_outcome(AdmitResult refusal);
+
+// The record kind of a pages.jsonl outcome word: "ok" is kFetched, a fetch outcome
+// (fetch_outcome_name) kFailed, anything else (robots, limits, a stop) kDropped.
+UrlOutcome url_outcome_of(std::string_view outcome_word);
+
+class CrawlRecords {
+ public:
+  // Memtables and block cache of the live store.
+  static constexpr size_t kMemoryBudget = size_t{64} << 20;
+
+  // Opens the live store: a writable copy of `resume`'s records, or an empty one. Throws
+  // CheckpointError naming the directory when it cannot.
+  CrawlRecords(const CrawlerSettings& settings, const CrawlCheckpoint* resume, CrawlStats& stats);
+  ~CrawlRecords();
+  CrawlRecords(const CrawlRecords&) = delete;
+  CrawlRecords& operator=(const CrawlRecords&) = delete;
+
+  bool exact() const { return exact_; }
+  const std::filesystem::path& directory() const { return directory_; }
+
+  // A page's candidate `urls` (found on `parent`, queued at `depth`) into `filter`, its answers in
+  // `outcomes`: each kNew gets its kQueued record. In exact mode a kSeen the records do not hold
+  // becomes kNew (rescued); the filter is asked under the records' lock then, so that a URL two
+  // workers offer at once is new to one and held by the records for the other. A throw (the store
+  // failed) leaves `outcomes` the filter's and some of the records written.
+  void admit(SeenFilter& filter, const std::vector<std::string_view>& urls, std::vector<InsertOutcome>& outcomes,
+             uint32_t depth, std::string_view parent);
+  // A grown cluster's seen-only batch (docs/cluster.md, "Adding nodes"): URLs the node that owned
+  // their hosts before has recorded, into `filter`; each this node's records do not hold gets a
+  // kDropped record, reason kHandedOver, so that exact mode takes it as seen.
+  void admit_handed_over(SeenFilter& filter, const std::vector<std::string_view>& urls,
+                         std::vector<InsertOutcome>& outcomes, uint32_t depth, std::string_view parent);
+  // A record pages.jsonl got: the URL's outcome.
+  void ended(const PageRecord& page);
+  // A resume: the admissions and outcomes of the journals since the checkpoint, over its copy.
+  // Idempotent for what the copy holds already (taken after the cut, it may hold some of them).
+  void replay(const JournalReplay& replay);
+  // Visits each record still queued, in key order, in bounded memory; `visit` may call the other
+  // members (no lock is held).
+  void for_each_queued(const std::function<void(std::string_view url, uint32_t depth)>& visit);
+  // Every record put so far, into `directory` (which must not exist).
+  void checkpoint_to(const std::filesystem::path& directory);
+  // Without checkpoints, at the end: every record in the directory's files.
+  void persist();
+
+ private:
+  // Under mu_: the URLs among `urls` the cache or the store hold.
+  std::vector<bool> held(const std::vector<std::string_view>& urls);
+  void remember(std::string_view url);  // under mu_
+
+  const bool exact_;
+  CrawlStats& stats_;
+  std::filesystem::path directory_;
+  std::mutex mu_;
+  std::unique_ptr<RecordStore> store_;
+  // Exact mode: URLs known to be in the records, direct-mapped by hash (a miss costs a lookup).
+  std::vector<std::string> recent_;
+};
+
+}  // namespace bloomcrawl
