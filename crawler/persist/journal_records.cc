@@ -38,6 +38,7 @@ class PayloadReader {
     in_.remove_prefix(n);
     return s;
   }
+  bool at_end() const { return in_.empty(); }
   void done() const {
     if (!in_.empty())
       throw std::runtime_error(std::string(what_) + " record: " + std::to_string(in_.size()) +
@@ -69,6 +70,8 @@ struct Encoder {
   void operator()(const CompletedRecord& r) const {
     PayloadWriter w;
     w.str(r.url).u32(r.status).u64(r.bytes).u32(r.fetch_ms);
+    if (r.outputs)
+      w.u64(r.outputs->pages_end).u64(r.outputs->edges_end).str(r.outputs->warc_file).u64(r.outputs->warc_end);
     batch.add(uint8_t(JournalRecordType::kCompleted), w.bytes());
   }
   void operator()(const AuditFalsePositiveRecord& r) const {
@@ -105,6 +108,13 @@ std::optional<JournalEntry> decode_record(const JournalRecord& record) {
       c.status = r.u32();
       c.bytes = r.u64();
       c.fetch_ms = r.u32();
+      if (!r.at_end()) {
+        CompletedOutputs& o = c.outputs.emplace();
+        o.pages_end = r.u64();
+        o.edges_end = r.u64();
+        o.warc_file = r.str();
+        o.warc_end = r.u64();
+      }
       r.done();
       return c;
     }

@@ -79,7 +79,7 @@ std::string refusal_outcome(AdmitResult refusal) {
 
 void Crawler::archive(const FetchResult& result) {
   try {
-    warc_->write(warc_exchange_of(result));
+    checkpointer_->on_page_archived(result.id, warc_->write(warc_exchange_of(result)));
   } catch (const CheckpointError&) {
     throw;  // an output failure stops the crawl (parse_worker)
   } catch (const std::exception& e) {
@@ -998,7 +998,7 @@ void Crawler::follow_redirect(const PageRequest& page, const FetchResult& result
 }
 
 void Crawler::write_record(const PageRecord& record) {
-  if (page_log_) page_log_->write_page(record);
+  if (page_log_) checkpointer_->on_record_written(record.url, page_log_->write_page(record));
   stats_.add_outcome(record.outcome);
 }
 
