@@ -1,9 +1,10 @@
 // Whole crawls of the local test web over a RocksDB file system that fails on cue
 // (FaultyStoreFileSystem): a store write failing while links are pushed, a read failing at a
-// refill, a checkpoint's store copy failing, and a damaged store file in the newest generation at
-// resume. Each first crawl stops with an error naming the store's directory (never an abort, a
-// hang or a "done"), and a resume with the disk healed ends with a record for every page of the
-// test web (docs/outcomes.md, "One clean stop"). In process, so TSan sees every thread.
+// refill, the live store's flush failing at a mid-crawl checkpoint cut, each step of a checkpoint's
+// store copy failing (creating, hard-linking, syncing its files), and a damaged store file in the newest generation at
+// resume. Each first crawl stops with an error naming the store's directory (never an abort, a hang or a "done"), and a
+// resume with the disk healed ends with a record for every page of the test web (docs/outcomes.md, "One clean stop").
+// In process, so TSan sees every thread.
 #include <gtest/gtest.h>
 
 #include <cerrno>
@@ -99,10 +100,15 @@ class StoreFaultCrawlTest : public ::testing::Test {
     expect_every_page_recorded();
   }
 
+  // Every page of the test web, and every URL the server was asked for, has a record.
   void expect_every_page_recorded() const {
     const auto records = testing::read_page_records(out());
     for (const std::string& url : web_->ground_truth(web_->site_depth())) {
       EXPECT_TRUE(records.contains(url)) << url << " has no record";
+    }
+    for (const testweb::LoggedRequest& r : web_->requests()) {
+      if (r.robots_txt) continue;
+      EXPECT_TRUE(records.contains(r.canonical_url)) << r.canonical_url << " answered, no record";
     }
   }
 
@@ -155,6 +161,49 @@ TEST_F(StoreFaultCrawlTest, AFailedStoreCopyOfAGenerationStopsTheCrawlAndAResume
   faults_->clear();
   expect_a_resume_completes(s);
 }
+
+// A checkpoint cut mid-crawl flushes the live store's memtable into a table file, which its
+// generation hard-links; the disk refuses it (every later file too, as a full disk would).
+TEST_F(StoreFaultCrawlTest, TheStoreFailingAtAMidCrawlCheckpointCutStopsTheCrawlAndAResumeEndsIt) {
+  start_web();
+  const CrawlerSettings s = settings(20);
+  nlohmann::json first;
+  {
+    Crawler crawler(s);
+    std::thread run([&] { first = crawler.run(); });
+    const bool fetching = web_->wait_for_page_requests(30, std::chrono::seconds(60));
+    faults_->fail(Op::kCreate, "frontier-live/", 1, ENOSPC, /*every_later=*/true);
+    run.join();
+    EXPECT_TRUE(fetching);
+  }
+  ASSERT_GT(faults_->failures(), 0) << "no cut after the fault was set: the test proves nothing";
+  expect_stopped_by_the_store(first, (checkpoints() / "frontier-live").string());
+  EXPECT_GT(first["checkpoint"]["failed"].get<uint64_t>(), 0u) << first["checkpoint"].dump();
+  faults_->clear();
+  expect_a_resume_completes(s);
+}
+
+// Each step of writing a mid-crawl generation's store fails in turn (its table files hard-linked
+// from the live store, its files synced; creating them: AFailedStoreCopyOfAGeneration... above): the generation is not
+// committed, the crawl stops naming it.
+class StoreCheckpointWriteFaultTest : public StoreFaultCrawlTest, public ::testing::WithParamInterface<Op> {};
+
+TEST_P(StoreCheckpointWriteFaultTest, StopsTheCrawlAndAResumeEndsIt) {
+  start_web();
+  const CrawlerSettings s = settings(20);
+  faults_->fail(GetParam(), "frontier-000002/", 1, EIO, /*every_later=*/true);
+  const nlohmann::json first = Crawler(s).run();
+  ASSERT_GT(faults_->failures(), 0) << "the fault never fired: the test proves nothing";
+  expect_stopped_by_the_store(first, "frontier-000002");
+  EXPECT_FALSE(fs::exists(checkpoints() / "CRAWL-000002")) << "a generation without its frontier";
+  faults_->clear();
+  expect_a_resume_completes(s);
+}
+
+INSTANTIATE_TEST_SUITE_P(Steps, StoreCheckpointWriteFaultTest, ::testing::Values(Op::kLink, Op::kSync),
+                         [](const ::testing::TestParamInfo<Op>& info) {
+                           return info.param == Op::kLink ? "link" : "sync";
+                         });
 
 // Without checkpoints there is no resume: every URL the filter admitted still gets its one record,
 // those not fetched at the stop included, as far as pages.jsonl takes them.
