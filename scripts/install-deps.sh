@@ -4,7 +4,7 @@
 # --build: only what building bloomcrawl and its test web (benchmarks off) takes, and what
 #          scripts/demo.sh runs; without it, also the tools the tests and benchmarks use
 #          (scripts/test.sh): compilers and sanitizers, linters, redis-server, nginx, prometheus,
-#          chromium, stunnel, Node.js.
+#          chromium, Node.js.
 # --list:  prints the packages (one a line) instead of installing them.
 # Extra package names given as arguments are installed too (the benchmarks add theirs).
 set -euo pipefail
@@ -32,7 +32,7 @@ packages=(
 if ! $build_only; then
   packages+=(
     clang libclang-rt-14-dev llvm clang-format clang-tidy libbenchmark-dev libbloom-dev
-    redis-server nginx openssl prometheus chromium stunnel4
+    redis-server nginx openssl prometheus chromium
     # The Python package (python/, docs/python.md): pybind11, a venv of Debian's python3, Scrapy, pytest.
     pybind11-dev python3-pybind11 python3-dev python3-venv python3-setuptools python3-wheel python3-pytest python3-scrapy
   )
