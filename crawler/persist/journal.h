@@ -15,9 +15,9 @@
 // "Durable before done"); one that cannot say is held in memory by append() until the next group
 // commit, which runs every `group_interval` or once `group_entries` records are pending, on a
 // background thread (or in sync()): it calls `sync_outputs` (which fdatasyncs every output file
-// written so far), then writes the held records with one write() and fdatasyncs the journal. One
-// commit covers every page of its group: the crawl pays one output sync and one journal sync per
-// group, not per page. append_now() records survive a kill -9 the moment it returns.
+// written so far; only when records are held), then writes the held records with one write() and
+// fdatasyncs the journal. One commit covers every page of its group: the crawl pays one journal
+// sync per group, not per page. append_now() records survive a kill -9 the moment it returns.
 // The first failed write or fdatasync (of the journal, or of an output in sync_outputs) disables
 // the journal for good: after a failed fdatasync the kernel may have dropped the dirty pages and a
 // later one can succeed without them, so nothing written after it could honestly be called
