@@ -85,6 +85,11 @@ PageLog::~PageLog() {
 void PageLog::open(Output& out, const std::filesystem::path& path) {
   out.path = path;
   cut_torn_line(path);
+  // 0 for a file that is none (/dev/full in a test): its offsets are then too low, and a resume
+  // checking them finds no page's line there and fetches the page again, which is safe.
+  std::error_code ec;
+  const uint64_t size = std::filesystem::file_size(path, ec);
+  out.bytes = ec ? 0 : size;
   // Closed explicitly by the destructor; one that failed is closed without a check by its last
   // holder (a sync() may be using it), its failure being the one reported.
   out.file = std::shared_ptr<WritableFile>(std::make_unique<WritableFile>(path, FileSystem::Mode::kAppend).release(),
@@ -142,12 +147,13 @@ std::string page_line(const PageRecord& r) {
 
 }  // namespace
 
-void PageLog::write_page(const PageRecord& r) {
+PageLogEnds PageLog::write_page(const PageRecord& r) {
   const std::string line = page_line(r);
   std::lock_guard<std::mutex> lock(mu_);
   // Written through at once: a page the journal records as done must be in pages.jsonl even
   // after a kill -9 (one write per page is nothing next to its fetch).
   write(pages_, line);
+  return {.pages = pages_.bytes, .edges = edges_.bytes};
 }
 
 void PageLog::write_edges(const std::string& from, const std::vector<std::string>& to) {
@@ -195,6 +201,7 @@ void PageLog::write(Output& out, const std::string& bytes) {
   if (!out.file) return;
   try {
     out.file->append(bytes);
+    out.bytes += bytes.size();
   } catch (const CheckpointError& e) {
     out.write_error = e.what();  // the file stays open: its whole lines are synced with the rest
     throw;

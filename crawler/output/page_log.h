@@ -50,6 +50,12 @@ struct PageRecord {
 // Copies the fetch attempt's fields (fetch_time and after) from the fetcher's result.
 void record_fetch(const FetchResult& result, PageRecord* record);
 
+// Where pages.jsonl and edges.jsonl ended once a page's line was written.
+struct PageLogEnds {
+  uint64_t pages = 0;  // the end of the line just written
+  uint64_t edges = 0;  // edges.jsonl's length (0 without edges): past any edges line written before
+};
+
 class PageLog {
  public:
   // Appends to DIR/pages.jsonl (and DIR/edges.jsonl when `edges`), creating DIR. Throws
@@ -59,7 +65,9 @@ class PageLog {
   PageLog(const PageLog&) = delete;
   PageLog& operator=(const PageLog&) = delete;
 
-  void write_page(const PageRecord& record);
+  // A crawl's journal keeps the returned ends in the page's completed record (a resume trusts it
+  // only if the files reach them).
+  PageLogEnds write_page(const PageRecord& record);
   void write_edges(const std::string& from, const std::vector<std::string>& to);
   // fdatasyncs both files, outside the writers' lock; throws CheckpointError naming the file whose
   // fdatasync fails, now or failed before.
@@ -72,6 +80,7 @@ class PageLog {
     std::shared_ptr<WritableFile> file;
     std::string write_error;  // the failed write after which nothing more is written
     std::string sync_error;   // the failed fdatasync after which nothing is written or synced
+    uint64_t bytes = 0;       // the file's length: its length when opened and the lines written since
   };
   static void open(Output& out, const std::filesystem::path& path);
   // Writes `bytes` to `out`; throws on failure and from then on.

@@ -182,7 +182,7 @@ void WarcWriter::append_locked(std::string_view bytes) {
   unsynced_ = true;
 }
 
-void WarcWriter::write(const WarcExchange& x) {
+WarcMark WarcWriter::write(const WarcExchange& x) {
   ThreadScratch& scratch = thread_scratch();
   const RecordId response_id;
   const RecordId request_id;
@@ -225,13 +225,15 @@ void WarcWriter::write(const WarcExchange& x) {
     abandon_file_locked(whole_bytes);
     throw;
   }
-  if (file_bytes_ < options_.max_file_bytes) return;
+  WarcMark mark{.file = filename_, .end = file_bytes_};
+  if (file_bytes_ < options_.max_file_bytes) return mark;
   try {
     close_locked();
   } catch (const CheckpointError& e) {
     error_ = e.what();  // the exchange is whole in its file; nothing more is written
     throw;
   }
+  return mark;
 }
 
 // The exchanges before the failed one are whole: the torn one is cut off and the file completed,

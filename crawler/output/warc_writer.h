@@ -48,6 +48,13 @@ struct WarcExchange {
   bool truncated = false;                      // the body was cut at a limit: WARC-Truncated: length
 };
 
+// Where an exchange ended: its file (the completed name; *.open while written) and that file's
+// length past it.
+struct WarcMark {
+  std::string file;
+  uint64_t end = 0;
+};
+
 class WarcWriter {
  public:
   // Throws std::runtime_error naming the directory when it cannot be created.
@@ -60,7 +67,7 @@ class WarcWriter {
   // Throws CheckpointError naming the file on a write error (or a failed background sync
   // before it); the torn exchange is cut off, the file completed, and every later write throws
   // (the crawl stops: docs/outcomes.md).
-  void write(const WarcExchange& x);
+  WarcMark write(const WarcExchange& x);
   // fdatasyncs what was written to the open file (once: nothing when all is synced). Throws
   // CheckpointError naming the file when it fails, now or before.
   void sync();

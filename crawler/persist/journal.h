@@ -8,17 +8,16 @@
 // everything after it is untrusted (LevelDB's log makes the same choice for a torn tail).
 //
 // Durability, and durable before done: a record that says a page's outputs are written (its
-// completion, its links admitted and their refusals' records) must not reach the disk before those
-// outputs do, or a power loss could leave the page marked done without its record in pages.jsonl
-// (the kernel writes dirty pages back in any order, so the record must not even reach the file
-// early). append() therefore holds records in memory until the next group commit, which runs
-// every `group_interval` or once `group_entries` records are pending, on a background thread (or
-// in sync()): it calls `sync_outputs` (which fdatasyncs every output file written so far), then
-// writes the held records with one write() and fdatasyncs the journal. One commit covers every
-// page of its group: the crawl pays one output sync and one journal sync per group, not per page.
-// append_now() writes at once, for records that claim nothing about outputs (a dispatch), so a
-// kill -9 keeps them the moment it returns. The cost: a kill -9 loses the held records of the
-// last group (their pages are fetched again by a resume, as if in flight).
+// completion) must not be trusted before those outputs reach the disk, or a power loss could leave
+// the page marked done without its record in pages.jsonl (the kernel writes dirty pages back in
+// any order). A record that says where its outputs ended (a page's completion) is written at once
+// with append_now() and checked against the outputs by a resume (docs/checkpoint-format.md,
+// "Durable before done"); one that cannot say is held in memory by append() until the next group
+// commit, which runs every `group_interval` or once `group_entries` records are pending, on a
+// background thread (or in sync()): it calls `sync_outputs` (which fdatasyncs every output file
+// written so far; only when records are held), then writes the held records with one write() and
+// fdatasyncs the journal. One commit covers every page of its group: the crawl pays one journal
+// sync per group, not per page. append_now() records survive a kill -9 the moment it returns.
 // The first failed write or fdatasync (of the journal, or of an output in sync_outputs) disables
 // the journal for good: after a failed fdatasync the kernel may have dropped the dirty pages and a
 // later one can succeed without them, so nothing written after it could honestly be called

@@ -7,6 +7,10 @@
 namespace bloomcrawl {
 namespace {
 
+// The completed record's optional groups (the u32 after its fixed fields says which follow).
+constexpr uint32_t kCompletedHasOutputs = 1;  // where the page's outputs ended
+constexpr uint32_t kCompletedHasRecord = 2;   // what the page's URL record holds
+
 class PayloadWriter {
  public:
   PayloadWriter& u32(uint32_t v) { return fixed(v, 4); }
@@ -38,7 +42,7 @@ class PayloadReader {
     in_.remove_prefix(n);
     return s;
   }
-  bool more() const { return !in_.empty(); }
+  bool at_end() const { return in_.empty(); }
   void done() const {
     if (!in_.empty())
       throw std::runtime_error(std::string(what_) + " record: " + std::to_string(in_.size()) +
@@ -70,6 +74,11 @@ struct Encoder {
   void operator()(const CompletedRecord& r) const {
     PayloadWriter w;
     w.str(r.url).u32(r.status).u64(r.bytes).u32(r.fetch_ms);
+    // The optional groups, after a u32 saying which follow (docs/checkpoint-format.md, "Journal").
+    const uint32_t extras = (r.outputs ? kCompletedHasOutputs : 0) | (r.outcome.empty() ? 0 : kCompletedHasRecord);
+    if (extras != 0) w.u32(extras);
+    if (r.outputs)
+      w.u64(r.outputs->pages_end).u64(r.outputs->edges_end).str(r.outputs->warc_file).u64(r.outputs->warc_end);
     if (!r.outcome.empty()) w.str(r.outcome).u64(uint64_t(r.fetched_ms)).str(r.payload_digest).u32(r.truncated ? 1 : 0);
     batch.add(uint8_t(JournalRecordType::kCompleted), w.bytes());
   }
@@ -96,7 +105,7 @@ std::optional<JournalEntry> decode_record(const JournalRecord& record) {
       const uint32_t queued = r.u32();
       if (queued > 1) throw std::runtime_error("admitted record: queued flag " + std::to_string(queued));
       a.queued = queued == 1;
-      if (r.more()) {
+      if (!r.at_end()) {
         a.admitted_ms = int64_t(r.u64());
         a.refusal = r.str();
       }
@@ -111,7 +120,17 @@ std::optional<JournalEntry> decode_record(const JournalRecord& record) {
       c.status = r.u32();
       c.bytes = r.u64();
       c.fetch_ms = r.u32();
-      if (r.more()) {
+      const uint32_t extras = r.at_end() ? 0 : r.u32();
+      if (extras & ~(kCompletedHasOutputs | kCompletedHasRecord))
+        throw std::runtime_error("completed record: unknown optional groups " + std::to_string(extras));
+      if (extras & kCompletedHasOutputs) {
+        CompletedOutputs& o = c.outputs.emplace();
+        o.pages_end = r.u64();
+        o.edges_end = r.u64();
+        o.warc_file = r.str();
+        o.warc_end = r.u64();
+      }
+      if (extras & kCompletedHasRecord) {
         c.outcome = r.str();
         c.fetched_ms = int64_t(r.u64());
         c.payload_digest = r.str();

@@ -37,11 +37,21 @@ struct DispatchedRecord {
   std::string url;  // canonical URL
 };
 
+// Where a page's outputs ended when its completed record was written, so that a resume trusts the
+// record only if they reached the disk (docs/checkpoint-format.md, "Durable before done").
+struct CompletedOutputs {
+  uint64_t pages_end = 0;  // pages.jsonl: the end of the page's own line
+  uint64_t edges_end = 0;  // edges.jsonl: its length then, past the page's edges line (0: none)
+  std::string warc_file;   // the WARC file holding the page's exchange, its completed name ("": none)
+  uint64_t warc_end = 0;   // that file's length then, past the exchange
+};
+
 struct CompletedRecord {
   std::string url;
   uint32_t status = 0;  // 0: no response (a failure that will not be retried)
   uint64_t bytes = 0;
   uint32_t fetch_ms = 0;
+  std::optional<CompletedOutputs> outputs;  // absent: trusted as it is (held until its outputs were synced)
   // Optional (absent in journals before the URL records, and in a resume's carried records): what
   // the page's URL record holds (docs/records.md, "In the crawl").
   std::string outcome;         // pages.jsonl's outcome word; empty: none carried

@@ -7,12 +7,18 @@ namespace {
 
 struct Apply {
   JournalReplay& r;
+  const OutputsCheck& outputs_on_disk;
   void operator()(AdmittedRecord& a) const { r.admitted.push_back(std::move(a)); }
   void operator()(DispatchedRecord& d) const {
     if (!r.outstanding.insert(d.url).second) ++r.refetched;
     r.completed.erase(d.url);
   }
   void operator()(CompletedRecord& c) const {
+    if (c.outputs && outputs_on_disk && !outputs_on_disk(c)) {
+      r.outputs_lost.insert(std::move(c.url));  // as if never completed: fetched again
+      return;
+    }
+    r.outputs_lost.erase(c.url);
     r.outstanding.erase(c.url);
     if (c.status == 0) {
       ++r.pages_failed;
@@ -32,7 +38,8 @@ struct Apply {
   }
 };
 
-void apply(JournalContents contents, const std::string& name, JournalReplay& into) {
+void apply(JournalContents contents, const std::string& name, JournalReplay& into,
+           const OutputsCheck& outputs_on_disk) {
   if (!contents.problem.empty()) into.problems.push_back(name + ": " + contents.problem);
   for (size_t i = 0; i < contents.records.size(); ++i) {
     std::optional<JournalEntry> entry;
@@ -46,22 +53,23 @@ void apply(JournalContents contents, const std::string& name, JournalReplay& int
     }
     if (!entry) continue;
     ++into.records;
-    std::visit(Apply{into}, *entry);
+    std::visit(Apply{into, outputs_on_disk}, *entry);
   }
 }
 
 }  // namespace
 
-void replay_journal_bytes(std::string_view bytes, const std::string& name, JournalReplay& into) {
-  apply(parse_journal(bytes, name), name, into);
+void replay_journal_bytes(std::string_view bytes, const std::string& name, JournalReplay& into,
+                          const OutputsCheck& outputs_on_disk) {
+  apply(parse_journal(bytes, name), name, into, outputs_on_disk);
 }
 
 JournalReplay replay_journals(const std::vector<std::filesystem::path>& journals,
-                              const std::vector<std::string>& outstanding_at_cut) {
+                              const std::vector<std::string>& outstanding_at_cut, const OutputsCheck& outputs_on_disk) {
   JournalReplay r;
   r.outstanding.insert(outstanding_at_cut.begin(), outstanding_at_cut.end());
   for (const std::filesystem::path& path : journals) {
-    apply(read_journal_file(path), path.string(), r);
+    apply(read_journal_file(path), path.string(), r, outputs_on_disk);
   }
   return r;
 }

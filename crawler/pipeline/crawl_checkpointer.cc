@@ -12,8 +12,8 @@
 #include "crawler/fetch/fetcher.h"
 #include "crawler/output/page_log.h"
 #include "crawler/output/warc_writer.h"
-#include "crawler/persist/journal_records.h"
 #include "crawler/persist/journal_replay.h"
+#include "crawler/pipeline/completed_outputs.h"
 #include "crawler/pipeline/queued_url.h"
 #include "crawler/url/canonical.h"
 #include "records/record_store.h"
@@ -154,7 +154,9 @@ void CrawlCheckpointer::resume_from_checkpoint(const RefusalRecorder& record_ref
       refused.emplace_back(&u, r);
   }
 
-  JournalReplay replay = replay_journals(journals_since(dir, m.generation), m.outstanding);
+  OutputsOnDisk on_disk(settings_.output_dir);
+  JournalReplay replay = replay_journals(journals_since(dir, m.generation), m.outstanding,
+                                         [&](const CompletedRecord& c) { return on_disk.holds(c.url, *c.outputs); });
   apply_replay(replay, record_refusal);
   // A page completed after the checkpoint has its record already, whatever the limits say now.
   auto record_unless_done = [&](std::string_view host, std::string_view entry, uint32_t depth, AdmitResult why) {
@@ -183,11 +185,22 @@ void CrawlCheckpointer::apply_replay(JournalReplay& replay, const RefusalRecorde
   if (resume_->frontier_lost) requeue_from_records(record_refusal);
   for (const std::string& problem : replay.problems) spdlog::warn("journal: {} (ignored from there on)", problem);
   journal_problems_ = replay.problems;
+  outputs_lost_ = replay.outputs_lost.size();
+  if (outputs_lost_.load() > 0) {
+    spdlog::warn("journal: {} pages marked done have outputs that did not reach the disk: fetched again",
+                 outputs_lost_.load());
+  }
   for (const AdmittedRecord& a : replay.admitted) {
-    const std::string_view url = decode_queued_url(a.entry).url;
+    const QueuedUrl q = decode_queued_url(a.entry);
+    const std::string_view url = q.url;
     filter_.insert(url);
     if (audit_) audit_->record(audit_hash(url), true);
-    if (!a.queued || resume_->frontier_lost) continue;
+    if (resume_->frontier_lost) continue;  // requeue_from_records() queued what is still queued
+    // A link the frontier refused has its record in pages.jsonl, written before its admitted
+    // record but perhaps lost with its page's outputs: while its page is to be fetched again (which
+    // finds the link seen), it is queued again or its refusal recorded again.
+    const std::string parent(q.parent);
+    if (!a.queued && !replay.outstanding.contains(parent) && !replay.outputs_lost.contains(parent)) continue;
     if (AdmitResult r = frontier_.requeue(a.host, a.entry, a.depth);
         r != AdmitResult::kQueued && !replay.completed.contains(std::string(url))) {
       record_refusal(a.host, a.entry, a.depth, r);
@@ -253,7 +266,8 @@ void CrawlCheckpointer::on_page_dispatched(uint64_t id, const FrontierUrl& entry
   if (!journal_) return;
   {
     std::lock_guard<std::mutex> lock(outstanding_mu_);
-    outstanding_.emplace(id, Outstanding{entry, std::string(url), false});
+    auto [it, added] = outstanding_.emplace(id, Outstanding{.entry = entry, .url = std::string(url)});
+    if (added) outstanding_ids_.emplace(it->second.url, id);
   }
   JournalBatch batch;
   add_record(batch, DispatchedRecord{std::string(url)});
@@ -268,26 +282,64 @@ void CrawlCheckpointer::on_page_fetched(uint64_t id) {
 
 void CrawlCheckpointer::on_page_requeued(uint64_t id) {
   std::lock_guard<std::mutex> lock(outstanding_mu_);
-  outstanding_.erase(id);
+  if (auto it = outstanding_.find(id); it != outstanding_.end()) take_outstanding(it);
+}
+
+CrawlCheckpointer::Outstanding CrawlCheckpointer::take_outstanding(
+    std::unordered_map<uint64_t, Outstanding>::iterator it) {
+  outstanding_ids_.erase(it->second.url);
+  Outstanding o = std::move(it->second);
+  outstanding_.erase(it);
+  return o;
+}
+
+void CrawlCheckpointer::on_page_archived(uint64_t id, WarcMark mark) {
+  if (!enabled()) return;
+  std::lock_guard<std::mutex> lock(outstanding_mu_);
+  if (auto it = outstanding_.find(id); it != outstanding_.end()) {
+    it->second.outputs.warc_file = std::move(mark.file);
+    it->second.outputs.warc_end = mark.end;
+  }
+}
+
+void CrawlCheckpointer::on_record_written(std::string_view url, const PageLogEnds& ends) {
+  if (!enabled()) return;
+  std::lock_guard<std::mutex> lock(outstanding_mu_);
+  auto id = outstanding_ids_.find(url);
+  if (id == outstanding_ids_.end()) return;  // a refused link's record, or one written at a stop
+  Outstanding& o = outstanding_.at(id->second);
+  o.written = true;
+  o.outputs.pages_end = ends.pages;
+  o.outputs.edges_end = ends.edges;
 }
 
 void CrawlCheckpointer::on_page_processed(uint64_t id, const FetchResult& result) {
   if (!journal_) return;
-  std::string url;
+  Outstanding o;
   {
     std::lock_guard<std::mutex> lock(outstanding_mu_);
     auto it = outstanding_.find(id);
     if (it == outstanding_.end()) return;
-    url = std::move(it->second.url);
-    outstanding_.erase(it);
+    o = take_outstanding(it);
   }
   const bool responded = result.outcome == FetchOutcome::kOk;
   JournalBatch batch;
-  add_record(batch, CompletedRecord{std::move(url), responded ? uint32_t(result.status) : 0u,
-                                    responded ? uint64_t(result.body_decoded_bytes) : 0u,
-                                    responded ? uint32_t(result.total_ms) : 0u, fetch_outcome_name(result.outcome),
-                                    unix_ms(result.fetch_time), result.payload_digest, result.body_truncated});
-  journal(batch);
+  add_record(batch, CompletedRecord{.url = std::move(o.url),
+                                    .status = responded ? uint32_t(result.status) : 0u,
+                                    .bytes = responded ? uint64_t(result.body_decoded_bytes) : 0u,
+                                    .fetch_ms = responded ? uint32_t(result.total_ms) : 0u,
+                                    .outputs = o.written ? std::optional(std::move(o.outputs)) : std::nullopt,
+                                    .outcome = fetch_outcome_name(result.outcome),
+                                    .fetched_ms = unix_ms(result.fetch_time),
+                                    .payload_digest = result.payload_digest,
+                                    .truncated = result.body_truncated});
+  // With no output to wait for, or with where its outputs ended (a resume checks them), the record
+  // is written at once; otherwise it waits for the group commit, which syncs the outputs first.
+  if (o.written || (!page_log_ && !warc_)) {
+    journal_->append_now(batch);
+  } else {
+    journal(batch);
+  }
 }
 
 void CrawlCheckpointer::audit_outcomes(const std::vector<std::string_view>& keys,
@@ -419,7 +471,7 @@ void CrawlCheckpointer::take_checkpoint(bool wait) {
                                               [this] { sync_outputs(); });
   if (!replayed_done_.empty()) {
     JournalBatch carried;
-    for (const std::string& url : replayed_done_) add_record(carried, CompletedRecord{url, 0, 0, 0});
+    for (const std::string& url : replayed_done_) add_record(carried, CompletedRecord{.url = url});
     next->append_now(carried);
   }
   auto checkpoint = std::make_shared<CrawlCheckpoint>();
@@ -481,6 +533,7 @@ nlohmann::json CrawlCheckpointer::report() const {
           {"last_bytes_written", written_.last_bytes},
           {"total_bytes_written", written_.total_bytes},
           {"resumes", resumes_.load()},
+          {"completed_without_outputs", outputs_lost_.load()},
           {"journal_problems", journal_problems_},
           {"last_failure", written_.last_failure}};
 }

@@ -30,6 +30,7 @@
 #include "crawler/persist/audit_set.h"
 #include "crawler/persist/crawl_checkpoint.h"
 #include "crawler/persist/journal.h"
+#include "crawler/persist/journal_records.h"
 #include "crawler/pipeline/crawl_checkpoint_gate.h"
 #include "crawler/pipeline/crawl_records.h"
 #include "crawler/pipeline/crawl_settings.h"
@@ -43,6 +44,8 @@ class PageLog;
 class WarcWriter;
 struct FetchResult;
 struct JournalReplay;
+struct PageLogEnds;
+struct WarcMark;
 
 class CrawlCheckpointer {
  public:
@@ -83,9 +86,10 @@ class CrawlCheckpointer {
   // A page's admitted links: written at once (JournalWriter::append_now), not held for the group
   // commit. A URL's `dispatched` record is written at once too, and a resume requeues only URLs
   // whose admission it finds: held and lost (a kill -9, or a group commit that failed), the
-  // admission would leave its dispatched URL, and every link of it, never fetched. The cost: the
-  // records of links refused at admission can reach the disk before their pages.jsonl lines;
-  // docs/checkpoint-format.md, "Durable before done".
+  // admission would leave its dispatched URL, and every link of it, never fetched. The records of
+  // links refused at admission can reach the disk before their pages.jsonl lines: a resume refuses
+  // (and records) again those of pages it fetches again; docs/checkpoint-format.md, "Durable
+  // before done".
   void journal_admissions(const JournalBatch& batch);
   // Inside a gate() pass: makes every record journaled so far durable (fdatasync) before the caller
   // lets go of their only other copy; throws CheckpointError when it cannot. No journal: a no-op.
@@ -96,6 +100,12 @@ class CrawlCheckpointer {
   void on_page_fetched(uint64_t id);
   // The request ended without a record and its URL is back in the frontier (a stop, a retry).
   void on_page_requeued(uint64_t id);
+  // Where a page's outputs ended: its exchange in the WARC file; its line in pages.jsonl (written
+  // for every record, kept for a page being fetched). Its completed record carries them.
+  void on_page_archived(uint64_t id, WarcMark mark);
+  void on_record_written(std::string_view url, const PageLogEnds& ends);
+  // The page's completed record: written at once when it carries where its outputs ended (a kill
+  // -9 keeps it, and a resume trusts it only if they are on disk), else held for the group commit.
   void on_page_processed(uint64_t id, const FetchResult& result);
   // --audit: the exact set's view of the filter's answers for `keys` (a no-op without --audit).
   void audit_outcomes(const std::vector<std::string_view>& keys, const std::vector<InsertOutcome>& outcomes,
@@ -130,6 +140,8 @@ class CrawlCheckpointer {
     FrontierUrl entry;
     std::string url;       // entry's URL, decoded
     bool fetched = false;  // frontier_.complete() done, processing not finished
+    bool written = false;  // its pages.jsonl line is written, `outputs` complete
+    CompletedOutputs outputs;
   };
 
   void resume_from_checkpoint(const RefusalRecorder& record_refusal);
@@ -146,6 +158,8 @@ class CrawlCheckpointer {
   void checkpoint_failed(const std::string& why);
   void throw_if_refused() const;  // CheckpointError after refuse_generations()
   void sync_outputs() const;      // the journals' JournalWriter::SyncOutputs
+  // Under outstanding_mu_: forgets the request, returning it.
+  Outstanding take_outstanding(std::unordered_map<uint64_t, Outstanding>::iterator it);
 
   const CrawlerSettings& settings_;
   SeenFilter& filter_;
@@ -163,12 +177,14 @@ class CrawlCheckpointer {
   // The last generation cut: written by the scheduler, read by report() from the monitor's thread too.
   std::atomic<uint64_t> generation_{0};
   std::mutex outstanding_mu_;
-  std::unordered_map<uint64_t, Outstanding> outstanding_;  // page requests by id, until processed
+  std::unordered_map<uint64_t, Outstanding> outstanding_;           // page requests by id, until processed
+  std::unordered_map<std::string_view, uint64_t> outstanding_ids_;  // by Outstanding::url
   // Scheduler thread only: from the journal replay.
   std::unordered_set<std::string> replayed_done_;      // completed before the crash: not fetched again
   std::unordered_set<std::string> crash_outstanding_;  // in flight at the crash: a fetch is a refetch
   std::atomic<uint64_t> resumes_{0};
   std::atomic<uint64_t> refetched_after_crash_{0};
+  std::atomic<uint64_t> outputs_lost_{0};  // completed records a resume found without their outputs
   std::vector<std::string> journal_problems_;
 
   std::thread writer_;

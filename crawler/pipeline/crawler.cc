@@ -74,7 +74,7 @@ CrawlMonitor::Options monitor_options(const CrawlerSettings& s) {
 
 void Crawler::archive(const FetchResult& result) {
   try {
-    warc_->write(warc_exchange_of(result));
+    checkpointer_->on_page_archived(result.id, warc_->write(warc_exchange_of(result)));
   } catch (const CheckpointError&) {
     throw;  // an output failure stops the crawl (parse_worker)
   } catch (const std::exception& e) {
@@ -166,8 +166,9 @@ nlohmann::json Crawler::run() {
       monitor_options(settings_), [this] { return sample_status(); }, [this] { return interim_report(); });
   monitor_->start();
   if (cluster_ && settings_.cluster.grow) join_grown_cluster();
-  // A node joining a grown cluster afresh: the crawl's seeds were admitted when it began.
-  if (!checkpointer_->resuming() && !(cluster_ && settings_.cluster.grow) && !failed_.load()) {
+  // A node joining a grown cluster afresh: the crawl's seeds were admitted when it began. A resume
+  // admits those its filter lacks (seed()).
+  if (!(cluster_ && settings_.cluster.grow) && !failed_.load()) {
     or_fail("seeds", [&] {
       CheckpointGate::Pass pass(checkpointer_->gate());
       seed();
@@ -265,22 +266,6 @@ void Crawler::drain() {
   }
 }
 
-void Crawler::seed() {
-  std::vector<Candidate> candidates;
-  for (const std::string& seed : settings_.seeds) {
-    CanonicalUrl c = canonicalize(seed, nullptr, settings_.canonicalize);
-    if (!c.ok()) {
-      spdlog::error("seed '{}' skipped: {}", seed, c.error);
-      stats_.add_drop("invalid_seed");
-      continue;
-    }
-    candidates.push_back({c.url, c.host, LinkKind::kAnchor});
-  }
-  if (candidates.empty()) throw std::invalid_argument("none of the seed URLs is a valid http(s) URL");
-  // Seeds are in scope by definition (same_host), so they skip the scope check.
-  admit(candidates, 0, "", 0);
-}
-
 uint32_t Crawler::admit(std::vector<Candidate>& candidates, uint32_t depth, const std::string& parent, uint32_t hops) {
   if (candidates.empty()) return 0;
   if (failed_.load()) {
@@ -304,7 +289,7 @@ uint32_t Crawler::admit(std::vector<Candidate>& candidates, uint32_t depth, cons
   JournalBatch batch;
   uint32_t admitted = 0;
   size_t i = 0;  // after a throw: the candidate the frontier failed at (the first not queued)
-  const Clock::time_point now = Clock::now();
+  std::vector<const Candidate*> new_hosts;
   try {
     // The seen filter's answers, then the URL records' (crawl_records.h: exact mode rescues a "seen").
     checkpointer_->records().admit(filter_, keys, outcomes, depth, parent);
@@ -319,9 +304,15 @@ uint32_t Crawler::admit(std::vector<Candidate>& candidates, uint32_t depth, cons
           }
           continue;
         case InsertOutcome::kNew:
-          if (admit_new(c, depth, parent, hops, now, batch)) ++admitted;
+          if (admit_new(c, depth, parent, hops, batch, new_hosts)) ++admitted;
           break;
       }
+    }
+    // New hosts start held (FrontierOptions::hold_new_hosts) until their robots.txt is known. Looked
+    // up once every link is queued: a throw here (i == the end) leaves none half admitted.
+    const Clock::time_point now = Clock::now();
+    for (const Candidate* c : new_hosts) {
+      if (robots_verdict(c->host, c->url, now).kind != RobotsVerdict::Kind::kWait) frontier_.release_host(c->host);
     }
   } catch (const std::exception& e) {
     return admitted + admission_failed(candidates, outcomes, i, depth, parent, batch, e);
@@ -337,7 +328,7 @@ uint32_t Crawler::admit(std::vector<Candidate>& candidates, uint32_t depth, cons
 
 // A URL new to the seen filter, into the frontier; true if queued.
 bool Crawler::admit_new(const Candidate& c, uint32_t depth, const std::string& parent, uint32_t hops,
-                        Clock::time_point now, JournalBatch& batch) {
+                        JournalBatch& batch, std::vector<const Candidate*>& new_hosts) {
   stats_.links_new.fetch_add(1, std::memory_order_relaxed);
   bool new_host = false;
   std::string entry = encode_queued_url({c.url, parent, hops, c.sitemap});
@@ -352,10 +343,7 @@ bool Crawler::admit_new(const Candidate& c, uint32_t depth, const std::string& p
                                      queued ? "" : refusal_outcome(r)});
   }
   if (r != AdmitResult::kQueued) return false;
-  // New hosts start held (FrontierOptions::hold_new_hosts) until their robots.txt is known.
-  if (new_host && settings_.obey_robots && robots_verdict(c.host, c.url, now).kind != RobotsVerdict::Kind::kWait) {
-    frontier_.release_host(c.host);
-  }
+  if (new_host && settings_.obey_robots) new_hosts.push_back(&c);
   return true;
 }
 
@@ -363,6 +351,7 @@ bool Crawler::admit_new(const Candidate& c, uint32_t depth, const std::string& p
 // its robots.txt is being retried, holds the host (kWait) and starts the robots.txt fetch (once).
 Crawler::RobotsVerdict Crawler::robots_verdict(const std::string& host, std::string_view url, Clock::time_point now) {
   using Kind = RobotsVerdict::Kind;
+  inject_fault(WorkerPath::kRobotsLookup, url);
   std::string origin = origin_of(url);
   RobotsLookup lookup = robots_.lookup(origin, now);
   switch (lookup.state) {

@@ -176,8 +176,10 @@ class Crawler {
   // crawler_admission.cc): with checkpoints this throws CheckpointError and the page stays
   // outstanding for a resume.
   uint32_t admit(std::vector<Candidate>& candidates, uint32_t depth, const std::string& parent, uint32_t hops);
-  bool admit_new(const Candidate& c, uint32_t depth, const std::string& parent, uint32_t hops, Clock::time_point now,
-                 JournalBatch& batch);
+  // Queues one URL new to the filter (true) or records its refusal; a new host it created is added
+  // to `new_hosts`, whose robots.txt admit() looks up once every link is queued.
+  bool admit_new(const Candidate& c, uint32_t depth, const std::string& parent, uint32_t hops, JournalBatch& batch,
+                 std::vector<const Candidate*>& new_hosts);
   uint32_t admission_failed(const std::vector<Candidate>& candidates, const std::vector<InsertOutcome>& outcomes,
                             size_t from, uint32_t depth, const std::string& parent, const JournalBatch& batch,
                             const std::exception& error);

@@ -18,7 +18,7 @@ std::string refusal_outcome(AdmitResult refusal) {
 // fetching the page again, would write twice.
 void Crawler::write_record(const PageRecord& record) {
   checkpointer_->records().ended(record);
-  if (page_log_) page_log_->write_page(record);
+  if (page_log_) checkpointer_->on_record_written(record.url, page_log_->write_page(record));
   stats_.add_outcome(record.outcome);
 }
 

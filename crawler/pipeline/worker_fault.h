@@ -15,6 +15,7 @@ enum class WorkerPath {
   kLinkExtraction,  // a parse worker takes an HTML page's links
   kRobots,          // a parse worker applies a robots.txt answer
   kPageProcessed,   // a parse worker tells the checkpointer a page is done
+  kRobotsLookup,    // a URL's host is checked against robots.txt (Crawler::robots_verdict)
 };
 
 using FaultHook = std::function<void(WorkerPath path, std::string_view url)>;

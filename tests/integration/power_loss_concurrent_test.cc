@@ -5,11 +5,15 @@
 // page the server answered, before or after the crash: the journal never marks a page done before
 // its record (and its WARC records and edges) reached the disk (crawler/persist/journal.h,
 // "durable before done"). The test web's request log is the ground truth of what was answered.
+// A page's completed record is written at once, with where its outputs ended: a kill -9 keeps it
+// (the resume fetches no recorded page again), and a resume trusts it only if those outputs are on
+// disk (a power loss after the kernel wrote the journal back, but not pages.jsonl, refetches them).
 // Also: a failed fdatasync of an output stops the crawl with an error naming the file.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <string>
 #include <thread>
@@ -52,15 +56,49 @@ class DurableCrawlTest : public ::testing::Test {
     return s;
   }
 
-  std::set<std::string> recorded_urls() const {
+  // Every URL with a record; `fetched_only`: those whose record is a fetch's (outcome "ok").
+  std::set<std::string> recorded_urls(bool fetched_only = false) const {
     std::set<std::string> urls;
     std::ifstream in(dir_ / "out" / "pages.jsonl");
     for (std::string line; std::getline(in, line);) {
       const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
       EXPECT_FALSE(j.is_discarded()) << "a torn record: " << line;
-      if (!j.is_discarded()) urls.insert(j["url"].get<std::string>());
+      if (!j.is_discarded() && (!fetched_only || j["outcome"] == "ok")) urls.insert(j["url"].get<std::string>());
     }
     return urls;
+  }
+
+  // Page requests (robots.txt aside) the server answered, by canonical URL.
+  std::map<std::string, int> requests_by_url() const {
+    std::map<std::string, int> count;
+    for (const testweb::LoggedRequest& r : web_->requests()) {
+      if (!r.robots_txt) ++count[r.canonical_url];
+    }
+    return count;
+  }
+
+  void expect_every_page_recorded() const {
+    const std::set<std::string> recorded = recorded_urls();
+    for (const auto& [url, requests] : requests_by_url()) {
+      EXPECT_TRUE(recorded.contains(url)) << url << " was answered, has no record";
+    }
+    for (const std::string& url : web_->ground_truth(web_->site_depth())) {
+      EXPECT_TRUE(recorded.contains(url)) << url << " has no record";
+    }
+  }
+
+  // No group commit and no generation between the first and the last: a record the journal held
+  // for one would be lost at a crash.
+  CrawlerSettings settings_without_commits() const {
+    CrawlerSettings s = settings();
+    s.checkpoint.interval_pages = 0;
+    s.checkpoint.interval = std::chrono::seconds(0);
+    s.checkpoint.journal.group_interval = std::chrono::minutes(1);
+    return s;
+  }
+
+  nlohmann::json resume(const CrawlerSettings& s) const {
+    return Crawler(s, std::make_unique<CrawlCheckpoint>(load_crawl_checkpoint(s.checkpoint.directory))).run();
   }
 
   testing::TempDir temp_;
@@ -128,6 +166,61 @@ TEST_F(DurableCrawlTest, AFailedWarcSyncStopsTheCrawlNamingTheFile) {
   for (const std::string& url : web_->ground_truth(web_->site_depth())) {
     EXPECT_TRUE(recorded.contains(url)) << url << " has no record";
   }
+}
+
+// A kill -9 (the disk keeps every byte written, nothing more is written after it): each page whose
+// record was in pages.jsonl had its completed record written with it, so the resume fetches none of
+// them again, but for at most one per parse worker caught between its record and its completed one.
+TEST_F(DurableCrawlTest, AKilledCrawlResumesWithoutFetchingARecordedPageAgain) {
+  const CrawlerSettings s = settings_without_commits();
+  {
+    testing::FaultyFileSystem disk;  // no unsynced data followed: what was written stays
+    Crawler crawler(s);
+    nlohmann::json report;
+    std::thread run([&] { report = crawler.run(); });
+    const bool crawling = web_->wait_for_page_requests(60, std::chrono::seconds(30));
+    disk.power_loss();  // the kill: nothing more reaches the disk
+    run.join();
+    ASSERT_TRUE(crawling);
+    EXPECT_EQ(report["crawl"]["stopped_by"], "error") << report.dump();
+  }
+  const std::set<std::string> recorded_at_kill = recorded_urls(true);
+  ASSERT_GE(recorded_at_kill.size(), 20u);
+  const nlohmann::json second = resume(s);
+  EXPECT_EQ(second["crawl"]["stopped_by"], "done") << second.dump();
+  EXPECT_EQ(second["checkpoint"]["completed_without_outputs"], 0) << second.dump();
+  const std::map<std::string, int> requests = requests_by_url();
+  size_t fetched_again = 0;
+  for (const std::string& url : recorded_at_kill) {
+    if (requests.at(url) > 1) ++fetched_again;
+  }
+  EXPECT_LE(fetched_again, s.parse_threads) << "of " << recorded_at_kill.size() << " pages recorded at the kill";
+  expect_every_page_recorded();
+}
+
+// A power loss after the kernel wrote the journal back but not pages.jsonl, edges or WARC: the
+// journal's completed records are on disk, their pages' outputs are not. The resume finds them
+// missing, fetches those pages again, and ends with a record for every page the server answered.
+TEST_F(DurableCrawlTest, APowerLossRefetchesPagesMarkedDoneWhoseOutputsWereLost) {
+  const CrawlerSettings s = settings_without_commits();
+  {
+    testing::FaultyFileSystem disk;
+    disk.track_unsynced_data();
+    disk.written_back("/journal-");
+    Crawler crawler(s);
+    nlohmann::json report;
+    std::thread run([&] { report = crawler.run(); });
+    const bool crawling = web_->wait_for_page_requests(60, std::chrono::seconds(30));
+    disk.power_loss();
+    run.join();
+    ASSERT_TRUE(crawling);
+    disk.reboot();
+  }
+  EXPECT_TRUE(recorded_urls().empty()) << "pages.jsonl was never synced after its first page";
+  const nlohmann::json second = resume(s);
+  EXPECT_EQ(second["crawl"]["stopped_by"], "done") << second.dump();
+  EXPECT_GT(second["checkpoint"]["completed_without_outputs"].get<uint64_t>(), 0u) << second.dump();
+  expect_every_page_recorded();
 }
 
 INSTANTIATE_TEST_SUITE_P(CrashAfter, PowerLossTest, ::testing::Values(uint64_t{15}, uint64_t{70}),

@@ -20,8 +20,10 @@
 // name removed, and the faults cleared. A rename is taken as durable at once, the file keeping its
 // state under its new name (every writer here fsyncs the directory after its renames), and only
 // files written through the seam are followed
-// (not RocksDB's, which has its own Env). Installed for the lifetime of the object; set faults
-// before the code under test runs.
+// (not RocksDB's, which has its own Env). written_back(part): the kernel wrote back every byte of
+// the files whose path contains `part` before the crash, synced or not (it may write dirty pages in
+// any order): reboot() keeps them whole, while the other files lose their unsynced bytes. Installed for the lifetime of
+// the object; set faults before the code under test runs.
 #pragma once
 
 #include <sys/stat.h>
@@ -68,6 +70,10 @@ class FaultyFileSystem : public FileSystem {
   int steps() const { return steps_; }
 
   void track_unsynced_data() { tracking_ = true; }
+  void written_back(std::string path_part) {
+    std::lock_guard<std::mutex> lock(mu_);
+    written_back_ = std::move(path_part);
+  }
   void power_loss() { crashed_ = true; }
   void reboot() {
     std::lock_guard<std::mutex> lock(mu_);
@@ -75,6 +81,8 @@ class FaultyFileSystem : public FileSystem {
       std::error_code ec;
       if (!file.durable_name) {
         std::filesystem::remove(path, ec);
+      } else if (!written_back_.empty() && path.string().find(written_back_) != std::string::npos) {
+        continue;
       } else if (std::filesystem::file_size(path, ec) > file.durable_bytes && !ec) {
         std::filesystem::resize_file(path, file.durable_bytes, ec);
       }
@@ -246,6 +254,7 @@ class FaultyFileSystem : public FileSystem {
   std::mutex mu_;  // guards what follows
   std::string syncing_;
   int syncing_error_ = EIO;
+  std::string written_back_;
   std::unordered_map<int, std::filesystem::path> descriptors_;  // open files
   std::map<std::filesystem::path, FollowedFile> files_;
 };

@@ -77,6 +77,10 @@ inline std::vector<std::string> unrecorded_pages(const testweb::TestWeb& web, co
   for (const std::string& url : web.ground_truth(web.site_depth())) {
     if (!records.contains(url)) missing.push_back(url);
   }
+  // Every URL the server was asked for (a page answered, then lost with its outputs, too).
+  for (const testweb::LoggedRequest& r : web.requests()) {
+    if (!r.robots_txt && !records.contains(r.canonical_url)) missing.push_back(r.canonical_url + " (answered)");
+  }
   return missing;
 }
 

@@ -324,6 +324,44 @@ TEST_F(JournalTest, ReplayFoldsJournalsIntoWhatAResumeRedoes) {
   EXPECT_TRUE(r.problems.empty());
 }
 
+// A completed record's outputs are appended to the version 1 payload and optional: one written
+// before them decodes without; a replay trusts one that has them only if the caller's check does,
+// leaving the page outstanding otherwise.
+TEST_F(JournalTest, CompletedRecordsCarryTheirOutputsAndAreTrustedOnlyIfFoundOnDisk) {
+  JournalBatch batch;
+  add_record(batch, DispatchedRecord{"http://a.test/1"});
+  add_record(batch, DispatchedRecord{"http://a.test/2"});
+  add_record(batch,
+             CompletedRecord{.url = "http://a.test/1",
+                             .status = 200,
+                             .outputs = CompletedOutputs{.pages_end = 120, .warc_file = "w.warc.gz", .warc_end = 9}});
+  add_record(batch,
+             CompletedRecord{.url = "http://a.test/2", .status = 200, .outputs = CompletedOutputs{.pages_end = 500}});
+  const std::string bytes = std::string(kJournalMagic) + batch.bytes();
+  const JournalContents c = parse_journal(bytes, "j.log");
+  ASSERT_EQ(c.records.size(), 4u);
+  const CompletedRecord first = std::get<CompletedRecord>(*decode_record(c.records[2]));
+  ASSERT_TRUE(first.outputs.has_value());
+  EXPECT_EQ(first.outputs->pages_end, 120u);
+  EXPECT_EQ(first.outputs->edges_end, 0u);
+  EXPECT_EQ(first.outputs->warc_file, "w.warc.gz");
+  EXPECT_EQ(first.outputs->warc_end, 9u);
+  JournalBatch old;  // as written before outputs were recorded
+  add_record(old, CompletedRecord{.url = "http://a.test/3", .status = 200});
+  const JournalContents o = parse_journal(std::string(kJournalMagic) + old.bytes(), "old.log");
+  EXPECT_FALSE(std::get<CompletedRecord>(*decode_record(o.records[0])).outputs.has_value());
+
+  JournalReplay r;
+  replay_journal_bytes(bytes, "j.log", r, [](const CompletedRecord& done) { return done.outputs->pages_end <= 200; });
+  EXPECT_EQ(r.completed, (std::unordered_set<std::string>{"http://a.test/1"}));
+  EXPECT_EQ(r.outputs_lost, (std::unordered_set<std::string>{"http://a.test/2"}));
+  EXPECT_EQ(r.outstanding, (std::unordered_set<std::string>{"http://a.test/2"}));
+  EXPECT_EQ(r.pages_fetched, 1u);
+  JournalReplay trusting;
+  replay_journal_bytes(bytes, "j.log", trusting);
+  EXPECT_EQ(trusting.completed.size(), 2u);
+}
+
 TEST_F(JournalTest, ReplayKeepsTheLastStatsRecord) {
   {
     JournalWriter writer(dir_ / "journal-000001.log", JournalOptions{});

@@ -1,18 +1,23 @@
 // Whole crawls of the local test web over a RocksDB file system that fails on cue
 // (FaultyStoreFileSystem): a store write failing while links are pushed, a read failing at a
-// refill, a checkpoint's store copy failing, and a damaged store file in the newest generation at
-// resume. Each first crawl stops with an error naming the store's directory (never an abort, a
-// hang or a "done"), and a resume with the disk healed ends with a record for every page of the
-// test web (docs/outcomes.md, "One clean stop"). In process, so TSan sees every thread.
+// refill, the live store's flush failing at a mid-crawl checkpoint cut, each step of a checkpoint's
+// store copy failing (creating, hard-linking, syncing its files), the store failing while the
+// seeds are pushed, a robots.txt lookup throwing after its link was queued, and a damaged store file in the newest
+// generation at resume. Each first crawl stops with an error naming the store's directory (never an abort, a hang or a
+// "done"), and a resume with the disk healed ends with a record for every page of the test web (docs/outcomes.md, "One
+// clean stop"). In process, so TSan sees every thread.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
 #include <set>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -86,6 +91,7 @@ class StoreFaultCrawlTest : public ::testing::Test {
     expect_every_page_recorded();
   }
 
+  // Every page of the test web, and every URL the server was asked for, has a record.
   void expect_every_page_recorded() const {
     EXPECT_EQ(testing::unrecorded_pages(*web_, out()), std::vector<std::string>{});
   }
@@ -138,6 +144,92 @@ TEST_F(StoreFaultCrawlTest, AFailedStoreCopyOfAGenerationStopsTheCrawlAndAResume
   EXPECT_FALSE(fs::exists(checkpoints() / "CRAWL-000003")) << "a generation without its frontier";
   faults_->clear();
   expect_a_resume_completes(s);
+}
+
+// A checkpoint cut mid-crawl flushes the live store's memtable into a table file, which its
+// generation hard-links; the disk refuses it (every later file too, as a full disk would).
+TEST_F(StoreFaultCrawlTest, TheStoreFailingAtAMidCrawlCheckpointCutStopsTheCrawlAndAResumeEndsIt) {
+  start_web();
+  const CrawlerSettings s = settings(20);
+  nlohmann::json first;
+  {
+    Crawler crawler(s);
+    std::thread run([&] { first = crawler.run(); });
+    const bool fetching = web_->wait_for_page_requests(30, std::chrono::seconds(60));
+    faults_->fail(Op::kCreate, "frontier-live/", 1, ENOSPC, /*every_later=*/true);
+    run.join();
+    EXPECT_TRUE(fetching);
+  }
+  ASSERT_GT(faults_->failures(), 0) << "no cut after the fault was set: the test proves nothing";
+  expect_stopped_by_the_store(first, (checkpoints() / "frontier-live").string());
+  EXPECT_GT(first["checkpoint"]["failed"].get<uint64_t>(), 0u) << first["checkpoint"].dump();
+  faults_->clear();
+  expect_a_resume_completes(s);
+}
+
+// Each step of writing a mid-crawl generation's store fails in turn (its table files hard-linked
+// from the live store, its files synced; creating them: AFailedStoreCopyOfAGeneration... above): the generation is not
+// committed, the crawl stops naming it.
+class StoreCheckpointWriteFaultTest : public StoreFaultCrawlTest, public ::testing::WithParamInterface<Op> {};
+
+TEST_P(StoreCheckpointWriteFaultTest, StopsTheCrawlAndAResumeEndsIt) {
+  start_web();
+  const CrawlerSettings s = settings(20);
+  faults_->fail(GetParam(), "frontier-000002/", 1, EIO, /*every_later=*/true);
+  const nlohmann::json first = Crawler(s).run();
+  ASSERT_GT(faults_->failures(), 0) << "the fault never fired: the test proves nothing";
+  expect_stopped_by_the_store(first, "frontier-000002");
+  EXPECT_FALSE(fs::exists(checkpoints() / "CRAWL-000002")) << "a generation without its frontier";
+  faults_->clear();
+  expect_a_resume_completes(s);
+}
+
+INSTANTIATE_TEST_SUITE_P(Steps, StoreCheckpointWriteFaultTest, ::testing::Values(Op::kLink, Op::kSync),
+                         [](const ::testing::TestParamInfo<Op>& info) {
+                           return info.param == Op::kLink ? "link" : "sync";
+                         });
+
+// More seeds than the store takes before its disk fills: the crawl stops while they are pushed,
+// having journaled only those queued before the failure, and fetches nothing. The resume admits
+// the seeds its filter lacks: each ends with its record (robots.txt disallows them: no fetch).
+TEST_F(StoreFaultCrawlTest, SeedsNotAdmittedBeforeAStoreFailureAreAdmittedByTheResume) {
+  start_web();
+  CrawlerSettings s = settings(0);
+  const std::string origin = s.seeds.front().substr(0, s.seeds.front().find('/', std::string("http://").size()));
+  for (int i = 0; i < 5000; ++i) s.seeds.push_back(origin + "/private/seed-" + std::to_string(i));
+  faults_->fail(Op::kWrite, ".sst", 1, ENOSPC, /*every_later=*/true);
+  const nlohmann::json first = Crawler(s).run();
+  expect_stopped_by_the_store(first, (checkpoints() / "frontier-live").string());
+  ASSERT_EQ(first["fetches"]["pages_fetched"], 0) << "the store failed after the seeds: the test proves nothing";
+  faults_->clear();
+  expect_a_resume_completes(s);
+  const auto records = testing::read_page_records(out());
+  for (const std::string& seed : s.seeds) EXPECT_TRUE(records.contains(seed)) << seed << " has no record";
+}
+
+// Without checkpoints, a throw while a new host's robots.txt is looked up, its link already
+// queued: the crawl stops, and each admitted URL has one record (the queued link's is written at
+// the stop, with the rest queued; the failed admission writes none for it).
+TEST_F(StoreFaultCrawlTest, ARobotsLookupThrowingAfterItsLinkIsQueuedLeavesOneRecordPerUrl) {
+  start_web();
+  CrawlerSettings s = settings(0, /*checkpointed=*/false);
+  const std::string seed_origin = s.seeds.front().substr(0, s.seeds.front().find('/', std::string("http://").size()));
+  std::atomic<bool> thrown{false};
+  s.inject_fault = [&](WorkerPath path, std::string_view url) {
+    if (path == WorkerPath::kRobotsLookup && !url.starts_with(seed_origin) && !thrown.exchange(true)) {
+      throw std::runtime_error("injected robots.txt lookup failure");
+    }
+  };
+  const nlohmann::json report = Crawler(s).run();
+  ASSERT_TRUE(thrown.load()) << "no link to another host: the test proves nothing";
+  ASSERT_EQ(report["crawl"]["stopped_by"], "error");
+  EXPECT_NE(report["crawl"]["error"].get<std::string>().find("injected"), std::string::npos) << report["crawl"];
+  uint64_t records = 0;
+  for (const auto& [url, lines] : testing::read_page_records(out())) {
+    EXPECT_EQ(lines.size(), 1u) << url;
+    records += lines.size();
+  }
+  EXPECT_EQ(report["links"]["new"].get<uint64_t>(), records);
 }
 
 // Without checkpoints there is no resume: every URL the filter admitted still gets its one record,
