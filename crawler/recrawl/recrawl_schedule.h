@@ -72,7 +72,7 @@ std::optional<ChangeFreq> parse_changefreq(std::string_view text);
 
 struct SitemapHint {
   std::optional<ChangeFreq> changefreq;
-  std::optional<std::int64_t> lastmod_s;  // Unix seconds
+  std::optional<std::int64_t> lastmod_s;  // Unix seconds (w3c_datetime.h reads <lastmod>)
 };
 
 // The time the page is due again, given the time it was last fetched and the interval the schedule
