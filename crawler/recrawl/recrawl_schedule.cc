@@ -43,7 +43,7 @@ std::int64_t next_interval(std::int64_t current_interval_s, std::span<const Visi
   if (outcome == RevisitOutcome::kGone) {
     return limits.max_interval_s;
   }
-  if (!limits.adaptive) {
+  if (!limits.adaptive || history.empty()) {  // a first fetch has nothing to compare with
     return clamp_interval(static_cast<double>(limits.default_interval_s), limits);
   }
   if (history.size() >= kMinVisitsForEstimate) {

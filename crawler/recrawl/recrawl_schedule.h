@@ -4,7 +4,8 @@
 // Contract:
 // - Every interval returned lies in [min_interval_s, max_interval_s] (clamp_interval), except that
 //   seeds and sitemaps are further capped at a day (kSeedMaxIntervalS) when the maximum is longer.
-// - Without `adaptive`, a page's interval is default_interval_s whatever its visits found.
+// - Without `adaptive`, a page's interval is default_interval_s whatever its visits found; with
+//   it, so is the interval after a first fetch (an empty history: nothing to compare with).
 // - With `adaptive`, a page with fewer than kMinVisitsForEstimate revisits steps from its current
 //   interval by Nutch's fixed factors (unchanged ×1.4, changed ×0.8); from then on the interval is
 //   the mean time between changes, 1/λ, with λ from estimate_change_rate() over its last

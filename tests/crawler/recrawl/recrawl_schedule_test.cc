@@ -63,7 +63,8 @@ TEST(RecrawlScheduleTest, FirstRevisitsStepByNutchsFactors) {
   EXPECT_EQ(next_interval(604800, one, RevisitOutcome::kNotModified, kLimits), std::llround(604800 * 1.4));
   one[0].changed = true;
   EXPECT_EQ(next_interval(604800, one, RevisitOutcome::kChanged, kLimits), std::llround(604800 * 0.8));
-  EXPECT_EQ(next_interval(604800, {}, RevisitOutcome::kChanged, kLimits), std::llround(604800 * 0.8));
+  // A first fetch (no revisit yet) has nothing to compare with: the default, whatever came before.
+  EXPECT_EQ(next_interval(7200, {}, RevisitOutcome::kChanged, kLimits), kLimits.default_interval_s);
 }
 
 TEST(RecrawlScheduleTest, WithoutAdaptiveEveryPageKeepsTheDefault) {
