@@ -201,6 +201,18 @@ struct MetricsConfig {
   bool operator==(const MetricsConfig&) const = default;
 };
 
+// Revisiting known pages on an adaptive schedule (docs/recrawl.md). Parsed and validated; the crawl
+// does not act on it yet (config/README.md, "recrawl").
+struct RecrawlConfig {
+  bool enabled = false;
+  std::int64_t default_interval_s = 604800;  // 7 days: a page's first interval
+  std::int64_t min_interval_s = 3600;
+  std::int64_t max_interval_s = 7776000;  // 90 days: every known URL is revisited at least this often
+  bool adaptive = true;
+  bool continuous = false;  // wait for the next due record instead of ending
+  bool operator==(const RecrawlConfig&) const = default;
+};
+
 struct CrawlConfig {
   SeedsConfig seeds;
   ScopeConfig scope;
@@ -215,6 +227,7 @@ struct CrawlConfig {
   LoggingConfig logging;
   ClusterConfig cluster;
   MetricsConfig metrics;
+  RecrawlConfig recrawl;
   bool operator==(const CrawlConfig&) const = default;
 };
 

@@ -39,6 +39,23 @@ class RuleChecker {
   std::string prefix_;
 };
 
+void check_recrawl(const RecrawlConfig& recrawl, const std::string& source_name) {
+  if (recrawl.min_interval_s > recrawl.max_interval_s) {
+    throw ConfigError(source_name, "/recrawl/min_interval_s",
+                      "must not exceed /recrawl/max_interval_s (" + std::to_string(recrawl.max_interval_s) + "), got " +
+                          std::to_string(recrawl.min_interval_s));
+  }
+  if (recrawl.default_interval_s < recrawl.min_interval_s || recrawl.default_interval_s > recrawl.max_interval_s) {
+    throw ConfigError(source_name, "/recrawl/default_interval_s",
+                      "must lie within /recrawl/min_interval_s and /recrawl/max_interval_s (" +
+                          std::to_string(recrawl.min_interval_s) + ".." + std::to_string(recrawl.max_interval_s) +
+                          "), got " + std::to_string(recrawl.default_interval_s));
+  }
+  if (recrawl.continuous && !recrawl.enabled) {
+    throw ConfigError(source_name, "/recrawl/continuous", "needs /recrawl/enabled");
+  }
+}
+
 void check_across_fields(const CrawlConfig& config, const std::string& source_name, LoadOptions options) {
   if (options.require_seeds && config.seeds.urls.empty() && config.seeds.file_urls.empty()) {
     throw ConfigError(source_name, "/seeds",
@@ -70,6 +87,7 @@ void check_across_fields(const CrawlConfig& config, const std::string& source_na
     throw ConfigError(source_name, "/cluster/password_env",
                       "give /cluster/password_file or /cluster/password_env, not both");
   }
+  check_recrawl(config.recrawl, source_name);
 }
 
 }  // namespace

@@ -34,6 +34,12 @@ std::vector<std::string> config_warnings(const CrawlConfig& c) {
   if (!c.canonicalization.strip_params && c.canonicalization.strip_param_names != kDefaultTrackingParams) {
     out.emplace_back("/canonicalization/strip_param_names has no effect with /canonicalization/strip_params off");
   }
+  if (c.recrawl.enabled) {
+    // docs/recrawl.md: the schedule exists, the URL records that would carry it do not yet.
+    out.emplace_back(
+        "/recrawl/enabled has no effect yet: a crawl does not revisit known pages until its URL records carry their "
+        "next fetch time (docs/recrawl.md)");
+  }
   return out;
 }
 

@@ -176,6 +176,19 @@ void describe(V& v, S& c) {
   v.field("allowed_hosts", c.allowed_hosts, Text{check_host_name});
 }
 
+// Ten years: longer is no schedule.
+constexpr IntRange kRecrawlInterval{1, 315360000};
+
+template <class V, SectionOf<RecrawlConfig> S>
+void describe(V& v, S& c) {
+  v.field("enabled", c.enabled, NoRule{});
+  v.field("default_interval_s", c.default_interval_s, kRecrawlInterval);
+  v.field("min_interval_s", c.min_interval_s, kRecrawlInterval);
+  v.field("max_interval_s", c.max_interval_s, kRecrawlInterval);
+  v.field("adaptive", c.adaptive, NoRule{});
+  v.field("continuous", c.continuous, NoRule{});
+}
+
 template <class V, SectionOf<CrawlConfig> S>
 void describe(V& v, S& c) {
   v.section("seeds", c.seeds);
@@ -191,6 +204,7 @@ void describe(V& v, S& c) {
   v.section("logging", c.logging);
   v.section("cluster", c.cluster);
   v.section("metrics", c.metrics);
+  v.section("recrawl", c.recrawl);
 }
 
 }  // namespace bloomcrawl::config_detail

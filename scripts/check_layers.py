@@ -27,12 +27,13 @@ ROOMS = {
     "fetch": ("crawler/fetch", ["url", "base"]),
     "persist": ("crawler/persist", ["seenfilter", "frontier", "records", "base"]),
     "output": ("crawler/output", ["fetch", "url", "base"]),
+    "recrawl": ("crawler/recrawl", ["base"]),
     "pipeline": ("crawler/pipeline", ["cluster", "config", "robots", "url", "extract", "fetch", "persist", "output",
-                                      "seenfilter", "frontier", "records", "base"]),
+                                      "recrawl", "seenfilter", "frontier", "records", "base"]),
     "cluster": ("crawler/cluster", ["config", "base"]),
     "observe": ("crawler/observe", ["config", "base"]),
     "cli": ("crawler/cli", ["pipeline", "cluster", "observe", "records", "config", "robots", "url", "extract", "fetch", "persist", "output",
-                            "seenfilter", "frontier", "base"]),
+                            "recrawl", "seenfilter", "frontier", "base"]),
     "python": ("python/src", ["seenfilter", "base"]),
 }
 # Rooms built by their own build file instead of CMakeLists.txt: that file compiles the sources of

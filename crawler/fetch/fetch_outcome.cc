@@ -17,6 +17,7 @@ const char* fetch_outcome_name(FetchOutcome outcome) {
     case FetchOutcome::kConnectionReset: return "connection_reset";
     case FetchOutcome::kTlsError: return "tls_error";
     case FetchOutcome::kOtherError: return "other_error";
+    case FetchOutcome::kNotModified: return "not_modified";
   }
   return "unknown";
 }

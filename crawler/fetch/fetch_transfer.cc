@@ -132,6 +132,9 @@ void FetchTransfer::start(FetchRequest request) {
   accept += "*/*;q=0.1";
   curl_slist_free_all(accept_header_);
   accept_header_ = curl_slist_append(nullptr, accept.c_str());
+  const std::vector<std::string> conditional = conditional_header_lines(request.validators);
+  for (const std::string& line : conditional) accept_header_ = curl_slist_append(accept_header_, line.c_str());
+  conditional_ = !conditional.empty();
   curl_easy_setopt(easy_, CURLOPT_HTTPHEADER, accept_header_);
   curl_easy_setopt(easy_, CURLOPT_URL, result_.url.c_str());
   // Over TLS a second request to a host waits for the first connection to learn whether it speaks
@@ -169,6 +172,8 @@ bool FetchTransfer::header_line(std::string_view line) {
     result_.location.clear();
     result_.retry_after.clear();
     result_.x_robots_tag.clear();
+    result_.etag.clear();
+    result_.last_modified.clear();
     content_encoding_.clear();
     chunked_ = false;
     return true;
@@ -198,6 +203,10 @@ void FetchTransfer::header_field(std::string_view name, std::string_view value) 
   } else if (iequals(name, "transfer-encoding")) {
     // "chunked" is always the last coding applied (RFC 9112 6.1).
     chunked_ = value.size() >= 7 && iequals(value.substr(value.size() - 7), "chunked");
+  } else if (iequals(name, "etag")) {
+    result_.etag = value;
+  } else if (iequals(name, "last-modified")) {
+    result_.last_modified = value;
   } else if (iequals(name, "x-robots-tag")) {
     // Repeated fields combine with ", " (RFC 9110 §5.3).
     if (!result_.x_robots_tag.empty()) result_.x_robots_tag += ", ";
@@ -336,6 +345,10 @@ FetchResult FetchTransfer::finish(CURLcode code) {
     // first part asked for (body_truncated).
     result.outcome = FetchOutcome::kOk;
     if (code == CURLE_OK) result.payload_digest = digest_.finish();
+    if (conditional_ && result.status == 304) {
+      result.outcome = FetchOutcome::kNotModified;
+      result.payload_digest.clear();  // of no body: the stored digest stands (docs/recrawl.md)
+    }
   } else if (abort_ != Abort::kNone) {
     result.outcome = abort_ == Abort::kBadEncoding ? FetchOutcome::kProtocolError : FetchOutcome::kHeaderTooLarge;
     result.error = abort_error_;
@@ -355,7 +368,7 @@ FetchResult FetchTransfer::finish(CURLcode code) {
     if (error_buffer_[0] != '\0') result.error += std::string(": ") + error_buffer_;
   }
   // A partial body would be parsed as if it were the page; keep only complete accepted bodies.
-  if (result.outcome != FetchOutcome::kOk || !result.content_accepted) {
+  if (result.outcome != FetchOutcome::kOk || !result.content_accepted) {  // a 304 included: no body
     std::string().swap(result.body);
     std::string().swap(result.raw_body);
   }

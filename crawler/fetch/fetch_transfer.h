@@ -67,13 +67,14 @@ class FetchTransfer {
   const AddressGuard* guard_;
   CURL* easy_ = nullptr;
   char error_buffer_[CURL_ERROR_SIZE] = {};
-  curl_slist* accept_header_ = nullptr;
+  curl_slist* accept_header_ = nullptr;  // Accept, and a revisit's conditional headers
   ResolveOverrides resolve_;
 
   // Per request; reset by start().
   FetchResult result_;
   std::vector<std::string> override_accepted_;
   size_t keep_first_bytes_ = 0;  // FetchRequest::keep_first_bytes
+  bool conditional_ = false;     // the request sent a validator: a 304 is kNotModified
   Abort abort_ = Abort::kNone;
   uint64_t wire_body_bytes_ = 0;  // body bytes as received, counted against max_body_bytes
   std::string abort_error_;

@@ -33,6 +33,8 @@
 #include <string_view>
 #include <vector>
 
+#include "crawler/fetch/conditional_request.h"
+
 namespace bloomcrawl {
 
 struct FetchOptions {
@@ -77,6 +79,9 @@ enum class FetchOutcome {
   kConnectionReset,
   kTlsError,
   kOtherError,
+  // A 304 answering a request that carried validators (conditional_request.h): no body. A 304 to
+  // a request without validators stays kOk with status 304, for the caller to refuse.
+  kNotModified,
 };
 
 // Stable lowercase name, e.g. "blocked_address", for logs and reports.
@@ -98,6 +103,8 @@ struct FetchRequest {
   // Close the connection after this transfer instead of caching it: no queued request of the host
   // will need it (docs/fetcher.md, "Closing connections no one will reuse").
   bool close_connection = false;
+  // A revisit's validators, sent as If-None-Match / If-Modified-Since (docs/recrawl.md).
+  ConditionalValidators validators;
 };
 
 struct FetchResult {
@@ -117,6 +124,8 @@ struct FetchResult {
   std::string location;         // raw Location header (unresolved)
   std::string retry_after;      // raw Retry-After header
   std::string x_robots_tag;     // all X-Robots-Tag headers joined with ", "
+  std::string etag;             // raw ETag header, as received (a revisit sends it back)
+  std::string last_modified;    // raw Last-Modified header, as received
   std::string remote_ip;        // address actually connected to
   uint64_t header_bytes = 0;
   uint64_t body_wire_bytes = 0;     // as received, before decoding

@@ -194,7 +194,11 @@ WarcMark WarcWriter::write(const WarcExchange& x) {
   // Built and compressed here, on the caller's thread: the lock below covers only the write.
   std::string& head = scratch.head;
   std::string& bytes = scratch.empty_bytes();
-  start_record_head("response", response_id, date, x, &head);
+  start_record_head(x.revisit_profile.empty() ? "response" : "revisit", response_id, date, x, &head);
+  if (!x.revisit_profile.empty()) {
+    head.append("WARC-Profile: ").append(x.revisit_profile).append("\r\nWARC-Refers-To-Target-URI: ");
+    head.append(x.refers_to_uri).append("\r\nWARC-Refers-To-Date: ").append(x.refers_to_date).append("\r\n");
+  }
   if (!x.payload_digest.empty()) head.append("WARC-Payload-Digest: ").append(x.payload_digest).append("\r\n");
   if (x.truncated) head.append("WARC-Truncated: length\r\n");
   finish_record_head(response_block_digest, "response", x.response_head.size() + x.body.size(), &head);

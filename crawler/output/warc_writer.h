@@ -46,6 +46,10 @@ struct WarcExchange {
   long status = 0;                             // for the index
   std::string_view content_type;               // for the index: the Content-Type field's value
   bool truncated = false;                      // the body was cut at a limit: WARC-Truncated: length
+  // A revisit record instead of a response (warc_revisit.h): its WARC-Profile and the original capture.
+  std::string_view revisit_profile;
+  std::string_view refers_to_uri;
+  std::string_view refers_to_date;
 };
 
 // Where an exchange ended: its file (the completed name; *.open while written) and that file's

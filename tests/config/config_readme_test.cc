@@ -3,6 +3,7 @@
 // range the type column states is the one the loader enforces (the bounds pass, one past them is
 // refused). A field added, renamed or changed without its row fails here. The behaviour each row
 // describes is tested where it happens; those tests cite the row ("config/README.md scope...").
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -124,6 +125,15 @@ bool accepted(const std::string& path, long long value) {
     j["cluster"]["name"] = "c";
   }
   if (path == "/fetch/connect_timeout_ms") j["fetch"]["total_timeout_ms"] = 2147483647;
+  // min_interval_s <= default_interval_s <= max_interval_s: the other two in range and out of the way.
+  if (path.starts_with("/recrawl/") && path.ends_with("_interval_s")) {
+    constexpr long long kTenYears = 315360000;
+    const long long in_range = std::clamp(value, 1LL, kTenYears);
+    j["recrawl"] = {{"min_interval_s", path == "/recrawl/max_interval_s" ? in_range : 1},
+                    {"default_interval_s", path == "/recrawl/default_interval_s" ? value : in_range},
+                    {"max_interval_s", path == "/recrawl/min_interval_s" ? in_range : kTenYears}};
+    j[nlohmann::json::json_pointer(path)] = value;
+  }
   if (path == "/fetch/total_timeout_ms") j["fetch"]["connect_timeout_ms"] = 1;
   try {
     parse_config(j.dump(), "readme.json");

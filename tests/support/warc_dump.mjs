@@ -80,6 +80,10 @@ for (const file of args) {
       content_length: Number(record.warcContentLength),
       block_length: block.length,
       block_digest_computed: sha1Base32(block),
+      profile: record.warcHeader('WARC-Profile'),
+      refers_to_uri: record.warcRefersToTargetURI,
+      refers_to_date: record.warcRefersToDate,
+      truncated: record.warcHeader('WARC-Truncated'),
     };
     if (record.httpHeaders) {
       out.status = record.httpHeaders.statusCode;

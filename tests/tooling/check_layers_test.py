@@ -65,6 +65,16 @@ class CheckLayersTest(unittest.TestCase):
                          ["config/c.cc", "crawler/fetch/f.cc", "crawler/robots/r.cc", "crawler/url/u.cc",
                           "seenfilter/a.h"])
 
+    def test_recrawl_schedule_depends_on_no_crawling_room_and_pipeline_may_use_it(self):
+        root = self.tree({
+            "crawler/recrawl/schedule.cc": '#include "crawler/recrawl/schedule.h"\n#include "crawler/fetch/fetcher.h"\n',
+            "crawler/pipeline/p.cc": '#include "crawler/recrawl/schedule.h"\n',
+        }, CMAKE + "bloomcrawl_library(recrawl crawler/recrawl)\nbloomcrawl_library(pipeline crawler/pipeline recrawl)\n")
+        errors = check_layers.check(root)
+        self.assertEqual(len(errors), 1, errors)
+        self.assertTrue(errors[0].startswith('crawler/recrawl/schedule.cc:2: recrawl may not include "crawler/fetch/fetcher.h"'),
+                        errors[0])
+
     def test_tests_may_not_be_included_by_support_or_bench(self):
         root = self.tree({
             "tests/support/web.cc": '#include "tests/seenfilter/url_keys.h"\n',
