@@ -55,6 +55,8 @@ void record_fetch(const FetchResult& result, PageRecord* record) {
   record->wire_bytes = result.header_bytes + result.body_wire_bytes;
   record->payload_digest = result.payload_digest;
   record->truncated = result.body_truncated;
+  record->etag = result.etag;
+  record->last_modified = result.last_modified;
 }
 
 PageLog::PageLog(const std::filesystem::path& dir, bool edges) {

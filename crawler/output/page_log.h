@@ -45,6 +45,10 @@ struct PageRecord {
   uint64_t wire_bytes = 0;     // header lines and body as received
   std::string payload_digest;  // FetchResult::payload_digest, WARC's
   bool truncated = false;      // FetchResult::body_truncated: the body was cut at a limit
+  // The response's validators as received, for the URL's record (a revisit sends them back); not
+  // written to pages.jsonl.
+  std::string etag;
+  std::string last_modified;
 };
 
 // Copies the fetch attempt's fields (fetch_time and after) from the fetcher's result.

@@ -321,7 +321,11 @@ CrawlCheckpoint load_crawl_checkpoint(const fs::path& dir) {
     for (const std::string& name : candidates) {
       try {
         CrawlCheckpoint cp = load_generation(dir, name, without_frontier);
-        if (!failures.empty()) spdlog::warn("resuming from the generation {}", name);
+        if (without_frontier) {
+          spdlog::warn("resuming from the generation {} without a frontier: it is rebuilt from the URL records", name);
+        } else if (!failures.empty()) {
+          spdlog::warn("resuming from the older generation {}", name);
+        }
         return cp;
       } catch (const std::exception& e) {
         if (without_frontier) continue;  // said in the first pass

@@ -79,7 +79,10 @@ struct Encoder {
     if (extras != 0) w.u32(extras);
     if (r.outputs)
       w.u64(r.outputs->pages_end).u64(r.outputs->edges_end).str(r.outputs->warc_file).u64(r.outputs->warc_end);
-    if (!r.outcome.empty()) w.str(r.outcome).u64(uint64_t(r.fetched_ms)).str(r.payload_digest).u32(r.truncated ? 1 : 0);
+    if (!r.outcome.empty()) {
+      w.str(r.outcome).u64(uint64_t(r.fetched_ms)).str(r.payload_digest).u32(r.truncated ? 1 : 0);
+      w.str(r.etag).str(r.last_modified);
+    }
     batch.add(uint8_t(JournalRecordType::kCompleted), w.bytes());
   }
   void operator()(const AuditFalsePositiveRecord& r) const {
@@ -135,6 +138,8 @@ std::optional<JournalEntry> decode_record(const JournalRecord& record) {
         c.fetched_ms = int64_t(r.u64());
         c.payload_digest = r.str();
         c.truncated = r.u32() != 0;
+        c.etag = r.str();
+        c.last_modified = r.str();
       }
       r.done();
       return c;

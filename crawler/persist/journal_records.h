@@ -58,6 +58,8 @@ struct CompletedRecord {
   int64_t fetched_ms = 0;      // Unix ms of the request, 0: none sent
   std::string payload_digest;  // "sha1:BASE32" or empty
   bool truncated = false;
+  std::string etag;  // the validators as received, empty if none
+  std::string last_modified;
 };
 
 struct AuditFalsePositiveRecord {

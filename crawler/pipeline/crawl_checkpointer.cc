@@ -332,7 +332,9 @@ void CrawlCheckpointer::on_page_processed(uint64_t id, const FetchResult& result
                                     .outcome = fetch_outcome_name(result.outcome),
                                     .fetched_ms = unix_ms(result.fetch_time),
                                     .payload_digest = result.payload_digest,
-                                    .truncated = result.body_truncated});
+                                    .truncated = result.body_truncated,
+                                    .etag = result.etag,
+                                    .last_modified = result.last_modified});
   // With no output to wait for, or with where its outputs ended (a resume checks them), the record
   // is written at once; otherwise it waits for the group commit, which syncs the outputs first.
   if (o.written || (!page_log_ && !warc_)) {

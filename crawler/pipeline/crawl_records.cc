@@ -42,20 +42,32 @@ std::string sha1_of_digest(std::string_view digest) {
   return out;
 }
 
+// What a fetch found, as the pipeline (PageRecord) or the journal (CompletedRecord) carries it.
+struct FetchFacts {
+  uint32_t status = 0;
+  uint64_t bytes = 0;
+  int64_t fetched_ms = 0;  // 0: no request was sent
+  std::string_view digest;
+  bool truncated = false;
+  std::string_view etag;
+  std::string_view last_modified;
+};
+
 // The outcome of a page into `r` (its other fields as they were): a fetch counted once however
 // often the same one is applied (a replay over a copy that already holds it).
-void apply_outcome(UrlRecord& r, std::string_view word, uint32_t status, uint64_t bytes, int64_t fetched_ms,
-                   std::string_view digest, bool truncated) {
+void apply_outcome(UrlRecord& r, std::string_view word, const FetchFacts& f) {
   r.outcome = url_outcome_of(word);
   r.reason = r.outcome == UrlOutcome::kFetched ? "" : std::string(word);
-  if (fetched_ms == 0) return;
-  if (r.last_fetched_ms != fetched_ms) ++r.fetch_count;
-  r.last_fetched_ms = fetched_ms;
+  if (f.fetched_ms == 0) return;
+  if (r.last_fetched_ms != f.fetched_ms) ++r.fetch_count;
+  r.last_fetched_ms = f.fetched_ms;
   const bool fetched = r.outcome == UrlOutcome::kFetched;  // a failure's partial counts are not kept
-  r.http_status = fetched ? uint16_t(status) : 0;
-  r.body_bytes = fetched ? bytes : 0;
-  r.payload_sha1 = sha1_of_digest(digest);
-  r.flags = truncated ? r.flags | kRecordTruncated : r.flags & ~kRecordTruncated;
+  r.http_status = fetched ? uint16_t(f.status) : 0;
+  r.body_bytes = fetched ? f.bytes : 0;
+  r.payload_sha1 = sha1_of_digest(f.digest);
+  r.etag = fetched ? std::string(f.etag) : "";
+  r.last_modified = fetched ? std::string(f.last_modified) : "";
+  r.flags = f.truncated ? r.flags | kRecordTruncated : r.flags & ~kRecordTruncated;
 }
 
 UrlRecord queued_record(std::string_view url, uint32_t depth, std::string_view parent, int64_t admitted_ms) {
@@ -186,7 +198,7 @@ void CrawlRecords::admit_handed_over(SeenFilter& filter, const std::vector<std::
   for (size_t k = 0; k < asked.size(); ++k) {
     if (present[k]) continue;
     UrlRecord r = queued_record(asked[k], depth, parent, now_ms);
-    apply_outcome(r, kHandedOver, 0, 0, 0, "", false);
+    apply_outcome(r, kHandedOver, {});
     store_->put(r);
   }
 }
@@ -196,7 +208,9 @@ void CrawlRecords::ended(const PageRecord& page) {
   std::optional<UrlRecord> r = store_->get(page.url);
   if (!r) r = queued_record(page.url, page.depth, page.parent, unix_ms(std::chrono::system_clock::now()));
   const int64_t fetched_ms = page.fetch_time ? unix_ms(*page.fetch_time) : 0;
-  apply_outcome(*r, page.outcome, uint32_t(page.status), page.bytes, fetched_ms, page.payload_digest, page.truncated);
+  apply_outcome(*r, page.outcome,
+                {uint32_t(page.status), page.bytes, fetched_ms, page.payload_digest, page.truncated, page.etag,
+                 page.last_modified});
   store_->put(*r);
 }
 
@@ -211,13 +225,14 @@ void CrawlRecords::replay(const JournalReplay& replay) {
     } else if (a.queued || r->outcome != UrlOutcome::kQueued) {
       continue;  // the copy holds this admission (and perhaps more)
     }
-    if (!a.queued) apply_outcome(*r, a.refusal.empty() ? "refused" : a.refusal, 0, 0, 0, "", false);
+    if (!a.queued) apply_outcome(*r, a.refusal.empty() ? "refused" : a.refusal, {});
     store_->put(*r);
   }
   for (const CompletedRecord& c : replay.outcomes) {
     std::optional<UrlRecord> r = store_->get(c.url);
     if (!r) r = queued_record(c.url, 0, "", now_ms);
-    apply_outcome(*r, c.outcome, c.status, c.bytes, c.fetched_ms, c.payload_digest, c.truncated);
+    apply_outcome(*r, c.outcome,
+                  {c.status, c.bytes, c.fetched_ms, c.payload_digest, c.truncated, c.etag, c.last_modified});
     store_->put(*r);
   }
   store_->flush();

@@ -181,8 +181,13 @@ TEST(PageLogFields, FetchFieldsAreWrittenOnlyForAFetchAttempt) {
     result.header_bytes = 100;
     result.body_wire_bytes = 900;
     result.payload_digest = "sha1:VGMT4NSHA2AWVOR6EVYXQUGCNSONBWE5";
+    result.etag = "W/\"7\"";
+    result.last_modified = "Tue, 01 Dec 2026 00:00:00 GMT";
     PageRecord fetched{.url = "http://a.example/", .depth = 2, .outcome = "ok"};
     record_fetch(result, &fetched);
+    // The validators go to the URL's record (crawl_records.h), not to pages.jsonl.
+    EXPECT_EQ(fetched.etag, result.etag);
+    EXPECT_EQ(fetched.last_modified, result.last_modified);
     log.write_page(fetched);
     log.write_page({.url = "http://a.example/x", .outcome = "robots_disallowed"});
   }

@@ -362,6 +362,46 @@ TEST_F(JournalTest, CompletedRecordsCarryTheirOutputsAndAreTrustedOnlyIfFoundOnD
   EXPECT_EQ(trusting.completed.size(), 2u);
 }
 
+// A completed record's two optional groups, the outputs and what the URL record holds, each with or
+// without the other (a mask says which follow), and a mask bit this version does not know refused.
+TEST_F(JournalTest, CompletedRecordsCarryTheURLRecordsFieldsWithOrWithoutOutputs) {
+  const CompletedRecord with_both{.url = "http://a.test/1",
+                                  .status = 200,
+                                  .outputs = CompletedOutputs{.pages_end = 7},
+                                  .outcome = "ok",
+                                  .fetched_ms = 1733390000123,
+                                  .payload_digest = "sha1:ABC",
+                                  .truncated = true,
+                                  .etag = "W/\"v1\"",
+                                  .last_modified = "Sat, 05 Dec 2026 10:00:00 GMT"};
+  CompletedRecord record_only = with_both;
+  record_only.outputs.reset();
+  for (const CompletedRecord& in : {with_both, record_only}) {
+    JournalBatch batch;
+    add_record(batch, in);
+    const JournalContents c = parse_journal(std::string(kJournalMagic) + batch.bytes(), "j.log");
+    ASSERT_EQ(c.records.size(), 1u);
+    const CompletedRecord out = std::get<CompletedRecord>(*decode_record(c.records[0]));
+    EXPECT_EQ(out.outputs.has_value(), in.outputs.has_value());
+    if (out.outputs) {
+      EXPECT_EQ(out.outputs->pages_end, 7u);
+    }
+    EXPECT_EQ(out.outcome, "ok");
+    EXPECT_EQ(out.fetched_ms, in.fetched_ms);
+    EXPECT_EQ(out.payload_digest, "sha1:ABC");
+    EXPECT_TRUE(out.truncated);
+    EXPECT_EQ(out.etag, in.etag);
+    EXPECT_EQ(out.last_modified, in.last_modified);
+  }
+  // The mask follows the fixed fields (str url, u32 status, u64 bytes, u32 fetch ms): a bit no group
+  // has yet makes the record malformed, not silently shortened.
+  JournalBatch batch;
+  add_record(batch, record_only);
+  JournalRecord unknown = parse_journal(std::string(kJournalMagic) + batch.bytes(), "u.log").records.at(0);
+  unknown.payload[4 + with_both.url.size() + 4 + 8 + 4] |= 4;
+  EXPECT_THROW(decode_record(unknown), std::runtime_error);
+}
+
 TEST_F(JournalTest, ReplayKeepsTheLastStatsRecord) {
   {
     JournalWriter writer(dir_ / "journal-000001.log", JournalOptions{});
