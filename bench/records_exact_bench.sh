@@ -42,7 +42,13 @@ crawl() {
   "$testweb" --hosts 127.0.0.2,127.0.0.3,127.0.0.4 --pages "$pages" --no-trap --port 0 \
     --ready-file "$run/port" --log "$run/log.json" 2>"$run/server.err" &
   server=$!
-  while [ ! -s "$run/port" ]; do sleep 0.05; done
+  # Bounded: a server that dies or never listens fails the bench instead of hanging it.
+  for _ in $(seq 200); do
+    [ -s "$run/port" ] && break
+    kill -0 "$server" 2>/dev/null || { cat "$run/server.err" >&2; echo "test web exited" >&2; exit 1; }
+    sleep 0.05
+  done
+  [ -s "$run/port" ] || { echo "test web not listening after 10 s" >&2; exit 1; }
   local port
   port=$(cat "$run/port")
   cat >"$run/crawl.json" <<EOF

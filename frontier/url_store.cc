@@ -119,18 +119,9 @@ UrlStore::~UrlStore() {
   host_iterator_.reset();  // before the database it reads
 }
 
-std::string UrlStore::failure() const {
-  std::lock_guard lock(failure_mu_);
-  return failure_.empty() ? failure_ : CheckpointError(directory_.string(), failure_).what();
-}
+std::string UrlStore::failure() const { return failure_.message(directory_); }
 
-void UrlStore::record_failure(const std::string& problem) {
-  {
-    std::lock_guard lock(failure_mu_);
-    if (failure_.empty()) failure_ = "frontier store: " + problem;
-  }
-  failed_.store(true, std::memory_order_release);
-}
+void UrlStore::record_failure(const std::string& problem) { failure_.record(problem); }
 
 void UrlStore::fail(const rocksdb::Status& status) { fail(status.ToString()); }
 
@@ -139,10 +130,7 @@ void UrlStore::fail(const std::string& problem) {
   throw_failure();
 }
 
-void UrlStore::throw_failure() const {
-  std::lock_guard lock(failure_mu_);
-  throw CheckpointError(directory_.string(), failure_);
-}
+void UrlStore::throw_failure() const { failure_.raise(directory_); }
 
 void UrlStore::put(const StoreKey& key, std::string_view url) {
   if (failed()) throw_failure();

@@ -34,6 +34,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include "base/sticky_failure.h"
+
 namespace rocksdb {
 class DB;
 class Cache;
@@ -95,7 +97,7 @@ class UrlStore {
   const std::filesystem::path& directory() const { return directory_; }
 
  private:
-  bool failed() const { return failed_.load(std::memory_order_acquire); }
+  bool failed() const { return failure_.failed(); }
   // Records `problem` as the store's failure (the first one is kept); fail() also throws it.
   void record_failure(const std::string& problem);
   [[noreturn]] void fail(const rocksdb::Status& status);
@@ -113,9 +115,7 @@ class UrlStore {
   size_t pending_puts_ = 0;
   std::unordered_set<uint64_t> pending_erased_;       // seqs (unique per key) deleted in pending_
   std::unique_ptr<rocksdb::Iterator> host_iterator_;  // reused by scan()
-  std::atomic<bool> failed_{false};
-  mutable std::mutex failure_mu_;  // failure() is read from other threads
-  std::string failure_;            // "frontier store: PROBLEM"
+  StickyFailure failure_{"frontier store"};
 };
 
 }  // namespace bloomcrawl

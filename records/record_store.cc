@@ -125,18 +125,9 @@ std::unique_ptr<RecordStore> RecordStore::open_secondary(const std::filesystem::
   return std::unique_ptr<RecordStore>(new RecordStore(directory, Mode::kSecondary, scratch));
 }
 
-std::string RecordStore::failure() const {
-  std::lock_guard lock(failure_mu_);
-  return failure_.empty() ? failure_ : CheckpointError(directory_.string(), failure_).what();
-}
+std::string RecordStore::failure() const { return failure_.message(directory_); }
 
-void RecordStore::record_failure(const std::string& problem) {
-  {
-    std::lock_guard lock(failure_mu_);
-    if (failure_.empty()) failure_ = std::string(kStoreName) + ": " + problem;
-  }
-  failed_.store(true, std::memory_order_release);
-}
+void RecordStore::record_failure(const std::string& problem) { failure_.record(problem); }
 
 void RecordStore::fail(const rocksdb::Status& status) { fail(status.ToString()); }
 
@@ -145,10 +136,7 @@ void RecordStore::fail(const std::string& problem) {
   throw_failure();
 }
 
-void RecordStore::throw_failure() const {
-  std::lock_guard lock(failure_mu_);
-  throw CheckpointError(directory_.string(), failure_);
-}
+void RecordStore::throw_failure() const { failure_.raise(directory_); }
 
 void RecordStore::throw_read_error(const std::string& problem) const {
   throw CheckpointError(directory_.string(), std::string(kStoreName) + ": " + problem);

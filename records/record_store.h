@@ -31,6 +31,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/sticky_failure.h"
 #include "records/url_record.h"
 
 namespace rocksdb {
@@ -107,7 +108,7 @@ class RecordStore {
   enum class Mode { kWritable, kReadOnly, kSecondary };
   RecordStore(std::filesystem::path directory, Mode mode, const std::filesystem::path& scratch);
 
-  bool failed() const { return failed_.load(std::memory_order_acquire); }
+  bool failed() const { return failure_.failed(); }
   void record_failure(const std::string& problem);
   [[noreturn]] void fail(const rocksdb::Status& status);
   [[noreturn]] void fail(const std::string& problem);
@@ -128,9 +129,7 @@ class RecordStore {
   // one that changes it), so a RocksDB write of the batch blocks no lookup.
   mutable std::mutex pending_mu_;
   std::unordered_map<std::string, std::string> pending_;
-  std::atomic<bool> failed_{false};
-  mutable std::mutex failure_mu_;
-  std::string failure_;  // "records store: PROBLEM"
+  StickyFailure failure_{"records store"};
 };
 
 }  // namespace bloomcrawl
