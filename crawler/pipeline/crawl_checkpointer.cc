@@ -313,6 +313,22 @@ void CrawlCheckpointer::on_record_written(std::string_view url, const PageLogEnd
   o.outputs.edges_end = ends.edges;
 }
 
+FetchResult CrawlCheckpointer::completion_facts(const FetchResult& result) {
+  FetchResult facts;
+  facts.id = result.id;
+  facts.url = result.url;
+  facts.outcome = result.outcome;
+  facts.status = result.status;
+  facts.body_decoded_bytes = result.body_decoded_bytes;
+  facts.total_ms = result.total_ms;
+  facts.fetch_time = result.fetch_time;
+  facts.payload_digest = result.payload_digest;
+  facts.body_truncated = result.body_truncated;
+  facts.etag = result.etag;
+  facts.last_modified = result.last_modified;
+  return facts;
+}
+
 void CrawlCheckpointer::on_page_processed(uint64_t id, const FetchResult& result) {
   if (!journal_) return;
   Outstanding o;

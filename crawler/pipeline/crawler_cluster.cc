@@ -75,14 +75,7 @@ bool Crawler::mark_processed_once_sent(const FetchResult& result) {
   // too only delays this page's record).
   const uint64_t ticket = outbox_->last_ticket();
   if (ticket == 0) return false;
-  FetchResult done;  // what the completion record needs, without the body
-  done.id = result.id;
-  done.url = result.url;
-  done.outcome = result.outcome;
-  done.status = result.status;
-  done.body_decoded_bytes = result.body_decoded_bytes;
-  done.total_ms = result.total_ms;
-  return outbox_->after_send(ticket, [this, done = std::move(done)] {
+  return outbox_->after_send(ticket, [this, done = CrawlCheckpointer::completion_facts(result)] {
     CheckpointGate::Pass pass(checkpointer_->gate());
     try {
       checkpointer_->on_page_processed(done.id, done);

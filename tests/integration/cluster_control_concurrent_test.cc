@@ -3,9 +3,6 @@
 // three running `bloomcrawl` processes, the merged cluster report against the server's count, a
 // two-node crawl stopped and resumed as three nodes, and inbox entries acknowledged only once synced.
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -30,6 +27,7 @@
 #include "crawler/url/url.h"
 #include "tests/support/faulty_file_system.h"
 #include "tests/support/page_records.h"
+#include "tests/support/partition_port.h"
 #include "tests/support/redis_server.h"
 #include "tests/support/run_concurrently.h"
 #include "tests/support/spawn.h"
@@ -240,21 +238,13 @@ TEST_F(ClusterControlTest, TheMergedReportTotalsEveryNodeAndMatchesTheServer) {
 // A free loopback port on which at least one of `hosts` moves to node 2 when two nodes grow to
 // three (rendezvous hashing keys on "host:port"), so that the test has something to hand over.
 uint16_t port_moving_a_host(const std::vector<std::string>& hosts) {
-  for (;;) {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK + 1);  // 127.0.0.2
-    socklen_t len = sizeof addr;
-    EXPECT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-    ::close(fd);
-    const uint16_t port = ntohs(addr.sin_port);
+  return testing::free_port_where([&](uint16_t port) {
     const HostPartition three(3);
     for (const std::string& h : hosts) {
-      if (three.owner(h + ":" + std::to_string(port)) == 2) return port;
+      if (three.owner(h + ":" + std::to_string(port)) == 2) return true;
     }
-  }
+    return false;
+  });
 }
 
 // Two nodes crawl, are stopped, and resume as three (docs/cluster.md, "Adding nodes"): the old

@@ -27,12 +27,14 @@
 #include "crawler/pipeline/crawler.h"
 #include "crawler/url/url.h"
 #include "tests/support/page_records.h"
+#include "tests/support/partition_port.h"
 #include "tests/support/redis_server.h"
 #include "tests/support/run_concurrently.h"
 #include "tests/support/spawn.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/test_web.h"
 #include "tests/support/test_web_config.h"
+#include "tests/support/url_records_check.h"
 
 // TSan: Debian's uninstrumented cpp-httplib and librocksdb are suppressed by tests/tsan.supp.
 
@@ -51,6 +53,7 @@ testweb::TestWebOptions slow_six_host_web() {
   o.hosts = {"127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5", "127.0.0.6", "127.0.0.7"};
   o.pages_per_host = 40;
   o.response_delay = std::chrono::milliseconds(5);
+  o.port = testing::port_giving_every_node_a_host(o.hosts, kNodes);
   return o;
 }
 
@@ -83,6 +86,46 @@ class ClusterCrawlTest : public ::testing::Test {
   std::pair<int, std::string> run_cli(std::vector<std::string> args) const {
     const int code = wait_exit(spawn_cli(std::move(args), "cli"));
     return {code, read(dir_.path() / "cli.stderr")};
+  }
+
+  // `bloomcrawl lookup DIR urls...`, run to its end: one JSON line per URL.
+  std::vector<nlohmann::json> lookup(const fs::path& dir, const std::vector<std::string>& urls) const {
+    std::vector<std::string> args = {BLOOMCRAWL_BIN, "lookup", dir.string()};
+    args.insert(args.end(), urls.begin(), urls.end());
+    const fs::path out = dir_.path() / "lookup.stdout";
+    EXPECT_EQ(wait_exit(testing::spawn_to_files(std::move(args), out, dir_.path() / "lookup.stderr")), 0)
+        << read(dir_.path() / "lookup.stderr");
+    std::vector<nlohmann::json> lines;
+    std::ifstream in(out);
+    for (std::string line; std::getline(in, line);) lines.push_back(nlohmann::json::parse(line));
+    return lines;
+  }
+
+  // Each node's URL records (those of its checkpoint directory's current generation) match its
+  // pages.jsonl and hold only the hosts it owns; `bloomcrawl lookup` on its checkpoint directory
+  // finds one of its own fetched pages and does not know a page another node fetched.
+  void expect_each_node_keeps_its_hosts_records(const testweb::TestWeb& web) const {
+    const HostPartition partition(kNodes);
+    std::vector<std::string> fetched_by(kNodes);  // one URL each node fetched
+    for (int node = 0; node < kNodes; ++node) {
+      const fs::path checkpoints = dir_.path() / ("ckpt" + std::to_string(node));
+      const fs::path out = config_for(web, node).output.directory;
+      testing::expect_records_match_pages(testing::current_records(checkpoints), out);
+      for (const auto& [url, record] : testing::read_url_records(testing::current_records(checkpoints)))
+        EXPECT_EQ(partition.owner(parse_url(url).value().origin_host_port()), uint32_t(node)) << url;
+      for (const auto& [url, lines] : testing::read_page_records(out)) {
+        if (lines.back()["outcome"] == "ok") fetched_by[size_t(node)] = url;
+      }
+      ASSERT_FALSE(fetched_by[size_t(node)].empty()) << "node " << node << " fetched nothing";
+    }
+    for (int node = 0; node < kNodes; ++node) {
+      const std::string& other = fetched_by[size_t((node + 1) % kNodes)];
+      const std::vector<nlohmann::json> lines =
+          lookup(dir_.path() / ("ckpt" + std::to_string(node)), {fetched_by[size_t(node)], other});
+      ASSERT_EQ(lines.size(), 2u);
+      EXPECT_EQ(lines[0]["outcome"], "fetched") << lines[0].dump();
+      EXPECT_EQ(lines[1], (nlohmann::json{{"url", other}, {"admitted", false}})) << "node " << node;
+    }
   }
 
   // Three checkpointed `bloomcrawl` processes crawl a slow web; once a third of it is fetched,
@@ -133,6 +176,7 @@ class ClusterCrawlTest : public ::testing::Test {
     const std::vector<std::string> truth = web.ground_truth(web.site_depth());
     EXPECT_EQ(fetched, std::set<std::string>(truth.begin(), truth.end()));
     EXPECT_LE(web.summary().duplicate_fetches, outstanding_at_kill);
+    expect_each_node_keeps_its_hosts_records(web);
   }
 
   testing::RedisServer redis_;
@@ -144,6 +188,7 @@ TEST_F(ClusterCrawlTest, ThreeNodesFetchTheGroundTruthOnceEachHostByItsOwner) {
   o.trap = false;
   o.hosts = {"127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5", "127.0.0.6", "127.0.0.7"};
   o.pages_per_host = 30;
+  o.port = testing::port_giving_every_node_a_host(o.hosts, kNodes);
   testweb::TestWeb web(o);
   web.start();
 

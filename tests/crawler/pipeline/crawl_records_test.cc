@@ -32,57 +32,13 @@
 #include "tests/support/temp_dir.h"
 #include "tests/support/test_web.h"
 #include "tests/support/test_web_config.h"
+#include "tests/support/url_records_check.h"
 
 namespace bloomcrawl {
 namespace {
 
 namespace fs = std::filesystem;
 using testweb::TestWeb;
-
-std::map<std::string, UrlRecord> read_records(const fs::path& dir) {
-  std::map<std::string, UrlRecord> out;
-  RecordStore::open_read_only(dir)->scan_all([&](const UrlRecord& r) {
-    out.emplace(r.url, r);
-    return true;
-  });
-  return out;
-}
-
-// The records store a resume (or `lookup`) of the checkpoint directory reads: CURRENT's.
-fs::path current_records(const fs::path& checkpoints) {
-  const CrawlManifest m = read_crawl_manifest(checkpoints);
-  EXPECT_FALSE(m.records_directory.empty()) << "generation " << m.generation << " has no records";
-  return checkpoints / m.records_directory;
-}
-
-// Every URL of pages.jsonl has one record, whose outcome is its last line's, and every record has
-// its page line: none is left queued.
-void expect_records_match_pages(const fs::path& records_dir, const fs::path& out) {
-  const std::map<std::string, UrlRecord> records = read_records(records_dir);
-  const auto pages = testing::read_page_records(out);
-  ASSERT_FALSE(pages.empty());
-  for (const auto& [url, lines] : pages) {
-    const auto it = records.find(url);
-    if (it == records.end()) {
-      ADD_FAILURE() << url << " has a page record and no URL record";
-      continue;
-    }
-    const std::string word = lines.back()["outcome"].get<std::string>();
-    const UrlRecord& r = it->second;
-    EXPECT_EQ(r.outcome, url_outcome_of(word)) << url << ": " << word;
-    if (r.outcome == UrlOutcome::kFetched) {
-      EXPECT_EQ(r.http_status, lines.back()["status"].get<int>()) << url;
-      EXPECT_GT(r.last_fetched_ms, 0) << url;
-      EXPECT_GE(r.fetch_count, 1u) << url;
-    } else {
-      EXPECT_EQ(r.reason, word) << url;
-    }
-  }
-  for (const auto& [url, r] : records) {
-    EXPECT_NE(r.outcome, UrlOutcome::kQueued) << url << " is still queued";
-    EXPECT_TRUE(pages.contains(url)) << url << " has a URL record and no page record";
-  }
-}
 
 class CrawlRecordsTest : public ::testing::Test {
  protected:
@@ -114,7 +70,7 @@ TEST_F(CrawlRecordsTest, WithoutCheckpointsTheRecordsInTheOutputDirectoryMatchPa
   const nlohmann::json report = Crawler(settings_from_config(config(false))).run();
   ASSERT_EQ(report["crawl"]["stopped_by"], "done");
   expect_every_page_recorded();
-  expect_records_match_pages(out() / "records", out());
+  testing::expect_records_match_pages(out() / "records", out());
 }
 
 TEST_F(CrawlRecordsTest, EveryGenerationCarriesTheRecordsAndTheLastMatchesPagesJsonl) {
@@ -124,7 +80,7 @@ TEST_F(CrawlRecordsTest, EveryGenerationCarriesTheRecordsAndTheLastMatchesPagesJ
   ASSERT_EQ(report["crawl"]["stopped_by"], "done");
   ASSERT_GT(report["checkpoint"]["taken"].get<uint64_t>(), 2u);
   expect_every_page_recorded();
-  expect_records_match_pages(current_records(checkpoints()), out());
+  testing::expect_records_match_pages(testing::current_records(checkpoints()), out());
 }
 
 // Exact mode at a false-positive rate no one would choose: every "maybe seen" is asked of the
@@ -147,9 +103,9 @@ TEST_P(ExactModeTest, FetchesTheWholeTestWebOnceAndCountsTheRescuedFalsePositive
   EXPECT_EQ(report["links"]["filter_full"], 0) << "the layer overflowed: " << report["links"].dump();
   EXPECT_EQ(web_->summary().duplicate_fetches, 0u);
   expect_every_page_recorded();
-  expect_records_match_pages(out() / "records", out());
+  testing::expect_records_match_pages(out() / "records", out());
   uint64_t flagged = 0;
-  for (const auto& [url, r] : read_records(out() / "records"))
+  for (const auto& [url, r] : testing::read_url_records(out() / "records"))
     flagged += (r.flags & kRecordRescuedFalsePositive) ? 1 : 0;
   EXPECT_EQ(flagged, report["links"]["false_positives_rescued"].get<uint64_t>());
 }
@@ -193,7 +149,7 @@ TEST_F(CrawlRecordsTest, KilledThenResumedTheRecordsMatchPagesJsonl) {
   const pid_t child = testing::spawn_to_files(args, (dir_ / "stdout").string(), (dir_ / "stderr").string());
   ASSERT_EQ(testing::wait_exit_code(child), 0);
   expect_every_page_recorded();
-  expect_records_match_pages(current_records(checkpoints()), out());
+  testing::expect_records_match_pages(testing::current_records(checkpoints()), out());
 }
 
 // A table file of the newest generation's records damaged on disk: the resume falls back to the
@@ -219,7 +175,7 @@ TEST_F(CrawlRecordsTest, ADamagedRecordsCheckpointFallsBackToTheGenerationBefore
   const nlohmann::json report = Crawler(s, std::move(loaded)).run();
   EXPECT_EQ(report["crawl"]["stopped_by"], "done");
   expect_every_page_recorded();
-  expect_records_match_pages(current_records(checkpoints()), out());
+  testing::expect_records_match_pages(testing::current_records(checkpoints()), out());
 }
 
 // Every generation's frontier checkpoint lost: the resume loads the newest generation without it
@@ -241,7 +197,7 @@ TEST_F(CrawlRecordsTest, AResumeWithEveryFrontierLostRebuildsTheQueueFromTheReco
   const nlohmann::json report = Crawler(s, std::move(loaded)).run();
   EXPECT_EQ(report["crawl"]["stopped_by"], "done") << report["crawl"].dump();
   expect_every_page_recorded();
-  expect_records_match_pages(current_records(checkpoints()), out());
+  testing::expect_records_match_pages(testing::current_records(checkpoints()), out());
   for (const auto& [url, lines] : testing::read_page_records(out())) EXPECT_EQ(lines.size(), 1u) << url;
 }
 
@@ -269,7 +225,7 @@ TEST_F(CrawlRecordsTest, ARecordsWriteFailureStopsTheCrawlAndAResumeEndsIt) {
       Crawler(s, std::make_unique<CrawlCheckpoint>(load_crawl_checkpoint(checkpoints()))).run();
   EXPECT_EQ(report["crawl"]["stopped_by"], "done") << report["crawl"].dump();
   expect_every_page_recorded();
-  expect_records_match_pages(current_records(checkpoints()), out());
+  testing::expect_records_match_pages(testing::current_records(checkpoints()), out());
 }
 
 }  // namespace
