@@ -30,7 +30,7 @@ cmake --build "$BUILD_DIR" -j2 --target compact_filter_bench compact_growth_benc
   echo
   echo "## Results"
   echo
-  echo "| keys | structure | bits/key | layers / active+compact model (bits/key, just before - just after a rebuild) | batch insert ns/key (fuse: hash+partition, build) | batch lookup ns/key hit / miss | rebuild scratch / filter bytes | file bytes | false positives / absent probes | false negatives |"
+  echo "| keys | structure | bits/key | layers / active+compact model (bits/key, just before a seal - peak at the end of a rebuild) | batch insert ns/key (fuse: hash+partition, build) | batch lookup ns/key hit / miss | rebuild scratch / filter bytes | file bytes | false positives / absent probes | false negatives |"
   echo "|---|---|---|---|---|---|---|---|---|---|"
   for n in "${sizes[@]}"; do nice -n 10 "$BUILD_DIR/bench/compact_filter_bench" "$n" "$PROBES"; done
   echo

@@ -46,7 +46,7 @@ uint32_t shard_bits_for(uint64_t keys) {
 CompactLayers::CompactLayers(const FilterSnapshot& snapshot)
     : options_(snapshot.options),
       budget_(split_fpr_budget(snapshot.options.target_fpr, kActiveRatio)),
-      bloom_share_(budget_.active_fpr / 2),
+      bloom_share_(budget_.bloom_layer_fpr),
       log_(snapshot.options.hash_log, snapshot.log_keys) {
   if (budget_.fingerprint_bits == 0) {
     throw std::invalid_argument("SeenFilter: target_fpr " + std::to_string(options_.target_fpr) +
