@@ -10,7 +10,7 @@
 // FPR, false negatives among the keys whose insert returned kNew, rebuilds, and the peak bytes a rebuild held beside
 // the filter. A seal waits for the previous rebuild, so insert wall time includes what the rebuild thread could not
 // hide. Inserts are one writer (Writers::kOne), as `bloomcrawl dedup`. Keys are 8-byte integers; i < END present, i
-// >= END absent.
+// >= END absent. Beside them, libbloom (a one-array standard Bloom filter) sized for END at the same target.
 #include <ctime>
 
 #include <algorithm>
@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "bench/integer_key_batch.h"
+#include "bench/seenfilter_baselines.h"
 #include "seenfilter/compact_layers.h"
 #include "seenfilter/seen_filter.h"
 
@@ -99,6 +100,41 @@ Figures measure(SeenFilter& filter, uint64_t start, uint64_t end, uint64_t probe
   return f;
 }
 
+// libbloom sized for END keys at the target from the start (it cannot grow): the classic one-array
+// Bloom filter, k probes over the whole array, one call per key (it has no batch API).
+Figures measure_libbloom(uint64_t end, uint64_t probes, int& k) {
+  Figures f;
+  bench::LibBloom bloom(end, kTarget);
+  k = bloom.probes();
+  bench::IntegerKeyBatch batch;
+  std::vector<bool> recorded(end);
+  const double wall = wall_seconds();
+  const double cpu = process_cpu_seconds();
+  for (uint64_t at = 0; at < end; at += kBatch) {
+    const auto keys = batch.fill(at, static_cast<size_t>(std::min<uint64_t>(kBatch, end - at)));
+    for (size_t i = 0; i < keys.size(); ++i) recorded[at + i] = bloom.insert(keys[i]);
+  }
+  f.insert_wall_ns = (wall_seconds() - wall) * 1e9 / static_cast<double>(end);
+  f.insert_cpu_ns = (process_cpu_seconds() - cpu) * 1e9 / static_cast<double>(end);
+  f.bits_end = f.bits_best = f.bits_worst = f.bits_worst_grown =
+      static_cast<double>(bloom.bytes()) * 8.0 / static_cast<double>(end);
+  f.unrecorded = static_cast<uint64_t>(std::count(recorded.begin(), recorded.end(), false));
+  const uint64_t hits = std::min<uint64_t>(end, 4'000'000);
+  double t = process_cpu_seconds();
+  for (uint64_t at = 0; at < hits; at += kBatch) {
+    const auto keys = batch.fill(at, static_cast<size_t>(std::min<uint64_t>(kBatch, hits - at)));
+    for (size_t i = 0; i < keys.size(); ++i) f.missing += recorded[at + i] && !bloom.contains(keys[i]) ? 1 : 0;
+  }
+  f.hit_ns = (process_cpu_seconds() - t) * 1e9 / static_cast<double>(hits);
+  t = process_cpu_seconds();
+  for (uint64_t at = 0; at < probes; at += kBatch) {
+    const auto keys = batch.fill(end + at, static_cast<size_t>(std::min<uint64_t>(kBatch, probes - at)));
+    for (size_t i = 0; i < keys.size(); ++i) f.false_positives += bloom.contains(keys[i]) ? 1 : 0;
+  }
+  f.miss_ns = (process_cpu_seconds() - t) * 1e9 / static_cast<double>(probes);
+  return f;
+}
+
 void print_row(const char* name, uint64_t start, uint64_t end, uint64_t probes, const Figures& f, const char* extra) {
   std::printf(
       "| %llu -> %llu | %s | %.2f | %.2f - %.2f (%.2f past 8x) | %.1f / %.1f | %.1f / %.1f | %llu / %llu = %.3g | %llu "
@@ -134,6 +170,17 @@ int main(int argc, char** argv) {
                   static_cast<unsigned long long>(layered_figures.unrecorded));
     print_row("layered SeenFilter (today)", start, end, probes, layered_figures, extra);
   }
+  Figures libbloom_figures;
+  if (const auto why = bench::LibBloom::unsupported(end, kTarget)) {
+    std::printf("| %llu -> %llu | libbloom (one array, sized for END) | - | - | - | - | - | - | %s |\n",
+                static_cast<unsigned long long>(start), static_cast<unsigned long long>(end), why->c_str());
+  } else {
+    int k = 0;
+    libbloom_figures = measure_libbloom(end, probes, k);
+    char extra[96];
+    std::snprintf(extra, sizeof extra, "sized for END from the start (cannot grow), k = %d, single calls", k);
+    print_row("libbloom (one-array standard Bloom)", start, end, probes, libbloom_figures, extra);
+  }
   options.hash_log = dir / "hashlog";
   SeenFilter compact(options);
   const Figures f = measure(compact, start, end, probes);
@@ -148,5 +195,5 @@ int main(int argc, char** argv) {
                 static_cast<double>(layers->peak_rebuild_bytes()) / 1e6, static_cast<unsigned long long>(f.unrecorded));
   print_row("compact SeenFilter (fuse shards + active Bloom)", start, end, probes, f, extra);
   std::filesystem::remove_all(dir);
-  return f.missing + layered_figures.missing == 0 ? 0 : 1;
+  return f.missing + layered_figures.missing + libbloom_figures.missing == 0 ? 0 : 1;
 }

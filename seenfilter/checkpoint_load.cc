@@ -133,7 +133,7 @@ CheckpointInfo inspect_checkpoint(const fs::path& dir, std::string_view manifest
     layer.fill = static_cast<double>(layer.set_bits) / static_cast<double>(g.bytes() * 8);
     layer.bits_per_key = g.bits_per_key();
     layer.bytes = g.bytes();
-    layer.target_fpr = compact ? budget.active_fpr / 2 : seenfilter::layer_fpr_share(manifest.options, entry.index);
+    layer.target_fpr = compact ? budget.bloom_layer_fpr : seenfilter::layer_fpr_share(manifest.options, entry.index);
     layer.estimated_fpr = seenfilter::layer_fpr(g, entry.keys);
     info.keys += entry.keys;
     info.bytes += g.bytes();

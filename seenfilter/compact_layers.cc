@@ -19,6 +19,8 @@ namespace {
 
 // Keys probed per hold of the view lock, hashed and prefetched together (as SeenFilter's batches).
 constexpr size_t kWindow = 32;
+// Hashes a rebuild gathers per shard before writing them to the shard's spill file.
+constexpr size_t kSpillBatch = 512;
 
 uint64_t insert_stripe(uint64_t block, uint32_t layer_index) { return (block << 7) | layer_index; }
 
@@ -44,7 +46,7 @@ uint32_t shard_bits_for(uint64_t keys) {
 CompactLayers::CompactLayers(const FilterSnapshot& snapshot)
     : options_(snapshot.options),
       budget_(split_fpr_budget(snapshot.options.target_fpr, kActiveRatio)),
-      bloom_share_(budget_.active_fpr / 2),
+      bloom_share_(budget_.bloom_layer_fpr),
       log_(snapshot.options.hash_log, snapshot.log_keys) {
   if (budget_.fingerprint_bits == 0) {
     throw std::invalid_argument("SeenFilter: target_fpr " + std::to_string(options_.target_fpr) +
@@ -304,16 +306,29 @@ void CompactLayers::rebuild(uint64_t upto_keys, uint32_t bits) {
     const size_t shards = size_t{1} << bits;
     const auto spill_path = [&](size_t s) { return spill_dir / ("shard-" + std::to_string(s)); };
     std::vector<uint64_t> counts(shards);
+    // Hashes are gathered per shard and written kSpillBatch at a time (one write call per batch;
+    // the streams themselves are unbuffered, so these buffers are the only ones).
+    std::vector<uint64_t> pending(shards * kSpillBatch);
+    std::vector<uint32_t> filled(shards);
+    const uint64_t spill_buffer_bytes = pending.capacity() * sizeof(uint64_t);
     {
       std::vector<std::ofstream> spill(shards);
-      for (size_t s = 0; s < shards; ++s) spill[s].open(spill_path(s), std::ios::binary | std::ios::trunc);
+      for (size_t s = 0; s < shards; ++s) {
+        spill[s].rdbuf()->pubsetbuf(nullptr, 0);
+        spill[s].open(spill_path(s), std::ios::binary | std::ios::trunc);
+      }
+      const auto write_pending = [&](size_t s) {
+        spill[s].write(reinterpret_cast<const char*>(&pending[s * kSpillBatch]),
+                       static_cast<std::streamsize>(filled[s] * sizeof(uint64_t)));
+        filled[s] = 0;
+      };
       uint64_t read = 0;
       read_hash_log(options_.hash_log, [&](std::span<const uint64_t> hashes) {
         for (const uint64_t h : hashes) {
           if (read++ >= upto_keys) return;
           const size_t s = bits == 0 ? 0 : h >> (64 - bits);
-          const uint64_t rotated = std::rotl(h, static_cast<int>(bits));
-          spill[s].write(reinterpret_cast<const char*>(&rotated), sizeof rotated);
+          pending[s * kSpillBatch + filled[s]] = std::rotl(h, static_cast<int>(bits));
+          if (++filled[s] == kSpillBatch) write_pending(s);
           ++counts[s];
         }
       });
@@ -322,22 +337,25 @@ void CompactLayers::rebuild(uint64_t upto_keys, uint32_t bits) {
                               "holds " + std::to_string(read) + " keys, the filter " + std::to_string(upto_keys));
       }
       for (size_t s = 0; s < shards; ++s) {
+        write_pending(s);
         spill[s].close();
         if (!spill[s]) throw CheckpointError(spill_path(s).string(), "cannot write the rebuild's spill file");
       }
     }
+    pending = std::vector<uint64_t>();
     report("spilled");
     std::vector<uint64_t> keys;
+    FuseBuildScratch scratch;  // shards are of similar sizes: one allocation serves them all
     for (size_t s = 0; s < shards; ++s) {
       keys.resize(counts[s]);
       std::ifstream in(spill_path(s), std::ios::binary);
       in.read(reinterpret_cast<char*>(keys.data()), static_cast<std::streamsize>(keys.size() * sizeof(uint64_t)));
       if (!in) throw CheckpointError(spill_path(s).string(), "cannot read the rebuild's spill file");
-      FuseFilterBuilder builder(keys.size(), budget_.fingerprint_bits, 0);
+      FuseFilterBuilder builder(keys.size(), budget_.fingerprint_bits, 0, &scratch);
       const uint64_t key_bytes = keys.capacity() * sizeof(uint64_t);
       builder.add_partition(0, keys);
       auto filter = std::make_shared<const FuseFilter>(builder.finish());
-      const uint64_t held = key_bytes + builder.peak_scratch_bytes() + filter->bytes();
+      const uint64_t held = std::max(spill_buffer_bytes, key_bytes + builder.peak_scratch_bytes() + filter->bytes());
       peak_rebuild_bytes_.store(std::max(peak_rebuild_bytes_.load(std::memory_order_relaxed), held),
                                 std::memory_order_release);
       switch_shard(bits, static_cast<uint32_t>(s), std::move(filter));

@@ -46,6 +46,13 @@ double fuse_cells_per_key(uint64_t keys) {
   return static_cast<double>(fuse_geometry(keys).cells) / static_cast<double>(std::max<uint64_t>(keys, 1));
 }
 
+double peak_bits_per_key(double compact_bits_per_key, double bloom_bits_per_key, double active_ratio) {
+  return compact_bits_per_key + bloom_bits_per_key * active_ratio / (1 + active_ratio) +
+         bloom_bits_per_key * active_ratio;
+}
+
+double rebuilt_keys_per_insert(double active_ratio) { return (1 + active_ratio) / active_ratio; }
+
 FprBudget split_fpr_budget(double target_fpr, double active_ratio) {
   FprBudget best;
   const uint32_t least = fingerprint_bits_for(target_fpr);
@@ -53,11 +60,11 @@ FprBudget split_fpr_budget(double target_fpr, double active_ratio) {
     const double compact = fuse_fpr(bits);
     if (compact >= target_fpr) continue;
     const double active = target_fpr - compact;
-    const LayerGeometry layer = size_layer(0, kReferenceActiveKeys, active);
+    const LayerGeometry layer = size_layer(0, kReferenceActiveKeys, active / 2);
     if (layer.blocks == 0) continue;
-    const double worst = 1.125 * bits + active_ratio * layer.bits_per_key();
-    if (best.fingerprint_bits == 0 || worst < best.worst_bits_per_key) {
-      best = {bits, compact, active, worst};
+    const double peak = peak_bits_per_key(1.125 * bits, layer.bits_per_key(), active_ratio);
+    if (best.fingerprint_bits == 0 || peak < best.peak_bits_per_key) {
+      best = {bits, compact, active, active / 2, peak};
     }
   }
   return best;

@@ -5,9 +5,8 @@
 // - A 3-wise binary fuse filter with f-bit fingerprints answers "present" for an absent key when
 //   the XOR of three cells equals the key's fingerprint: probability 2^-f, whatever the load.
 // - Lookups test the active layer and the compact filter, so by the union bound the filter's FPR
-//   is at most active_share + 2^-f. split_fpr_budget() picks f (and so the active layer's share,
-//   target - 2^-f) minimising the bits per key at the worst moment: just after a rebuild, when the
-//   active layer is allocated and empty.
+//   is at most the Bloom layers' shares + 2^-f. split_fpr_budget() picks f (the Bloom layers share
+//   target - 2^-f) minimising the bits per key at the peak of a rebuild cycle (peak_bits_per_key).
 // - A rebuild holds one partition of the hash space in scratch memory at a time; partitions are
 //   sized so that scratch stays within kRebuildMemoryShare of the filter's own bytes.
 #pragma once
@@ -35,16 +34,30 @@ FuseGeometry fuse_geometry(uint64_t keys);
 // Cells per key of a fuse filter of `keys` keys (the size factor, 1.125 for large filters).
 double fuse_cells_per_key(uint64_t keys);
 
-// How the target is shared between the compact filter and the active Bloom layer.
+// Bits per key at the peak of a one-level rebuild cycle, per key held: the moment the rebuild
+// switches its last shard, the compact layer already holding the frozen keys too, the frozen layer
+// not yet dropped and the new active layer allocated and empty:
+//   c + b·a/(1 + a) + b·a
+// with c the compact layer's bits per key, b a Bloom layer's bits per key of capacity and a the
+// active ratio (the frozen layer holds a/(1 + a) of the keys, the new active one is sized a·keys).
+double peak_bits_per_key(double compact_bits_per_key, double bloom_bits_per_key, double active_ratio);
+// Keys a rebuild reads and builds per key inserted: every rebuild reads all (1 + a) of them, and
+// one happens per a of new keys.
+double rebuilt_keys_per_insert(double active_ratio);
+
+// How the target is shared between the compact filter and the two Bloom layers that can exist at
+// once (the active one and, during a rebuild, the frozen one).
 struct FprBudget {
   uint32_t fingerprint_bits = 0;  // compact filter's FPR is 2^-fingerprint_bits
   double compact_fpr = 0;
-  double active_fpr = 0;          // target - compact_fpr, the active layer's sizing target
-  double worst_bits_per_key = 0;  // compact + empty active layer, per compact key (the model)
+  double active_fpr = 0;         // target - compact_fpr: both Bloom layers together
+  double bloom_layer_fpr = 0;    // active_fpr / 2: each Bloom layer's sizing target
+  double peak_bits_per_key = 0;  // peak_bits_per_key() at the size factor 1.125 (large shards)
 };
 
-// The split for `target_fpr` when the active layer holds active_ratio keys per compact key.
-// fingerprint_bits = 0 when no split reaches the target within kMaxFingerprintBits.
+// The split for `target_fpr` when the active layer holds active_ratio keys per compact key: the f
+// minimising peak_bits_per_key. fingerprint_bits = 0 when no split reaches the target within
+// kMaxFingerprintBits.
 FprBudget split_fpr_budget(double target_fpr, double active_ratio);
 
 // Scratch memory of a rebuild, relative to the filter it builds: at most this share.

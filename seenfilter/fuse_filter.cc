@@ -24,6 +24,9 @@ constexpr uint64_t kMaxCells = uint64_t{1} << 40;
 // A partition whose peeling fails is retried with the next seed. With distinct keys and Graf and
 // Lemire's sizing a failure is rare (well under 1% per seed for large sets, a few % for tiny ones).
 constexpr int kMaxSeeds = 1000;
+// Partitions above this many keys (cells beyond the caches) are peeled in sorted order, so the
+// counting pass streams through the cells; smaller ones in arrival order.
+constexpr size_t kSortAboveKeys = size_t{1} << 21;
 
 constexpr uint64_t inverse_odd(uint64_t c) {  // c * inverse == 1 (mod 2^64), Newton's iteration
   uint64_t x = c;
@@ -74,7 +77,9 @@ FuseFilter FuseFilter::build(std::span<const uint64_t> hashes, uint32_t fingerpr
 FuseFilterBuilder::FuseFilterBuilder(uint64_t expected_keys, uint32_t fingerprint_bits)
     : FuseFilterBuilder(expected_keys, fingerprint_bits, partition_bits_for(expected_keys, fingerprint_bits)) {}
 
-FuseFilterBuilder::FuseFilterBuilder(uint64_t expected_keys, uint32_t fingerprint_bits, uint32_t partition_bits) {
+FuseFilterBuilder::FuseFilterBuilder(uint64_t expected_keys, uint32_t fingerprint_bits, uint32_t partition_bits,
+                                     FuseBuildScratch* scratch)
+    : scratch_(scratch != nullptr ? scratch : &own_scratch_) {
   if (fingerprint_bits < kMinFingerprintBits || fingerprint_bits > kMaxFingerprintBits) {
     throw std::invalid_argument("FuseFilterBuilder: fingerprint_bits " + std::to_string(fingerprint_bits) +
                                 " is outside [1, 32]");
@@ -102,45 +107,57 @@ void FuseFilterBuilder::add_partition(uint32_t index, std::vector<uint64_t>& has
   ++next_partition_;
   FuseFilter::Partition& p = filter_.partitions_[index];
   p.first_cell = filter_.cells_;
-  // Mixed with the first seed and sorted (first cells ascending: the counting pass streams), with
-  // duplicates removed in the same sort: mix64(h + seed) is a bijection, so equal hashes stay equal.
+  // Mixed with the first seed and peeled in arrival order when the partition's cells fit in the
+  // caches: sorting for locality, as Graf and Lemire do for one large filter, cost a third of a
+  // rebuild's CPU on shards of 2^16-2^18 keys and saved less. Duplicates make peeling fail (two
+  // equal keys share their three cells), and only then are the hashes sorted and deduplicated:
+  // mix64(h + seed) is a bijection, so equal hashes stay equal and distinct ones distinct.
   p.seed = partition_seed(index, 0);
   for (uint64_t& h : hashes) h = mix64(h + p.seed);
-  std::sort(hashes.begin(), hashes.end());
-  hashes.erase(std::unique(hashes.begin(), hashes.end()), hashes.end());
-  p.keys = hashes.size();
-  if (hashes.empty()) {
-    p.seed = 0;
-    return;
-  }
   if (hashes.size() > (uint64_t{1} << 31)) throw std::invalid_argument("FuseFilterBuilder: partition too large");
-  const FuseGeometry g = fuse_geometry(hashes.size());
-  p.segment_length = g.segment_length;
-  p.segment_count = g.segment_count;
-  const size_t n = hashes.size();
-  const size_t cells = g.cells;
+  const bool sorted_for_locality = hashes.size() > kSortAboveKeys;
+  bool deduplicated = false;
+  const auto deduplicate = [&] {
+    std::sort(hashes.begin(), hashes.end());
+    hashes.erase(std::unique(hashes.begin(), hashes.end()), hashes.end());
+    deduplicated = true;
+  };
+  if (sorted_for_locality) deduplicate();
   FuseFilter::Partition local = p;
   local.first_cell = 0;
-
-  std::vector<uint8_t> count(cells);   // keys in the cell << 2 | XOR of their position numbers
-  std::vector<uint64_t> xored(cells);  // XOR of the hashes of the keys in the cell
-  std::vector<uint32_t> queue(cells);  // cells holding one key; later the fingerprints
-  std::vector<uint64_t> order(n);      // peeled keys (their mixed hash), in peeling order
-  std::vector<uint8_t> position(n);    // which of its cells each peeled key was alone in
-  peak_scratch_bytes_ = std::max<uint64_t>(peak_scratch_bytes_, cells * 13 + n * 17);
-
+  FuseBuildScratch& scratch = *scratch_;
+  FuseGeometry g;
+  size_t sized_for = 0;  // the key count the scratch and g are sized for (0: not yet)
   size_t peeled = 0;
   for (int attempt = 0;; ++attempt) {
     if (attempt == kMaxSeeds) throw std::runtime_error("FuseFilterBuilder: peeling failed for every seed");
     if (attempt > 0) {
+      if (!deduplicated) deduplicate();  // the likely cause of the failure
       const uint64_t previous = p.seed;
       p.seed = partition_seed(index, attempt);
       for (uint64_t& h : hashes) h = mix64(unmix64(h) - previous + p.seed);
-      std::sort(hashes.begin(), hashes.end());
-      std::fill(count.begin(), count.end(), 0);
-      std::fill(xored.begin(), xored.end(), 0);
+      if (sorted_for_locality) std::sort(hashes.begin(), hashes.end());
+    }
+    if (hashes.empty()) break;
+    if (sized_for != hashes.size()) {
+      sized_for = hashes.size();
+      g = fuse_geometry(sized_for);
+      scratch.count.assign(g.cells, 0);
+      scratch.xored.assign(g.cells, 0);
+      scratch.queue.resize(g.cells);
+      scratch.order.resize(sized_for);
+      scratch.position.resize(sized_for);
+      peak_scratch_bytes_ = std::max(peak_scratch_bytes_, scratch.bytes());
+    } else if (attempt > 0) {
+      std::fill(scratch.count.begin(), scratch.count.end(), 0);
+      std::fill(scratch.xored.begin(), scratch.xored.end(), 0);
     }
     local.seed = p.seed;
+    local.segment_length = g.segment_length;
+    local.segment_count = g.segment_count;
+    uint8_t* const count = scratch.count.data();
+    uint64_t* const xored = scratch.xored.data();
+    uint32_t* const queue = scratch.queue.data();
     bool overflow = false;
     for (uint64_t h : hashes) {
       const FuseFilter::Cells c = FuseFilter::cells_of(h, local);
@@ -153,7 +170,7 @@ void FuseFilterBuilder::add_partition(uint32_t index, std::vector<uint64_t>& has
     }
     if (overflow) continue;
     size_t queued = 0;
-    for (size_t i = 0; i < cells; ++i) {
+    for (size_t i = 0; i < g.cells; ++i) {
       if ((count[i] >> 2) == 1) queue[queued++] = static_cast<uint32_t>(i);
     }
     peeled = 0;
@@ -162,8 +179,8 @@ void FuseFilterBuilder::add_partition(uint32_t index, std::vector<uint64_t>& has
       if ((count[cell] >> 2) != 1) continue;
       const uint64_t h = xored[cell];
       const uint8_t found = count[cell] & 3;
-      order[peeled] = h;
-      position[peeled] = found;
+      scratch.order[peeled] = h;
+      scratch.position[peeled] = found;
       ++peeled;
       const FuseFilter::Cells c = FuseFilter::cells_of(h, local);
       const uint64_t at[3] = {c.c0, c.c1, c.c2};
@@ -174,8 +191,20 @@ void FuseFilterBuilder::add_partition(uint32_t index, std::vector<uint64_t>& has
         if ((count[other] >> 2) == 1 && j != found) queue[queued++] = static_cast<uint32_t>(other);
       }
     }
-    if (peeled == n) break;
+    if (peeled == hashes.size()) break;
   }
+  p.keys = hashes.size();
+  if (hashes.empty()) {
+    p.seed = 0;
+    return;
+  }
+  p.segment_length = g.segment_length;
+  p.segment_count = g.segment_count;
+  const size_t cells = g.cells;
+  std::vector<uint32_t>& queue = scratch.queue;
+  const std::vector<uint64_t>& order = scratch.order;
+  const std::vector<uint8_t>& position = scratch.position;
+  const size_t n = hashes.size();
 
   std::fill(queue.begin(), queue.end(), 0);
   uint32_t* fingerprints = queue.data();

@@ -104,14 +104,31 @@ class FuseFilter {
   std::vector<uint64_t> words_ = std::vector<uint64_t>(1);  // the cells, plus one word of padding
 };
 
+// The working memory of partition builds, kept between builds: a rebuild that builds shard after
+// shard reuses it instead of allocating (and faulting in) fresh pages for each.
+struct FuseBuildScratch {
+  std::vector<uint8_t> count;     // per cell: keys in it << 2 | XOR of their position numbers
+  std::vector<uint64_t> xored;    // per cell: XOR of the hashes of the keys in it
+  std::vector<uint32_t> queue;    // cells holding one key; later the fingerprints
+  std::vector<uint64_t> order;    // peeled keys (their mixed hash), in peeling order
+  std::vector<uint8_t> position;  // which of its cells each peeled key was alone in
+  uint64_t bytes() const {
+    return count.capacity() + xored.capacity() * 8 + queue.capacity() * 4 + order.capacity() * 8 + position.capacity();
+  }
+};
+
 // Builds a FuseFilter partition by partition: add_partition(0), (1), ... (2^partition_bits - 1),
 // each with exactly the hashes whose top partition_bits bits are its index, then finish().
 class FuseFilterBuilder {
  public:
   // expected_keys sizes the packed array up front (it grows if exceeded) and, with
-  // fingerprint_bits, the partition count (partition_bits_for).
+  // fingerprint_bits, the partition count (partition_bits_for). `scratch`, when given, is the
+  // working memory to use (and keep for the next builder); it must outlive the builder.
   FuseFilterBuilder(uint64_t expected_keys, uint32_t fingerprint_bits);
-  FuseFilterBuilder(uint64_t expected_keys, uint32_t fingerprint_bits, uint32_t partition_bits);
+  FuseFilterBuilder(uint64_t expected_keys, uint32_t fingerprint_bits, uint32_t partition_bits,
+                    FuseBuildScratch* scratch = nullptr);
+  FuseFilterBuilder(const FuseFilterBuilder&) = delete;  // scratch_ may point into it
+  FuseFilterBuilder& operator=(const FuseFilterBuilder&) = delete;
 
   uint32_t partition_bits() const { return filter_.partition_bits_; }
   uint32_t partitions() const { return uint32_t{1} << filter_.partition_bits_; }
@@ -126,6 +143,8 @@ class FuseFilterBuilder {
 
  private:
   FuseFilter filter_;
+  FuseBuildScratch own_scratch_;
+  FuseBuildScratch* scratch_;
   uint32_t next_partition_ = 0;
   uint64_t peak_scratch_bytes_ = 0;
 };

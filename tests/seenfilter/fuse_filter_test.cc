@@ -87,6 +87,23 @@ TEST(FuseFilter, PartitionedBuildFindsEveryKey) {
   EXPECT_LT(filter.bits_per_key(), 21 * fuse_cells_per_key(hashes.size() / 16) * 1.03);
 }
 
+TEST(FuseFilter, SharedScratchServesBuildsOfAnySize) {
+  // A rebuild reuses one scratch for shard after shard: larger, smaller, one with a single
+  // duplicate among many keys (peeling fails, then the deduplicated retry succeeds), empty.
+  FuseBuildScratch scratch;
+  std::vector<uint64_t> one_duplicate = random_hashes(70000, 11);
+  one_duplicate.push_back(one_duplicate[12345]);
+  for (const std::vector<uint64_t>& hashes :
+       {random_hashes(90000, 9), random_hashes(3000, 10), one_duplicate, std::vector<uint64_t>{}}) {
+    FuseFilterBuilder builder(hashes.size(), 18, 0, &scratch);
+    std::vector<uint64_t> consumed = hashes;
+    builder.add_partition(0, consumed);
+    const FuseFilter filter = builder.finish();
+    EXPECT_EQ(filter.keys(), hashes.size() == 70001 ? 70000u : hashes.size());
+    expect_all_found(filter, hashes);
+  }
+}
+
 TEST(FuseFilter, BuilderRejectsMisuse) {
   FuseFilterBuilder builder(100, 8, 1);
   std::vector<uint64_t> wrong{~uint64_t{0}};  // top bit set: partition 1
