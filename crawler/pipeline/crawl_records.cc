@@ -294,7 +294,7 @@ CrawlRecords::DueSummary CrawlRecords::due_summary(int64_t now_ms, int64_t windo
   std::lock_guard<std::mutex> lock(mu_);
   DueSummary out;
   store_->scan_all([&](const UrlRecord& r) {
-    if (r.outcome == UrlOutcome::kQueued || !has_capture(r) || r.next_fetch_ms == 0) return true;
+    if (!has_capture(r) || r.next_fetch_ms == 0) return true;
     if (out.next_ms == 0 || r.next_fetch_ms < out.next_ms) out.next_ms = r.next_fetch_ms;
     if (r.next_fetch_ms <= now_ms + window_ms) ++out.within_window;
     return true;

@@ -92,9 +92,9 @@ class CrawlRecords {
   void for_each_queued(const std::function<void(std::string_view url, uint32_t depth)>& visit);
   // Revisits (revisit_records.h): the record of `url` if it holds a capture; the records due at
   // `now_ms` (every capture with `all`), each marked queued as it is taken so that it is not due
-  // again until its outcome; of the captures not queued, the earliest next fetch time (0: none)
-  // and how many fall due by `now_ms` + `window_ms`. The scans read every record: once per
-  // round, not per page.
+  // again until its outcome; of the captures, the earliest next fetch time (0: none; one
+  // queued already is in the past) and how many fall due by `now_ms` + `window_ms`. The scans read every record: once
+  // per round, not per page.
   struct Due {
     std::string url;
     uint32_t depth = 0;

@@ -26,6 +26,7 @@
 #include <nlohmann/json.hpp>
 
 #include "config/config.h"
+#include "crawler/output/status_file.h"
 #include "crawler/persist/crawl_checkpoint.h"
 #include "crawler/persist/journal_replay.h"
 #include "crawler/pipeline/crawler.h"
@@ -389,6 +390,10 @@ TEST_F(RevisitCrawlTest, AContinuousCrawlRevisitsWhatFallsDueUntilStopped) {
   EXPECT_EQ(sent[1], "\"e1\"");
   EXPECT_EQ(sent[2], "\"e1\"");
   for (const auto& [url, r] : records()) EXPECT_GT(r.fetch_count, 0u) << url;
+  // The status file says when the next page falls due.
+  const CrawlStatus status = read_status_file(dir_.path() / "out");
+  EXPECT_GE(status.revisited, 2u);
+  EXPECT_GT(status.revisit_next_due_ms, 0);
 }
 
 }  // namespace
