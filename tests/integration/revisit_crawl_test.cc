@@ -55,7 +55,7 @@ constexpr const char* kLastModified = "Wed, 21 Oct 2015 07:28:00 GMT";
 
 // The site of both rounds. Round 1: "/" links every page. Round 2: /changed has a new body and
 // links /added; /deleted is 404; each page with a validator answers 304 when the request sends it
-// back exactly; /liar answers 304 to anything.
+// back exactly; /liar answers 304 to anything; /never answers 304 from its first request on.
 class ChangingSite {
  public:
   ChangingSite() {
@@ -131,7 +131,7 @@ class ChangingSite {
     if (!last_modified.empty()) res.set_header("Last-Modified", last_modified);
     const bool etag_matches = !etag.empty() && inm == etag;
     const bool date_matches = !last_modified.empty() && ims == last_modified;
-    if ((p == "/liar" && round == 2) ||
+    if (p == "/never" || (p == "/liar" && round == 2) ||
         ((etag_matches || etag.empty()) && (date_matches || last_modified.empty()) && (etag_matches || date_matches))) {
       res.status = 304;
       return;
@@ -139,7 +139,7 @@ class ChangingSite {
     std::string body = "<html><body>" + p;
     if (p == "/") {
       for (const char* page :
-           {"/etag", "/weak", "/lm", "/both", "/neither", "/baddate", "/liar", "/changed", "/deleted"}) {
+           {"/etag", "/weak", "/lm", "/both", "/neither", "/baddate", "/liar", "/changed", "/deleted", "/never"}) {
         body += std::string("<a href='") + page + "'>x</a>";
       }
     }
@@ -194,6 +194,11 @@ TEST_F(RevisitCrawlTest, ARoundSendsTheValidatorsRecordsEachOutcomeAndFindsTheNe
   for (const auto& [url, r] : before) {
     EXPECT_GT(r.next_fetch_ms, r.last_fetched_ms) << url << ": a fetched record gets its next fetch time";
   }
+  // A 304 to a URL never fetched is an error recorded, and leaves nothing to revisit.
+  const UrlRecord& never = before.at(site_.url("/never"));
+  EXPECT_EQ(never.outcome, UrlOutcome::kFailed);
+  EXPECT_EQ(never.reason, "untrusted_not_modified");
+  EXPECT_EQ(never.http_status, 0);
 
   site_.next_round();
   CrawlerSettings settings = first_settings;
@@ -221,7 +226,7 @@ TEST_F(RevisitCrawlTest, ARoundSendsTheValidatorsRecordsEachOutcomeAndFindsTheNe
       {"/deleted", {"-", "-"}},
       {"/added", {"-", "-"}},
   };
-  ASSERT_EQ(round2.size(), sent.size());
+  ASSERT_EQ(round2.size(), sent.size()) << "/never (no capture) is not revisited";
   for (const auto& [path, headers] : sent) {
     ASSERT_TRUE(round2.contains(path)) << path << " not fetched in round 2";
     EXPECT_EQ(round2[path].if_none_match, headers.first) << path;
@@ -359,7 +364,7 @@ TEST_F(RevisitCrawlTest, AKilledRevisitRoundResumesWithoutRevisitingPagesTwice) 
   }
   for (const auto& [url, r] : records()) {
     EXPECT_NE(r.outcome, UrlOutcome::kQueued) << url;
-    if (url != site_.url("/added")) {
+    if (url != site_.url("/added") && url != site_.url("/never")) {  // /never: no capture to revisit
       EXPECT_GE(r.fetch_count, 2u) << url;
     }
   }
