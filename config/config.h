@@ -201,8 +201,7 @@ struct MetricsConfig {
   bool operator==(const MetricsConfig&) const = default;
 };
 
-// Revisiting known pages on an adaptive schedule (docs/recrawl.md). Parsed and validated; the crawl
-// does not act on it yet (config/README.md, "recrawl").
+// Revisiting known pages on an adaptive schedule (docs/recrawl.md, config/README.md "recrawl").
 struct RecrawlConfig {
   bool enabled = false;
   std::int64_t default_interval_s = 604800;  // 7 days: a page's first interval

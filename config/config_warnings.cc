@@ -34,11 +34,11 @@ std::vector<std::string> config_warnings(const CrawlConfig& c) {
   if (!c.canonicalization.strip_params && c.canonicalization.strip_param_names != kDefaultTrackingParams) {
     out.emplace_back("/canonicalization/strip_param_names has no effect with /canonicalization/strip_params off");
   }
-  if (c.recrawl.enabled) {
-    // docs/recrawl.md: the schedule exists, the URL records that would carry it do not yet.
+  if (c.recrawl.enabled && !c.recrawl.continuous && c.checkpoint.directory.empty()) {
+    // docs/recrawl.md: known pages are revisited by `crawl --resume`, which needs a checkpoint.
     out.emplace_back(
-        "/recrawl/enabled has no effect yet: a crawl does not revisit known pages until its URL records carry their "
-        "next fetch time (docs/recrawl.md)");
+        "/recrawl/enabled without /checkpoint/directory: records get their next fetch time, but only a resumed "
+        "crawl (or /recrawl/continuous) revisits them");
   }
   return out;
 }

@@ -58,8 +58,9 @@ struct CrawlFlags {
   std::string cluster;  // redis://HOST:PORT/NAME
   int nodes = 0;
   int node = -1;
-  std::string metrics;  // HOST:PORT
-  bool grow = false;    // --grow: record a larger --nodes for the stopped crawl
+  std::string metrics;       // HOST:PORT
+  bool grow = false;         // --grow: record a larger --nodes for the stopped crawl
+  bool revisit_all = false;  // --revisit-all: every known page is due (docs/recrawl.md)
 };
 
 void apply_overrides(const CrawlFlags& f, CrawlConfig& c) {
@@ -259,6 +260,7 @@ int run_crawl(const CrawlFlags& flags) {
 
   CrawlerSettings settings = settings_from_config(config);
   settings.cluster.grow = flags.grow;
+  settings.revisit_all = flags.revisit_all;
   settings.progress =
       config.logging.progress == "always" || (config.logging.progress == "auto" && isatty(STDERR_FILENO));
   if (!config.checkpoint.directory.empty()) {
@@ -351,6 +353,8 @@ BLOOMCRAWL_COMMAND("crawl", "Crawl from a seed-list config", [](CLI::App& app) -
                  "Serve Prometheus metrics and the status page on HOST:PORT (metrics.listen; docs/metrics.md)");
   app.add_flag("--grow", flags->grow,
                "Record a larger --nodes for the stopped cluster crawl; queued URLs follow their new owners");
+  app.add_flag("--revisit-all", flags->revisit_all,
+               "With --resume and recrawl.enabled: revisit every known page now, due or not");
   app.add_flag("--audit", flags->audit, "Count the seen filter's real false positives with an exact set (audit)");
   app.callback([flags, resume] {
     flags->resume = resume->count() > 0;

@@ -9,6 +9,7 @@
 #include "base/data_error.h"
 #include "base/dir_lock.h"
 #include "crawler/output/status_file.h"
+#include "crawler/output/timestamp.h"
 #include "crawler/persist/crawl_checkpoint.h"
 
 namespace bloomcrawl::cli {
@@ -20,6 +21,19 @@ std::string format(const char* fmt, auto... args) {
   char buf[512];
   std::snprintf(buf, sizeof buf, fmt, args...);
   return buf;
+}
+
+// recrawl (docs/recrawl.md): what a continuous crawl waits for, or when a resume has work.
+std::string revisit_line(const CrawlStatus& s) {
+  std::string out = format("revisits: %llu known pages revisited", (unsigned long long)s.revisited);
+  if (s.revisit_next_due_ms > 0) {
+    const auto due = std::chrono::system_clock::time_point(std::chrono::milliseconds(s.revisit_next_due_ms));
+    const double in_s = double(s.revisit_next_due_ms - s.updated_unix_ms) / 1000.0;
+    out += "; next due " + rfc3339_utc_ms(due) +
+           (in_s > 0 ? format(" (%.0f s after the last update)", in_s) : std::string(" (due)")) +
+           format(", %llu due within the hour", (unsigned long long)s.revisits_due_within_hour);
+  }
+  return out + "\n";
 }
 
 std::string human(const nlohmann::json& j, const CrawlStatus& s) {
@@ -44,6 +58,7 @@ std::string human(const nlohmann::json& j, const CrawlStatus& s) {
   out += format("seen filter: %llu keys, %.1f%% of its capacity of %llu keys in %llu layer(s), %.2f MB\n",
                 (unsigned long long)s.filter_keys, 100.0 * s.filter_fill(), (unsigned long long)s.filter_capacity,
                 (unsigned long long)s.filter_layers, double(s.filter_bytes) / (1 << 20));
+  if (s.revisited > 0 || s.revisit_next_due_ms > 0) out += revisit_line(s);
   if (j["state"] == "stopped" && !s.checkpoint_directory.empty()) {
     out += "continue it with: bloomcrawl crawl --resume " + s.checkpoint_directory + "\n";
   }

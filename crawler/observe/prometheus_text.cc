@@ -155,6 +155,25 @@ void filter_and_frontier_metrics(Exposition& e) {
           "/frontier/in_flight");
 }
 
+// Revisits of known pages (docs/recrawl.md, "Counters").
+void revisit_metrics(Exposition& e) {
+  e.labelled("bloomcrawl_revisits_total", "Revisits of known pages that got a response, by what they found.",
+             MetricType::Counter, "outcome",
+             {{"not_modified", "/revisits/not_modified"},
+              {"unchanged", "/revisits/unchanged"},
+              {"changed", "/revisits/changed"},
+              {"gone", "/revisits/gone"}});
+  e.counter("bloomcrawl_revisits_untrusted_not_modified_total", "304 responses to requests that sent no validator.",
+            "/revisits/untrusted_not_modified");
+  e.counter("bloomcrawl_revisit_new_urls_total", "URLs first found on revisited pages.", "/revisits/new_urls");
+  e.counter("bloomcrawl_revisit_bytes_saved_total", "Body bytes that 304 responses did not send again.",
+            "/revisits/bytes_saved");
+  e.gauge("bloomcrawl_revisit_next_due_timestamp_seconds", "When the next known page falls due (0: none).",
+          "/revisits/next_due_ms", 0.001);
+  e.gauge("bloomcrawl_revisits_due_within_hour", "Known pages that fall due within the hour.",
+          "/revisits/due_within_hour");
+}
+
 void checkpoint_metrics(Exposition& e, const nlohmann::json& r) {
   e.counter("bloomcrawl_checkpoints_total", "Checkpoint generations written.", "/checkpoint/taken");
   e.counter("bloomcrawl_checkpoint_failures_total", "Checkpoint generations that failed.", "/checkpoint/failed");
@@ -183,6 +202,7 @@ std::string prometheus_text(const nlohmann::json& live_report) {
   fetch_metrics(e, live_report);
   link_metrics(e);
   filter_and_frontier_metrics(e);
+  revisit_metrics(e);
   checkpoint_metrics(e, live_report);
   return e.text();
 }

@@ -44,6 +44,8 @@ constexpr std::string_view kPage = R"html(<!DOCTYPE html>
       <div class="figure"><b id="hosts">-</b><span>hosts</span></div>
       <div class="figure"><b id="in-flight">-</b><span>in flight</span></div>
       <div class="figure"><b id="duplicates-avoided">-</b><span>duplicate fetches avoided</span></div>
+      <div class="figure"><b id="revisited">-</b><span>known pages revisited</span></div>
+      <div class="figure"><b id="next-due">-</b><span>next revisit due</span></div>
     </div>
     <div class="bar"><div id="progress-bar" style="width:0;background:#3b7dd8"></div></div>
     <span id="progress-text"></span>
@@ -109,6 +111,8 @@ function render(s) {
   text("hosts", fmt(p.hosts));
   text("in-flight", fmt(p.in_flight));
   text("duplicates-avoided", fmt(p.duplicates_avoided));
+  text("revisited", fmt(p.revisited));
+  text("next-due", p.revisit_next_due_seconds > 0 ? new Date(p.revisit_next_due_seconds * 1000).toISOString() : "-");
   const total = p.max_pages > 0 ? p.max_pages : p.pages_fetched + p.queued;
   const share = total > 0 ? Math.min(1, p.pages_fetched / total) : 0;
   $("progress-bar").style.width = (100 * share).toFixed(1) + "%";

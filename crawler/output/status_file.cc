@@ -38,6 +38,9 @@ void visit_fields(Status& s, Visit&& v) {
   v("in_flight", s.in_flight);
   v("duplicates_avoided", s.duplicates_avoided);
   v("false_positives_rescued", s.false_positives_rescued);
+  v("revisited", s.revisited);
+  v("revisit_next_due_ms", s.revisit_next_due_ms);
+  v("revisits_due_within_hour", s.revisits_due_within_hour);
   v("filter_keys", s.filter_keys);
   v("filter_capacity", s.filter_capacity);
   v("filter_layers", s.filter_layers);

@@ -40,6 +40,10 @@ struct CrawlStatus {
   uint64_t in_flight = 0;
   uint64_t duplicates_avoided = 0;
   uint64_t false_positives_rescued = 0;  // seen_filter.exact (docs/records.md)
+  // recrawl (docs/recrawl.md): revisits with a response, and when the next known page falls due.
+  uint64_t revisited = 0;
+  int64_t revisit_next_due_ms = 0;  // Unix ms; 0: none known
+  uint64_t revisits_due_within_hour = 0;
   uint64_t filter_keys = 0;
   uint64_t filter_capacity = 0;
   uint64_t filter_layers = 0;

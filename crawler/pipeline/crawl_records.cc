@@ -12,6 +12,7 @@
 #include "crawler/persist/crawl_checkpoint.h"
 #include "crawler/persist/journal_replay.h"
 #include "crawler/pipeline/queued_url.h"
+#include "crawler/pipeline/revisit_records.h"
 #include "records/record_store.h"
 
 namespace bloomcrawl {
@@ -57,17 +58,35 @@ struct FetchFacts {
 // often the same one is applied (a replay over a copy that already holds it).
 void apply_outcome(UrlRecord& r, std::string_view word, const FetchFacts& f) {
   r.outcome = url_outcome_of(word);
-  r.reason = r.outcome == UrlOutcome::kFetched ? "" : std::string(word);
+  r.reason = r.outcome == UrlOutcome::kFetched && !is_revisit_word(word) ? "" : std::string(word);
   if (f.fetched_ms == 0) return;
   if (r.last_fetched_ms != f.fetched_ms) ++r.fetch_count;
   r.last_fetched_ms = f.fetched_ms;
   const bool fetched = r.outcome == UrlOutcome::kFetched;  // a failure's partial counts are not kept
+  // A revisit that brought no body (a 304) or no answer keeps the capture (revisit_records.h); a
+  // 304 may bring updated validators.
+  if (word == kNotModifiedWord || (!fetched && has_capture(r))) {
+    if (word == kNotModifiedWord && !f.etag.empty()) r.etag = std::string(f.etag);
+    if (word == kNotModifiedWord && !f.last_modified.empty()) r.last_modified = std::string(f.last_modified);
+    return;
+  }
   r.http_status = fetched ? uint16_t(f.status) : 0;
   r.body_bytes = fetched ? f.bytes : 0;
   r.payload_sha1 = sha1_of_digest(f.digest);
   r.etag = fetched ? std::string(f.etag) : "";
   r.last_modified = fetched ? std::string(f.last_modified) : "";
   r.flags = f.truncated ? r.flags | kRecordTruncated : r.flags & ~kRecordTruncated;
+}
+
+// apply_outcome(), the journal's word of a revisit made the record's (the crawl's) first, then the
+// next fetch time (revisit_records.h) when the crawl revisits.
+void apply_fetch(UrlRecord& r, std::string_view word, const FetchFacts& facts, const RecrawlConfig& recrawl) {
+  const UrlRecord before = r;
+  const std::string record_word = record_word_of(before, word, facts.status, facts.digest, facts.fetched_ms);
+  apply_outcome(r, record_word, facts);
+  if (recrawl.enabled) {
+    schedule_next_fetch(r, before, record_word, unix_ms(std::chrono::system_clock::now()), recrawl);
+  }
 }
 
 UrlRecord queued_record(std::string_view url, uint32_t depth, std::string_view parent, int64_t admitted_ms) {
@@ -91,7 +110,8 @@ std::filesystem::path records_store_directory(const CrawlerSettings& settings) {
 }
 
 UrlOutcome url_outcome_of(std::string_view word) {
-  if (word == fetch_outcome_name(FetchOutcome::kOk)) return UrlOutcome::kFetched;
+  if (word == fetch_outcome_name(FetchOutcome::kOk) || is_revisit_word(word)) return UrlOutcome::kFetched;
+  if (word == kUntrustedNotModified) return UrlOutcome::kFailed;
   for (int o = int(FetchOutcome::kCancelled); o <= int(FetchOutcome::kOtherError); ++o) {
     if (word == fetch_outcome_name(FetchOutcome(o))) return UrlOutcome::kFailed;
   }
@@ -102,6 +122,7 @@ CrawlRecords::CrawlRecords(const CrawlerSettings& settings, const CrawlCheckpoin
     // Exact mode over records missing every URL admitted before would fetch them all again.
     : exact_(settings.exact_seen_filter && !(resume && resume->records_directory.empty())),
       stats_(stats),
+      recrawl_(settings.recrawl),
       directory_(records_store_directory(settings)) {
   std::error_code ec;
   std::filesystem::create_directories(directory_.parent_path(), ec);
@@ -208,9 +229,10 @@ void CrawlRecords::ended(const PageRecord& page) {
   std::optional<UrlRecord> r = store_->get(page.url);
   if (!r) r = queued_record(page.url, page.depth, page.parent, unix_ms(std::chrono::system_clock::now()));
   const int64_t fetched_ms = page.fetch_time ? unix_ms(*page.fetch_time) : 0;
-  apply_outcome(*r, page.outcome,
-                {uint32_t(page.status), page.bytes, fetched_ms, page.payload_digest, page.truncated, page.etag,
-                 page.last_modified});
+  apply_fetch(*r, page.outcome,
+              {uint32_t(page.status), page.bytes, fetched_ms, page.payload_digest, page.truncated, page.etag,
+               page.last_modified},
+              recrawl_);
   store_->put(*r);
 }
 
@@ -222,6 +244,8 @@ void CrawlRecords::replay(const JournalReplay& replay) {
     std::optional<UrlRecord> r = store_->get(q.url);
     if (!r) {
       r = queued_record(q.url, a.depth, q.parent, a.admitted_ms != 0 ? a.admitted_ms : now_ms);
+    } else if (a.queued && has_capture(*r)) {
+      r->outcome = UrlOutcome::kQueued;  // a revisit queued (the outcomes replayed next may end it)
     } else if (a.queued || r->outcome != UrlOutcome::kQueued) {
       continue;  // the copy holds this admission (and perhaps more)
     }
@@ -231,8 +255,8 @@ void CrawlRecords::replay(const JournalReplay& replay) {
   for (const CompletedRecord& c : replay.outcomes) {
     std::optional<UrlRecord> r = store_->get(c.url);
     if (!r) r = queued_record(c.url, 0, "", now_ms);
-    apply_outcome(*r, c.outcome,
-                  {c.status, c.bytes, c.fetched_ms, c.payload_digest, c.truncated, c.etag, c.last_modified});
+    apply_fetch(*r, c.outcome,
+                {c.status, c.bytes, c.fetched_ms, c.payload_digest, c.truncated, c.etag, c.last_modified}, recrawl_);
     store_->put(*r);
   }
   store_->flush();
@@ -243,6 +267,39 @@ void CrawlRecords::for_each_queued(const std::function<void(std::string_view url
     if (r.outcome == UrlOutcome::kQueued) visit(r.url, r.depth);
     return true;
   });
+}
+
+std::optional<UrlRecord> CrawlRecords::capture_of(std::string_view url) {
+  std::optional<UrlRecord> r = store_->get(url);
+  if (r && !has_capture(*r)) r.reset();
+  return r;
+}
+
+std::vector<CrawlRecords::Due> CrawlRecords::take_due(int64_t now_ms, bool all) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<Due> due;
+  store_->scan_all([&](const UrlRecord& r) {
+    if (revisit_due(r, now_ms, all)) due.push_back({r.url, r.depth});
+    return true;
+  });
+  for (const Due& d : due) {
+    std::optional<UrlRecord> r = store_->get(d.url);
+    r->outcome = UrlOutcome::kQueued;  // due no more until its outcome (revisit_due)
+    store_->put(*r);
+  }
+  return due;
+}
+
+CrawlRecords::DueSummary CrawlRecords::due_summary(int64_t now_ms, int64_t window_ms) {
+  std::lock_guard<std::mutex> lock(mu_);
+  DueSummary out;
+  store_->scan_all([&](const UrlRecord& r) {
+    if (!has_capture(r) || r.next_fetch_ms == 0) return true;
+    if (out.next_ms == 0 || r.next_fetch_ms < out.next_ms) out.next_ms = r.next_fetch_ms;
+    if (r.next_fetch_ms <= now_ms + window_ms) ++out.within_window;
+    return true;
+  });
+  return out;
 }
 
 void CrawlRecords::checkpoint_to(const std::filesystem::path& directory) {

@@ -21,6 +21,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -89,6 +90,22 @@ class CrawlRecords {
   // Visits each record still queued, in key order, in bounded memory; `visit` may call the other
   // members (no lock is held).
   void for_each_queued(const std::function<void(std::string_view url, uint32_t depth)>& visit);
+  // Revisits (revisit_records.h): the record of `url` if it holds a capture; the records due at
+  // `now_ms` (every capture with `all`), each marked queued as it is taken so that it is not due
+  // again until its outcome; of the captures, the earliest next fetch time (0: none; one
+  // queued already is in the past) and how many fall due by `now_ms` + `window_ms`. The scans read every record: once
+  // per round, not per page.
+  struct Due {
+    std::string url;
+    uint32_t depth = 0;
+  };
+  std::optional<UrlRecord> capture_of(std::string_view url);
+  std::vector<Due> take_due(int64_t now_ms, bool all);
+  struct DueSummary {
+    int64_t next_ms = 0;
+    uint64_t within_window = 0;
+  };
+  DueSummary due_summary(int64_t now_ms, int64_t window_ms);
   // Every record put so far, into `directory` (which must not exist).
   void checkpoint_to(const std::filesystem::path& directory);
   // Without checkpoints, at the end: every record in the directory's files.
@@ -101,6 +118,7 @@ class CrawlRecords {
 
   const bool exact_;
   CrawlStats& stats_;
+  const RecrawlConfig recrawl_;
   std::filesystem::path directory_;
   std::mutex mu_;
   std::unique_ptr<RecordStore> store_;

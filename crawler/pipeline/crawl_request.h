@@ -4,11 +4,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
 
 #include "crawler/fetch/fetcher.h"
 #include "frontier/frontier_types.h"
+#include "records/url_record.h"
 
 namespace bloomcrawl {
 
@@ -19,6 +21,9 @@ struct PageRequest {
   std::string parent;
   uint32_t redirect_hops = 0;
   bool sitemap = false;
+  // With recrawl on, the URL's record when it holds a capture (a revisit, crawler_revisit.cc):
+  // what the response is compared with, and the original a WARC revisit record refers to.
+  std::optional<UrlRecord> previous;
 };
 
 // The frontier holds `host` until its origin's robots.txt is known. Every request (each redirect

@@ -146,6 +146,7 @@ CrawlerSettings settings_from_config(const CrawlConfig& c) {
   s.backoff.max_retries = uint32_t(c.politeness.backoff.max_retries);
   s.group_by_ip = c.politeness.group_by == "ip" || c.politeness.group_by_ip;
   s.frontier.group_of = politeness_group_of(s.group_by_ip, c.politeness.group_by);
+  s.recrawl = c.recrawl;
   if (!c.cluster.redis.empty()) {
     s.cluster = ClusterSettings{cluster_endpoint(c.cluster), c.cluster.name, uint32_t(c.cluster.nodes),
                                 uint32_t(c.cluster.node)};

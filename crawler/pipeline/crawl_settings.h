@@ -72,9 +72,11 @@ struct CrawlerSettings {
   std::chrono::seconds report_interval{60};
   nlohmann::json config;
   CrawlCheckpointSettings checkpoint;
-  bool audit = false;       // exact URL-hash set beside the filter, to count its real false positives
-  ClusterSettings cluster;  // cluster mode (docs/cluster.md) when enabled()
-  FaultHook inject_fault;   // tests only: internal errors on the worker paths (worker_fault.h)
+  bool audit = false;        // exact URL-hash set beside the filter, to count its real false positives
+  ClusterSettings cluster;   // cluster mode (docs/cluster.md) when enabled()
+  RecrawlConfig recrawl;     // revisits of known pages (docs/recrawl.md; crawler_revisit.cc)
+  bool revisit_all = false;  // --revisit-all: every record with a fetch is due now
+  FaultHook inject_fault;    // tests only: internal errors on the worker paths (worker_fault.h)
 };
 
 // Throws std::invalid_argument for a value that validation cannot see (an unknown link kind).

@@ -68,6 +68,7 @@ nlohmann::json CrawlStats::to_json() const {
         {"retried_after_backoff", v(pages_retried)},
         {"sitemaps_fetched", v(sitemaps_fetched)},
         {"sitemap_urls", v(sitemap_urls)}}},
+      {"revisits", revisits.to_json()},
       {"links",
        {{"discovered", v(links_discovered)},
         {"invalid", v(links_invalid)},

@@ -17,6 +17,7 @@
 #include "crawler/pipeline/duplicate_counts.h"
 #include "crawler/pipeline/fetch_latency.h"
 #include "crawler/pipeline/recent_errors.h"
+#include "crawler/pipeline/revisit_stats.h"
 
 namespace bloomcrawl {
 
@@ -63,6 +64,8 @@ struct CrawlStats {
   Counter redirects{0};
   Counter redirects_deduplicated{0};  // target already seen: a second fetch avoided
   Counter redirects_dropped{0};       // invalid, out of scope or over max_redirects
+
+  RevisitStats revisits;  // recrawl (docs/recrawl.md)
 
   // For the live view only (crawler/observe, docs/metrics.md): neither in to_json() nor saved.
   FetchLatency fetch_latency;  // responses, as fetch_ms_total

@@ -19,6 +19,7 @@
 #include "crawler/pipeline/crawl_monitor.h"
 #include "crawler/pipeline/host_outcome.h"
 #include "crawler/pipeline/queued_url.h"
+#include "crawler/pipeline/revisit_records.h"
 #include "crawler/url/canonical.h"
 #include "crawler/url/url.h"
 
@@ -71,16 +72,6 @@ CrawlMonitor::Options monitor_options(const CrawlerSettings& s) {
 }
 
 }  // namespace
-
-void Crawler::archive(const FetchResult& result) {
-  try {
-    checkpointer_->on_page_archived(result.id, warc_->write(warc_exchange_of(result)));
-  } catch (const CheckpointError&) {
-    throw;  // an output failure stops the crawl (parse_worker)
-  } catch (const std::exception& e) {
-    spdlog::error("WARC: {}", e.what());
-  }
-}
 
 void Crawler::group_by_address(const std::string& host, const std::string& ip) {
   if (grouped_hosts_.first_time(host)) frontier_.set_politeness_group(host, ip);
@@ -512,7 +503,7 @@ void Crawler::submit_page(PageRequest page) {
   fr.url = page.url;
   fr.host = page.lease.entry.host;
   fr.close_connection = page.lease.surplus;
-  if (page.sitemap) fr.accept_types_override = "*/*";  // XML under many types, or gzip
+  prepare_page_fetch(page, fr);  // a sitemap's Accept, a revisit's validators
   {
     CheckpointGate::Pass pass(checkpointer_->gate());
     checkpointer_->on_page_dispatched(fr.id, page.lease.entry, page.url);
@@ -856,10 +847,10 @@ void Crawler::process_page(const PageRequest& page, FetchResult& result) {
   rec.content_type = result.content_type;
   rec.bytes = result.body_decoded_bytes;
   rec.fetch_ms = result.total_ms;
-  rec.outcome = fetch_outcome_name(result.outcome);
   rec.error = result.error;
+  set_page_outcome(page, result, rec);
   record_fetch(result, &rec);
-  if (result.outcome != FetchOutcome::kOk) {
+  if (!response_received(result)) {
     stats_.add_failure(fetch_outcome_name(result.outcome));
     stats_.recent_errors.add(page.url, rec.outcome + (result.error.empty() ? "" : ": " + result.error));
     write_record(rec);
@@ -869,7 +860,7 @@ void Crawler::process_page(const PageRequest& page, FetchResult& result) {
   stats_.bytes_received.fetch_add(result.body_decoded_bytes, std::memory_order_relaxed);
   stats_.fetch_ms_total.fetch_add(uint64_t(result.total_ms), std::memory_order_relaxed);
   stats_.fetch_latency.observe_ms(result.total_ms);
-  if (warc_ && result.content_accepted) archive(result);
+  if (warc_) archive(page, result);
   const long s = result.status;
   (s < 300   ? stats_.status_2xx
    : s < 400 ? stats_.status_3xx
@@ -882,7 +873,7 @@ void Crawler::process_page(const PageRequest& page, FetchResult& result) {
     follow_redirect(page, result, rec);
   } else if (page.sitemap) {
     if (s >= 200 && s < 300 && result.content_accepted) process_sitemap(page, result, rec);
-  } else if (s >= 200 && s < 300 && result.content_accepted && is_html(result)) {
+  } else if (s >= 200 && s < 300 && result.content_accepted && is_html(result) && rec.outcome != kUnchangedWord) {
     process_html(result, rec);
   }
   write_record(rec);
@@ -1040,30 +1031,6 @@ void Crawler::print_progress(bool final_line) {
   }
   std::fprintf(stderr, "\r\033[K%s%s", line, final_line ? "\n" : "");
   std::fflush(stderr);
-}
-
-// Twice a second on the scheduler thread (and each second on the monitor's): nothing here may scan
-// the filter's bits or every host.
-CrawlStatus Crawler::sample_status() const {
-  CrawlStatus s;
-  s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
-  s.pages = stats_.pages_fetched.load();
-  s.pages_this_run = s.pages - pages_before_run_;
-  s.pages_per_second = s.seconds > 0 ? double(s.pages_this_run) / s.seconds : 0.0;
-  s.in_flight = fetcher_ ? fetcher_->in_flight() : 0;
-  const FrontierStats f = frontier_.stats(/*compute_memory=*/false);
-  s.queued = f.queued;
-  s.hosts = f.hosts;
-  const SeenFilterStats fs = filter_.stats(/*compute_fill=*/false);
-  s.filter_keys = fs.keys;
-  for (const auto& l : fs.layers) s.filter_capacity += l.capacity;
-  s.filter_layers = fs.layers.size();
-  s.filter_bytes = fs.bytes;
-  s.duplicates_avoided = stats_.links_duplicate.load() + stats_.redirects_deduplicated.load();
-  s.false_positives_rescued = stats_.false_positives_rescued.load();
-  s.output_directory = settings_.output_dir.string();
-  s.checkpoint_directory = settings_.checkpoint.directory.string();
-  return s;
 }
 
 // report.json while the crawl runs: what run() returns at the end, but not stopped by anything yet.

@@ -164,7 +164,19 @@ class Crawler {
                           Clock::time_point now);
   void process_page(const PageRequest& page, FetchResult& result);
   void process_html(const FetchResult& result, PageRecord& record);
-  void archive(const FetchResult& result);
+  // The page's WARC records: a revisit record when it is one (warc_revisit.h), else its response.
+  void archive(const PageRequest& page, const FetchResult& result);
+
+  // Revisits (crawler_revisit.cc, docs/recrawl.md). queue_due_revisits(): the records due now into
+  // the frontier (the seen filter holds them: they are known URLs), journaled like admissions.
+  // keep_revisiting(): the end test's veto in recrawl.continuous: queues what is due, or waits
+  // for it. prepare_page_fetch(): a revisit's validators (and the record it is compared with).
+  // set_page_outcome(): the page's outcome word, a revisit's (revisit_records.h) included.
+  void queue_due_revisits();
+  bool keep_revisiting();
+  void summarize_due();  // the report's next due time and the count due within the hour
+  void prepare_page_fetch(PageRequest& page, FetchRequest& request);
+  void set_page_outcome(const PageRequest& page, const FetchResult& result, PageRecord& record);
   void follow_redirect(const PageRequest& page, const FetchResult& result, PageRecord& record);
   void process_sitemap(const PageRequest& page, const FetchResult& result, PageRecord& record);
   void admit_sitemaps(const std::vector<std::string>& urls, const Url* base, uint32_t depth, const std::string& parent);
@@ -317,7 +329,9 @@ class Crawler {
   bool workers_exit_ = false;
   std::vector<std::thread> workers_;
 
-  uint64_t pages_before_run_ = 0;  // pages counted by earlier runs of a resumed crawl
+  bool revisit_all_taken_ = false;                           // --revisit-all: only the first round
+  std::chrono::steady_clock::time_point next_revisit_scan_;  // scheduler thread only (continuous)
+  uint64_t pages_before_run_ = 0;                            // pages counted by earlier runs of a resumed crawl
   std::chrono::steady_clock::time_point started_;
   std::chrono::steady_clock::time_point last_progress_;
   std::chrono::steady_clock::time_point last_robots_sweep_;  // scheduler thread only

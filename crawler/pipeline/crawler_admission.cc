@@ -17,6 +17,7 @@ namespace bloomcrawl {
 // through them journaled only those queued before the failure (the rest are in no generation's
 // filter), and the failed crawl had no page to fetch again that would find them.
 void Crawler::seed() {
+  if (checkpointer_->resuming()) queue_due_revisits();
   std::vector<Candidate> candidates;
   for (const std::string& seed : settings_.seeds) {
     CanonicalUrl c = canonicalize(seed, nullptr, settings_.canonicalize);

@@ -239,7 +239,7 @@ void Crawler::admit_from_inbox(const std::vector<InboxEntry>& entries) {
 }
 
 bool Crawler::crawl_over() {
-  if (!cluster_) return finished();
+  if (!cluster_) return finished() && !keep_revisiting();
   try {
     // finished() first: a page's links are in the outbox before the page stops being pending.
     return cluster_->finished([this] { return finished() && outbox_->idle(); });

@@ -37,4 +37,31 @@ nlohmann::json Crawler::live_report() const {
   return out;
 }
 
+// Twice a second on the scheduler thread (and each second on the monitor's): nothing here may scan
+// the filter's bits or every host.
+CrawlStatus Crawler::sample_status() const {
+  CrawlStatus s;
+  s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  s.pages = stats_.pages_fetched.load();
+  s.pages_this_run = s.pages - pages_before_run_;
+  s.pages_per_second = s.seconds > 0 ? double(s.pages_this_run) / s.seconds : 0.0;
+  s.in_flight = fetcher_ ? fetcher_->in_flight() : 0;
+  const FrontierStats f = frontier_.stats(/*compute_memory=*/false);
+  s.queued = f.queued;
+  s.hosts = f.hosts;
+  const SeenFilterStats fs = filter_.stats(/*compute_fill=*/false);
+  s.filter_keys = fs.keys;
+  for (const auto& l : fs.layers) s.filter_capacity += l.capacity;
+  s.filter_layers = fs.layers.size();
+  s.filter_bytes = fs.bytes;
+  s.duplicates_avoided = stats_.links_duplicate.load() + stats_.redirects_deduplicated.load();
+  s.false_positives_rescued = stats_.false_positives_rescued.load();
+  s.revisited = stats_.revisits.revisited.load();
+  s.revisit_next_due_ms = stats_.revisits.next_due_ms.load();
+  s.revisits_due_within_hour = stats_.revisits.due_within_hour.load();
+  s.output_directory = settings_.output_dir.string();
+  s.checkpoint_directory = settings_.checkpoint.directory.string();
+  return s;
+}
+
 }  // namespace bloomcrawl

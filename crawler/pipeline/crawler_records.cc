@@ -20,6 +20,7 @@ void Crawler::write_record(const PageRecord& record) {
   checkpointer_->records().ended(record);
   if (page_log_) checkpointer_->on_record_written(record.url, page_log_->write_page(record));
   stats_.add_outcome(record.outcome);
+  stats_.revisits.count(record.outcome, record.links_new);
 }
 
 // The seen filter admitted the URL, so it is never offered again: its record says why it is not

@@ -23,6 +23,7 @@ std::optional<Clock::time_point> parse_retry_after(const std::string& value, Clo
 }
 
 HostOutcome host_outcome(const FetchResult& result, Clock::time_point now, const BackoffSettings& backoff) {
+  if (result.outcome == FetchOutcome::kNotModified) return HostOutcome::ok();  // a 304 to a revisit
   if (result.outcome != FetchOutcome::kOk) return HostOutcome::error();
   if (backoff.on_429_503 && (result.status == 429 || result.status == 503)) {
     return HostOutcome::backoff(parse_retry_after(result.retry_after, now, backoff.max_retry_after));

@@ -16,12 +16,18 @@ bool warns_about(const CrawlConfig& c, const std::string& path) {
 
 TEST(ConfigWarnings, TheDefaultConfigHasNone) { EXPECT_TRUE(config_warnings(CrawlConfig{}).empty()); }
 
-// README recrawl: "Parsed and validated only, for now": an operator turning it on is told so.
-TEST(ConfigWarnings, RecrawlEnabledIsNamedUntilTheCrawlActsOnIt) {
+// README recrawl: without a checkpoint directory (and not continuous), only a resume revisits,
+// and a crawl without one cannot be resumed: the operator is told.
+TEST(ConfigWarnings, RecrawlWithoutACheckpointDirectoryIsNamed) {
   CrawlConfig c;
   EXPECT_FALSE(warns_about(c, "/recrawl/enabled"));
   c.recrawl.enabled = true;
   EXPECT_TRUE(warns_about(c, "/recrawl/enabled"));
+  c.checkpoint.directory = "ckpt";
+  EXPECT_FALSE(warns_about(c, "/recrawl/enabled"));
+  c.checkpoint.directory.clear();
+  c.recrawl.continuous = true;
+  EXPECT_FALSE(warns_about(c, "/recrawl/enabled"));
 }
 
 // README politeness.use_sitemaps_as_seeds: "Needs obey_robots ... a warning at start".

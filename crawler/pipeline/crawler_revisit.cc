@@ -1,0 +1,137 @@
+// Crawler's revisits of known pages (crawler.h, docs/recrawl.md "Revisits in the crawl"): the due
+// records queued through the frontier, the conditional request, the outcome words and the WARC
+// revisit records. The records' side is crawl_records.cc, the rules revisit_records.h.
+#include <spdlog/spdlog.h>
+
+#include "base/data_error.h"
+#include "crawler/output/page_log.h"
+#include "crawler/output/timestamp.h"
+#include "crawler/output/warc_revisit.h"
+#include "crawler/persist/journal_records.h"
+#include "crawler/pipeline/crawl_checkpointer.h"
+#include "crawler/pipeline/crawler.h"
+#include "crawler/pipeline/queued_url.h"
+#include "crawler/pipeline/revisit_records.h"
+#include "crawler/url/canonical.h"
+
+namespace bloomcrawl {
+namespace {
+
+// A continuous crawl with nothing queued reads the records for due ones at most this often.
+constexpr std::chrono::seconds kIdleScanInterval{1};
+constexpr int64_t kHourMs = int64_t{3600} * 1000;
+
+std::chrono::system_clock::time_point from_unix_ms(int64_t ms) {
+  return std::chrono::system_clock::time_point(std::chrono::milliseconds(ms));
+}
+
+}  // namespace
+
+void Crawler::queue_due_revisits() {
+  if (!settings_.recrawl.enabled) return;
+  const int64_t now_ms = unix_ms(std::chrono::system_clock::now());
+  const bool all = settings_.revisit_all && !revisit_all_taken_;
+  revisit_all_taken_ = true;
+  CrawlRecords& records = checkpointer_->records();
+  const std::vector<CrawlRecords::Due> due = records.take_due(now_ms, all);
+  JournalBatch batch;
+  std::vector<std::pair<std::string, std::string>> new_hosts;  // host, a URL of it
+  for (const CrawlRecords::Due& d : due) {
+    const CanonicalUrl c = canonicalize(d.url, nullptr, settings_.canonicalize);
+    const std::string host = c.ok() ? c.host : d.url;
+    std::string entry = encode_queued_url({d.url, "", 0, false});  // the record keeps no parent URL
+    bool new_host = false;
+    const AdmitResult r = frontier_.push(host, entry, d.depth, &new_host);
+    // As admit_new(): a refusal whose record cannot be written stays queued for a resume.
+    const bool kept = r != AdmitResult::kQueued && !record_refusal(d.url, "", d.depth, r);
+    if (kept) frontier_.keep(host, entry, d.depth);
+    const bool queued = r == AdmitResult::kQueued || kept;
+    if (checkpointer_->journaling()) {
+      add_record(batch,
+                 AdmittedRecord{host, std::move(entry), d.depth, queued, now_ms, queued ? "" : refusal_outcome(r)});
+    }
+    if (r == AdmitResult::kQueued) stats_.revisits.queued.fetch_add(1, std::memory_order_relaxed);
+    if (new_host && settings_.obey_robots) new_hosts.emplace_back(host, d.url);
+  }
+  const Clock::time_point now = Clock::now();
+  for (const auto& [host, url] : new_hosts) {
+    if (robots_verdict(host, url, now).kind != RobotsVerdict::Kind::kWait) frontier_.release_host(host);
+  }
+  checkpointer_->journal_admissions(batch);
+  summarize_due();
+  if (!due.empty()) {
+    spdlog::info("recrawl: {} known URLs due{}, queued again", due.size(), all ? " (--revisit-all)" : "");
+    std::lock_guard<std::mutex> lock(work_mu_);
+    scheduler_wake_ = true;
+  }
+}
+
+void Crawler::summarize_due() {
+  const int64_t now_ms = unix_ms(std::chrono::system_clock::now());
+  const CrawlRecords::DueSummary summary = checkpointer_->records().due_summary(now_ms, kHourMs);
+  stats_.revisits.next_due_ms.store(summary.next_ms, std::memory_order_relaxed);
+  stats_.revisits.due_within_hour.store(summary.within_window, std::memory_order_relaxed);
+}
+
+bool Crawler::keep_revisiting() {
+  if (!settings_.recrawl.enabled) return false;
+  if (!settings_.recrawl.continuous || stop_requested_.load() || failed_.load()) {
+    // The crawl ends: the report says when its records fall due.
+    or_fail("recrawl", [&] { summarize_due(); });
+    return false;
+  }
+  const auto now = std::chrono::steady_clock::now();
+  if (now < next_revisit_scan_) return true;
+  next_revisit_scan_ = now + kIdleScanInterval;
+  const bool had_queued = !frontier_.empty_and_idle();
+  or_fail("recrawl", [&] {
+    CheckpointGate::Pass pass(checkpointer_->gate());
+    queue_due_revisits();
+  });
+  if (!had_queued && frontier_.empty_and_idle()) {
+    const int64_t next = stats_.revisits.next_due_ms.load();
+    spdlog::debug("recrawl: nothing due; next at {}", next ? rfc3339_utc_ms(from_unix_ms(next)) : "never");
+  }
+  return !failed_.load();
+}
+
+void Crawler::prepare_page_fetch(PageRequest& page, FetchRequest& request) {
+  if (page.sitemap) request.accept_types_override = "*/*";  // XML under many types, or gzip
+  if (!settings_.recrawl.enabled) return;
+  page.previous = checkpointer_->records().capture_of(page.url);
+  if (page.previous) request.validators = {page.previous->etag, page.previous->last_modified};
+}
+
+void Crawler::set_page_outcome(const PageRequest& page, const FetchResult& result, PageRecord& record) {
+  const std::string word = revisit_word(page.previous ? &*page.previous : nullptr, result);
+  record.outcome = word.empty() ? fetch_outcome_name(result.outcome) : word;
+  if (word == kUntrustedNotModified) {
+    record.error = page.previous ? "304 Not Modified to a request that sent no validator: not trusted"
+                                 : "304 Not Modified for a URL never fetched: not trusted";
+  }
+  if (word == kNotModifiedWord) {
+    stats_.revisits.bytes_saved.fetch_add(page.previous->body_bytes, std::memory_order_relaxed);
+  }
+}
+
+void Crawler::archive(const PageRequest& page, const FetchResult& result) {
+  try {
+    std::optional<WarcExchange> exchange;
+    std::string original_date;
+    std::string original_digest;
+    if (page.previous) {
+      original_date = rfc3339_utc_ms(from_unix_ms(page.previous->last_fetched_ms));
+      original_digest = payload_digest_of_sha1(page.previous->payload_sha1);
+      exchange = warc_revisit_of(result, {page.url, original_date, original_digest});
+    }
+    if (!exchange && !result.content_accepted) return;
+    if (!exchange) exchange = warc_exchange_of(result);
+    checkpointer_->on_page_archived(result.id, warc_->write(*exchange));
+  } catch (const CheckpointError&) {
+    throw;  // an output failure stops the crawl (parse_worker)
+  } catch (const std::exception& e) {
+    spdlog::error("WARC: {}", e.what());
+  }
+}
+
+}  // namespace bloomcrawl

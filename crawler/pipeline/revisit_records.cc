@@ -1,0 +1,103 @@
+#include "crawler/pipeline/revisit_records.h"
+
+#include <algorithm>
+#include <array>
+
+#include "crawler/recrawl/recrawl_schedule.h"
+
+namespace bloomcrawl {
+namespace {
+
+recrawl::ScheduleLimits limits_of(const RecrawlConfig& c) {
+  return {c.default_interval_s, c.min_interval_s, c.max_interval_s, c.adaptive};
+}
+
+std::string word_of(recrawl::RevisitOutcome outcome) { return std::string(recrawl::revisit_outcome_name(outcome)); }
+
+}  // namespace
+
+bool is_revisit_word(std::string_view word) {
+  return word == kNotModifiedWord || word == kUnchangedWord || word == kChangedWord || word == kGoneWord;
+}
+
+bool has_capture(const UrlRecord& record) { return record.fetch_count > 0 && record.http_status != 0; }
+
+bool revisit_due(const UrlRecord& record, int64_t now_ms, bool all) {
+  if (record.outcome == UrlOutcome::kQueued || !has_capture(record)) return false;
+  return all || (record.next_fetch_ms != 0 && record.next_fetch_ms <= now_ms);
+}
+
+std::string payload_digest_of_sha1(std::string_view raw) {
+  if (raw.size() != 20) return {};
+  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  std::string out = "sha1:";
+  uint32_t bits = 0;
+  int count = 0;
+  for (const char c : raw) {
+    bits = (bits << 8) | uint8_t(c);
+    count += 8;
+    while (count >= 5) {
+      count -= 5;
+      out.push_back(kAlphabet[(bits >> count) & 31]);
+    }
+  }
+  return out;  // 160 bits: 32 digits, nothing left over
+}
+
+bool response_received(const FetchResult& result) {
+  return result.outcome == FetchOutcome::kOk || result.outcome == FetchOutcome::kNotModified;
+}
+
+std::string revisit_word(const UrlRecord* previous, const FetchResult& result) {
+  if (result.outcome == FetchOutcome::kOk && result.status == 304) return std::string(kUntrustedNotModified);
+  if (!previous || !has_capture(*previous) || !response_received(result)) return {};
+  if (result.outcome == FetchOutcome::kNotModified) return std::string(kNotModifiedWord);
+  const std::string stored = payload_digest_of_sha1(previous->payload_sha1);
+  return word_of(recrawl::classify_revisit(int(result.status), !stored.empty() && stored == result.payload_digest));
+}
+
+std::string record_word_of(const UrlRecord& before, std::string_view word, uint32_t status, std::string_view digest,
+                           int64_t fetched_ms) {
+  if (word != "ok" || fetched_ms == 0) return std::string(word);
+  if (before.last_fetched_ms == fetched_ms) {  // a fetch the record holds: as it was recorded
+    return is_revisit_word(before.reason) ? before.reason : std::string(word);
+  }
+  if (status == 304) return std::string(kUntrustedNotModified);
+  if (!has_capture(before)) return std::string(word);
+  const std::string stored = payload_digest_of_sha1(before.payload_sha1);
+  return word_of(recrawl::classify_revisit(int(status), !stored.empty() && stored == digest));
+}
+
+void schedule_next_fetch(UrlRecord& record, const UrlRecord& before, std::string_view word, int64_t now_ms,
+                         const RecrawlConfig& recrawl) {
+  const recrawl::ScheduleLimits limits = limits_of(recrawl);
+  const bool new_fetch = record.last_fetched_ms != 0 && record.last_fetched_ms != before.last_fetched_ms;
+  if (!new_fetch) {
+    // A revisit refused (robots.txt, a limit) is tried again after the minimum; one left queued at a
+    // stop stays due.
+    if (record.outcome == UrlOutcome::kDropped && has_capture(record) && word != "not_fetched_at_stop") {
+      record.next_fetch_ms = now_ms + limits.min_interval_s * 1000;
+    }
+    return;
+  }
+  int64_t interval_s = limits.default_interval_s;
+  if (record.outcome != UrlOutcome::kFetched || word == kUntrustedNotModified) {
+    interval_s = limits.min_interval_s;  // no answer to trust: tried again soon
+  } else if (has_capture(before) && is_revisit_word(word)) {
+    const int64_t current_s = before.next_fetch_ms > before.last_fetched_ms
+                                  ? (before.next_fetch_ms - before.last_fetched_ms) / 1000
+                                  : limits.default_interval_s;
+    const recrawl::RevisitOutcome outcome = word == kGoneWord      ? recrawl::RevisitOutcome::kGone
+                                            : word == kChangedWord ? recrawl::RevisitOutcome::kChanged
+                                                                   : recrawl::RevisitOutcome::kUnchanged;
+    // The record keeps no visit history yet (docs/recrawl.md): this visit alone, the fixed factors.
+    const std::array<recrawl::Visit, 1> visit{recrawl::Visit{(record.last_fetched_ms - before.last_fetched_ms) / 1000,
+                                                             outcome == recrawl::RevisitOutcome::kChanged}};
+    interval_s = recrawl::next_interval(current_s, visit, outcome, limits);
+  }
+  // Seeds (depth 0, which sitemaps from robots.txt share) are where new URLs come from.
+  if (record.depth == 0 && word != kGoneWord) interval_s = recrawl::cap_for_seed(interval_s, limits);
+  record.next_fetch_ms = record.last_fetched_ms + interval_s * 1000;
+}
+
+}  // namespace bloomcrawl

@@ -1,0 +1,160 @@
+// Revisits as the URL records see them (revisit_records.h): which records are due, the word of a
+// revisit's response, the same word from the journal on a replay, and the next fetch time each
+// outcome leaves.
+#include "crawler/pipeline/revisit_records.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "crawler/fetch/payload_digest.h"
+
+namespace bloomcrawl {
+namespace {
+
+constexpr int64_t kS = 1000;  // ms
+
+std::string unhex(std::string_view hex) {
+  std::string out;
+  for (size_t i = 0; i + 1 < hex.size(); i += 2)
+    out.push_back(char(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
+  return out;
+}
+
+RecrawlConfig recrawl_config() {
+  RecrawlConfig c;
+  c.enabled = true;
+  c.default_interval_s = 1000;
+  c.min_interval_s = 100;
+  c.max_interval_s = 100000;
+  return c;
+}
+
+// A record fetched once at t=10 s, due at 1010 s, at depth 1.
+UrlRecord captured() {
+  return {.url = "http://a.example/x",
+          .outcome = UrlOutcome::kFetched,
+          .http_status = 200,
+          .depth = 1,
+          .last_fetched_ms = 10 * kS,
+          .fetch_count = 1,
+          .payload_sha1 = unhex("a9993e364706816aba3e25717850c26c9cd0d89d"),  // SHA-1 of "abc"
+          .etag = "W/\"1\"",
+          .next_fetch_ms = 1010 * kS};
+}
+
+FetchResult response(FetchOutcome outcome, long status, std::string digest = "") {
+  FetchResult r;
+  r.outcome = outcome;
+  r.status = status;
+  r.payload_digest = std::move(digest);
+  return r;
+}
+
+TEST(RevisitRecords, TheRecordsDigestReadsBackAsThePayloadDigestOfItsBody) {
+  EXPECT_EQ(payload_digest_of_sha1(captured().payload_sha1), sha1_base32_digest("abc"));
+  EXPECT_EQ(payload_digest_of_sha1(""), "");
+}
+
+TEST(RevisitRecords, OnlyACaptureNotQueuedIsDueAndRevisitAllMakesEveryCaptureDue) {
+  const UrlRecord r = captured();
+  EXPECT_FALSE(revisit_due(r, 1009 * kS, false));
+  EXPECT_TRUE(revisit_due(r, 1010 * kS, false));
+  EXPECT_TRUE(revisit_due(r, 11 * kS, true));
+  UrlRecord queued = r;
+  queued.outcome = UrlOutcome::kQueued;
+  EXPECT_FALSE(revisit_due(queued, 2000 * kS, true)) << "a revisit on its way is not due again";
+  UrlRecord never = r;
+  never.fetch_count = 0;
+  never.http_status = 0;
+  never.outcome = UrlOutcome::kDropped;
+  EXPECT_FALSE(revisit_due(never, 2000 * kS, true)) << "no capture: nothing to revisit";
+}
+
+TEST(RevisitRecords, EachResponseToARevisitHasItsWord) {
+  const UrlRecord r = captured();
+  const std::string same = sha1_base32_digest("abc");
+  EXPECT_EQ(revisit_word(&r, response(FetchOutcome::kNotModified, 304)), "not_modified");
+  EXPECT_EQ(revisit_word(&r, response(FetchOutcome::kOk, 200, same)), "unchanged");
+  EXPECT_EQ(revisit_word(&r, response(FetchOutcome::kOk, 200, sha1_base32_digest("abd"))), "changed");
+  EXPECT_EQ(revisit_word(&r, response(FetchOutcome::kOk, 200)), "changed") << "no digest (a cut body): changed";
+  EXPECT_EQ(revisit_word(&r, response(FetchOutcome::kOk, 404, same)), "gone");
+  EXPECT_EQ(revisit_word(&r, response(FetchOutcome::kOk, 410)), "gone");
+  EXPECT_EQ(revisit_word(&r, response(FetchOutcome::kOk, 304)), "untrusted_not_modified") << "no validator sent";
+  EXPECT_EQ(revisit_word(nullptr, response(FetchOutcome::kOk, 304)), "untrusted_not_modified") << "never fetched";
+  EXPECT_EQ(revisit_word(nullptr, response(FetchOutcome::kOk, 200, same)), "") << "a first fetch";
+  EXPECT_EQ(revisit_word(&r, response(FetchOutcome::kTimeout, 0)), "") << "no answer: its fetch outcome";
+}
+
+TEST(RevisitRecords, AReplayNamesTheJournalsFetchAsTheCrawlDid) {
+  const UrlRecord r = captured();
+  const std::string same = sha1_base32_digest("abc");
+  EXPECT_EQ(record_word_of(r, "ok", 200, same, 2000 * kS), "unchanged");
+  EXPECT_EQ(record_word_of(r, "ok", 200, "sha1:X", 2000 * kS), "changed");
+  EXPECT_EQ(record_word_of(r, "ok", 404, "", 2000 * kS), "gone");
+  EXPECT_EQ(record_word_of(r, "ok", 304, "", 2000 * kS), "untrusted_not_modified");
+  EXPECT_EQ(record_word_of(r, "not_modified", 0, "", 2000 * kS), "not_modified");
+  EXPECT_EQ(record_word_of(r, "timeout", 0, "", 2000 * kS), "timeout");
+  UrlRecord held = r;  // the copy holds this fetch already
+  held.reason = "changed";
+  EXPECT_EQ(record_word_of(held, "ok", 200, same, 10 * kS), "changed");
+  UrlRecord fresh;
+  EXPECT_EQ(record_word_of(fresh, "ok", 200, same, 2000 * kS), "ok");
+}
+
+// `word` applied at `at_s` to the record as apply_outcome would leave it.
+UrlRecord after(const UrlRecord& before, std::string_view word, int64_t at_s,
+                UrlOutcome outcome = UrlOutcome::kFetched) {
+  UrlRecord r = before;
+  r.outcome = outcome;
+  r.last_fetched_ms = at_s * kS;
+  r.fetch_count = before.fetch_count + 1;
+  r.http_status = before.http_status ? before.http_status : 200;
+  schedule_next_fetch(r, before, word, at_s * kS, recrawl_config());
+  return r;
+}
+
+int64_t interval_s(const UrlRecord& r) { return (r.next_fetch_ms - r.last_fetched_ms) / kS; }
+
+TEST(RevisitRecords, UnchangedLengthensChangedShortensGoneWaitsTheMaximum) {
+  const UrlRecord r = captured();  // its interval: 1000 s
+  EXPECT_EQ(interval_s(after(r, "not_modified", 1010)), 1400);
+  EXPECT_EQ(interval_s(after(r, "unchanged", 1010)), 1400);
+  EXPECT_EQ(interval_s(after(r, "changed", 1010)), 800);
+  EXPECT_EQ(interval_s(after(r, "gone", 1010)), 100000);
+  EXPECT_EQ(interval_s(after(r, "untrusted_not_modified", 1010, UrlOutcome::kFailed)), 100);
+  EXPECT_EQ(interval_s(after(r, "timeout", 1010, UrlOutcome::kFailed)), 100);
+  UrlRecord first;
+  first.depth = 1;
+  EXPECT_EQ(interval_s(after(first, "ok", 5)), 1000) << "a first fetch: the default interval";
+}
+
+TEST(RevisitRecords, IntervalsStayWithinTheBoundsAndSeedsWithinADay) {
+  UrlRecord r = captured();
+  for (int i = 0; i < 40; ++i) r = after(r, "unchanged", r.next_fetch_ms / kS);
+  EXPECT_EQ(interval_s(r), 100000);
+  for (int i = 0; i < 40; ++i) r = after(r, "changed", r.next_fetch_ms / kS);
+  EXPECT_EQ(interval_s(r), 100);
+  UrlRecord seed = captured();
+  seed.depth = 0;
+  for (int i = 0; i < 40; ++i) seed = after(seed, "unchanged", seed.next_fetch_ms / kS);
+  EXPECT_EQ(interval_s(seed), 86400);
+}
+
+TEST(RevisitRecords, OnlyANewFetchMovesTheNextFetchTime) {
+  const UrlRecord r = captured();
+  UrlRecord replayed = r;  // the same fetch applied again
+  schedule_next_fetch(replayed, r, "unchanged", 5000 * kS, recrawl_config());
+  EXPECT_EQ(replayed.next_fetch_ms, r.next_fetch_ms);
+  UrlRecord stopped = r;
+  stopped.outcome = UrlOutcome::kDropped;
+  schedule_next_fetch(stopped, r, "not_fetched_at_stop", 5000 * kS, recrawl_config());
+  EXPECT_EQ(stopped.next_fetch_ms, r.next_fetch_ms) << "left queued at a stop: still due";
+  UrlRecord refused = r;
+  refused.outcome = UrlOutcome::kDropped;
+  schedule_next_fetch(refused, r, "robots_disallowed", 5000 * kS, recrawl_config());
+  EXPECT_EQ(refused.next_fetch_ms, 5100 * kS) << "refused: tried again after the minimum";
+}
+
+}  // namespace
+}  // namespace bloomcrawl
