@@ -38,6 +38,11 @@ void visit_fields(Status& s, Visit&& v) {
   v("in_flight", s.in_flight);
   v("duplicates_avoided", s.duplicates_avoided);
   v("false_positives_rescued", s.false_positives_rescued);
+  v("exact_duplicates", s.exact_duplicates);
+  v("near_duplicates", s.near_duplicates);
+  v("learned_rules", s.learned_rules);
+  v("fetches_saved_by_rules", s.fetches_saved_by_rules);
+  v("warc_bytes_saved", s.warc_bytes_saved);
   v("filter_keys", s.filter_keys);
   v("filter_capacity", s.filter_capacity);
   v("filter_layers", s.filter_layers);

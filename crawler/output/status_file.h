@@ -40,6 +40,12 @@ struct CrawlStatus {
   uint64_t in_flight = 0;
   uint64_t duplicates_avoided = 0;
   uint64_t false_positives_rescued = 0;  // seen_filter.exact (docs/records.md)
+  // content_seen (docs/content-seen.md)
+  uint64_t exact_duplicates = 0;
+  uint64_t near_duplicates = 0;
+  uint64_t learned_rules = 0;
+  uint64_t fetches_saved_by_rules = 0;
+  uint64_t warc_bytes_saved = 0;
   uint64_t filter_keys = 0;
   uint64_t filter_capacity = 0;
   uint64_t filter_layers = 0;

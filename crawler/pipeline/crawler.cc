@@ -72,9 +72,9 @@ CrawlMonitor::Options monitor_options(const CrawlerSettings& s) {
 
 }  // namespace
 
-void Crawler::archive(const FetchResult& result) {
+void Crawler::archive(uint64_t id, const WarcExchange& exchange) {
   try {
-    checkpointer_->on_page_archived(result.id, warc_->write(warc_exchange_of(result)));
+    checkpointer_->on_page_archived(id, warc_->write(exchange));
   } catch (const CheckpointError&) {
     throw;  // an output failure stops the crawl (parse_worker)
   } catch (const std::exception& e) {
@@ -869,7 +869,7 @@ void Crawler::process_page(const PageRequest& page, FetchResult& result) {
   stats_.bytes_received.fetch_add(result.body_decoded_bytes, std::memory_order_relaxed);
   stats_.fetch_ms_total.fetch_add(uint64_t(result.total_ms), std::memory_order_relaxed);
   stats_.fetch_latency.observe_ms(result.total_ms);
-  if (warc_ && result.content_accepted) archive(result);
+  const bool links_wanted = see_content(result, rec);
   const long s = result.status;
   (s < 300   ? stats_.status_2xx
    : s < 400 ? stats_.status_3xx
@@ -882,7 +882,7 @@ void Crawler::process_page(const PageRequest& page, FetchResult& result) {
     follow_redirect(page, result, rec);
   } else if (page.sitemap) {
     if (s >= 200 && s < 300 && result.content_accepted) process_sitemap(page, result, rec);
-  } else if (s >= 200 && s < 300 && result.content_accepted && is_html(result)) {
+  } else if (links_wanted && s >= 200 && s < 300 && result.content_accepted && is_html(result)) {
     process_html(result, rec);
   }
   write_record(rec);
@@ -1060,7 +1060,7 @@ CrawlStatus Crawler::sample_status() const {
   s.filter_layers = fs.layers.size();
   s.filter_bytes = fs.bytes;
   s.duplicates_avoided = stats_.links_duplicate.load() + stats_.redirects_deduplicated.load();
-  s.false_positives_rescued = stats_.false_positives_rescued.load();
+  stats_.to_status(s);
   s.output_directory = settings_.output_dir.string();
   s.checkpoint_directory = settings_.checkpoint.directory.string();
   return s;

@@ -60,6 +60,7 @@ class CrawlMonitor;
 class JournalBatch;
 class PageLog;
 class WarcWriter;
+struct WarcExchange;
 struct PageRecord;
 struct QueuedUrl;
 struct Url;
@@ -164,7 +165,11 @@ class Crawler {
                           Clock::time_point now);
   void process_page(const PageRequest& page, FetchResult& result);
   void process_html(const FetchResult& result, PageRecord& record);
-  void archive(const FetchResult& result);
+  void archive(uint64_t id, const WarcExchange& exchange);
+  // Content seen (crawler_content.cc, docs/content-seen.md): a 200 body first fetched at another URL
+  // makes the page its duplicate; the page archived (a revisit record for a duplicate). False when
+  // its links are not to be extracted.
+  bool see_content(const FetchResult& result, PageRecord& record);
   void follow_redirect(const PageRequest& page, const FetchResult& result, PageRecord& record);
   void process_sitemap(const PageRequest& page, const FetchResult& result, PageRecord& record);
   void admit_sitemaps(const std::vector<std::string>& urls, const Url* base, uint32_t depth, const std::string& parent);
