@@ -1,8 +1,6 @@
 #include "crawler/content/param_learner.h"
 
 #include <set>
-#include <sstream>
-#include <stdexcept>
 
 #include "crawler/content/simhash.h"
 
@@ -67,10 +65,13 @@ std::string group_key(std::string_view name, std::string_view base) {
 
 }  // namespace
 
-bool same_page(const PageContent& a, const PageContent& b, bool near) {
-  if (!a.digest.empty() && a.digest == b.digest) return true;
-  return near && a.simhash != 0 && b.simhash != 0 && hamming_distance(a.simhash, b.simhash) <= kNearDuplicateBits &&
-         !a.title.empty() && a.title == b.title;
+PairJudgment judge_pair(const PageContent& a, const PageContent& b, bool near) {
+  if (!a.digest.empty() && a.digest == b.digest) return PairJudgment::kSame;
+  if (!near || a.simhash == 0 || b.simhash == 0) return PairJudgment::kDifferent;
+  if (a.title != b.title) return PairJudgment::kDifferent;
+  const int bits = hamming_distance(a.simhash, b.simhash);
+  if (bits <= kNearDuplicateBits && !a.title.empty()) return PairJudgment::kSame;
+  return bits > kClearlyDifferentBits ? PairJudgment::kDifferent : PairJudgment::kUnsure;
 }
 
 ParamLearner::ParamLearner(uint32_t min_pairs, bool near) : min_pairs_(min_pairs), near_(near) {}
@@ -78,13 +79,15 @@ ParamLearner::ParamLearner(uint32_t min_pairs, bool near) : min_pairs_(min_pairs
 void ParamLearner::pair(const std::string& host, const std::string& param, const PageContent& a, const PageContent& b,
                         std::vector<RuleChange>& changes) {
   if (a.digest.empty() || b.digest.empty()) return;
+  const PairJudgment judgment = judge_pair(a, b, near_);
+  if (judgment == PairJudgment::kUnsure) return;
   Evidence& e = evidence_[{host, param}];
-  if (same_page(a, b, near_)) {
+  if (judgment == PairJudgment::kSame) {
     ++e.agreeing;
     if (!e.in_force && e.disagreeing == 0 && e.agreeing >= min_pairs_) {
       e.in_force = true;
       in_force_.fetch_add(1, std::memory_order_relaxed);
-      changes.push_back({RuleChange::Kind::kMade, {host, param, e.agreeing, e.disagreeing}});
+      changes.push_back({RuleChange::Kind::kMade, {host, param, e.agreeing, e.disagreeing, true}});
     }
     return;
   }
@@ -92,7 +95,7 @@ void ParamLearner::pair(const std::string& host, const std::string& param, const
   if (e.in_force) {
     e.in_force = false;
     in_force_.fetch_sub(1, std::memory_order_relaxed);
-    changes.push_back({RuleChange::Kind::kWithdrawn, {host, param, e.agreeing, e.disagreeing}});
+    changes.push_back({RuleChange::Kind::kWithdrawn, {host, param, e.agreeing, e.disagreeing, false}});
   }
 }
 
@@ -154,42 +157,27 @@ std::vector<ParamRule> ParamLearner::rules() const {
   std::lock_guard lock(mu_);
   std::vector<ParamRule> out;
   for (const auto& [key, e] : evidence_) {
-    if (e.in_force) out.push_back({key.first, key.second, e.agreeing, e.disagreeing});
+    if (e.in_force) out.push_back({key.first, key.second, e.agreeing, e.disagreeing, true});
   }
   return out;
 }
 
-std::string ParamLearner::save() const {
+std::vector<ParamRule> ParamLearner::state() const {
   std::lock_guard lock(mu_);
-  std::string out;
+  std::vector<ParamRule> out;
   for (const auto& [key, e] : evidence_) {
-    if (!e.in_force && e.disagreeing == 0) continue;  // evidence short of a rule is not kept
-    out += (e.in_force ? "+\t" : "-\t") + std::to_string(e.agreeing) + '\t' + std::to_string(e.disagreeing) + '\t' +
-           key.first + '\t' + key.second + '\n';
+    if (e.in_force || e.disagreeing > 0) out.push_back({key.first, key.second, e.agreeing, e.disagreeing, e.in_force});
   }
   return out;
 }
 
-void ParamLearner::restore(std::string_view saved) {
+void ParamLearner::restore(const std::vector<ParamRule>& state) {
   std::lock_guard lock(mu_);
-  std::istringstream in{std::string(saved)};
-  for (std::string line; std::getline(in, line);) {
-    std::istringstream fields(line);
-    std::string state, agreeing, disagreeing, host, param;
-    if (!std::getline(fields, state, '\t') || !std::getline(fields, agreeing, '\t') ||
-        !std::getline(fields, disagreeing, '\t') || !std::getline(fields, host, '\t') || !std::getline(fields, param) ||
-        (state != "+" && state != "-") || host.empty() || param.empty()) {
-      throw std::runtime_error("learned parameter rules: malformed line '" + line + "'");
-    }
-    Evidence& e = evidence_[{host, param}];
-    try {
-      e.agreeing = uint32_t(std::stoul(agreeing));
-      e.disagreeing = uint32_t(std::stoul(disagreeing));
-    } catch (const std::exception&) {
-      throw std::runtime_error("learned parameter rules: malformed counts in '" + line + "'");
-    }
-    if (e.in_force != (state == "+")) in_force_.fetch_add(state == "+" ? 1 : size_t(-1), std::memory_order_relaxed);
-    e.in_force = state == "+";
+  for (const ParamRule& r : state) {
+    Evidence& e = evidence_[{r.host, r.param}];
+    const bool in_force = r.in_force && r.disagreeing == 0;
+    if (e.in_force != in_force) in_force_.fetch_add(in_force ? 1 : size_t(-1), std::memory_order_relaxed);
+    e = {r.agreeing, r.disagreeing, in_force};
   }
 }
 

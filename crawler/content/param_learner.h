@@ -5,8 +5,8 @@
 // Contract:
 // - Evidence: two fetched URLs of one host that differ only in parameter p (its value, or its
 //   presence: every other byte of the URL equal) form a pair on (host, p). The pair agrees when the
-//   two are the same page (same_page(): identical payload digests, or near-identical texts) and
-//   disagrees otherwise.
+//   two are the same page (judge_pair(): identical payload digests, or near-identical texts),
+//   disagrees when they are clearly different, and counts for nothing in between.
 // - A rule (host, p) is made after `min_pairs` agreeing pairs and none disagreeing; one disagreeing
 //   pair withdraws it, and p is never learned for that host again: a rule never touches a parameter
 //   that changed a page.
@@ -36,15 +36,24 @@ struct PageContent {
   std::string title;     // its <title>, as text
 };
 
-// Two renders are the same page: identical digests, or (with `near`) texts within
-// kNearDuplicateBits SimHash bits and the same non-empty title.
-bool same_page(const PageContent& a, const PageContent& b, bool near);
+// What a pair of renders says (docs/content-seen.md, "The near-identical criterion"): kSame for
+// identical digests, or (with `near`) texts within kNearDuplicateBits SimHash bits and the same
+// non-empty title; kDifferent for another title, texts more than kClearlyDifferentBits apart, or
+// (without texts to compare) other digests; kUnsure between the two (a per-render difference too
+// big to call the same, too small to call another page): no evidence either way.
+enum class PairJudgment { kSame, kDifferent, kUnsure };
+inline constexpr int kClearlyDifferentBits = 10;
+PairJudgment judge_pair(const PageContent& a, const PageContent& b, bool near);
+inline bool same_page(const PageContent& a, const PageContent& b, bool near) {
+  return judge_pair(a, b, near) == PairJudgment::kSame;
+}
 
 struct ParamRule {
   std::string host;          // the URL's authority, as in the URL
   std::string param;         // the parameter's name, as in the URL
   uint32_t agreeing = 0;     // agreeing pairs seen
   uint32_t disagreeing = 0;  // disagreeing pairs seen (a rule in force has none)
+  bool in_force = true;      // false: withdrawn, or never made (p changed a page)
   bool operator==(const ParamRule&) const = default;
 };
 
@@ -68,11 +77,11 @@ class ParamLearner {
   std::string rewrite(std::string_view url) const;
   // The rules in force, by host and parameter.
   std::vector<ParamRule> rules() const;
-  // The crawl state (rules in force, and the parameters that changed a page, which are never
-  // learned) as text, and back: one line per (host, param): "+" or "-", agreeing, disagreeing,
-  // host, param, tab-separated. restore() throws std::runtime_error for a malformed line.
-  std::string save() const;
-  void restore(std::string_view saved);
+  // The crawl state: the rules in force and the parameters that changed a page (never learned),
+  // by host and parameter; restore() puts a state() back (a resume). Evidence short of a rule is
+  // not kept.
+  std::vector<ParamRule> state() const;
+  void restore(const std::vector<ParamRule>& state);
 
  private:
   struct Evidence {

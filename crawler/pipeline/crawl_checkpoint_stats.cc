@@ -74,6 +74,10 @@ void CrawlStats::add_saved(const nlohmann::json& saved) {
   };
   for (const auto& [pointer, counter] : kCounters) (this->*counter).fetch_add(saved_count(saved, pointer));
   std::lock_guard<std::mutex> lock(mu_);
+  if (const nlohmann::json::json_pointer rules("/content_seen/rules");
+      saved.contains(rules) && saved.at(rules).is_array()) {
+    param_rules_ = saved.at(rules);  // the learned rules at the checkpoint (docs/content-seen.md)
+  }
   add_saved_map(saved, "/fetches/failures_by_outcome", failures_by_outcome_);
   add_saved_map(saved, "/links/refused_by_reason", refusals_by_reason_);
   add_saved_map(saved, "/links/dropped_by_reason", drops_by_reason_);

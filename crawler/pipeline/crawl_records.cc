@@ -261,6 +261,11 @@ std::optional<FirstCapture> CrawlRecords::first_capture_of(std::string_view url,
   return first;
 }
 
+bool CrawlRecords::holds(std::string_view url) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return store_->get(url).has_value();
+}
+
 void CrawlRecords::for_each_queued(const std::function<void(std::string_view url, uint32_t depth)>& visit) {
   store_->scan_all([&](const UrlRecord& r) {
     if (r.outcome == UrlOutcome::kQueued) visit(r.url, r.depth);

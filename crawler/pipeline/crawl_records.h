@@ -89,6 +89,8 @@ class CrawlRecords {
   // and replayed with the records: replay() indexes the body of each completed first capture.
   std::optional<FirstCapture> first_capture_of(std::string_view url, std::string_view payload_digest,
                                                int64_t fetched_ms);
+  // Whether the records hold `url` (every URL the seen filter admitted has one): an exact answer.
+  bool holds(std::string_view url);
   // A record pages.jsonl got: the URL's outcome.
   void ended(const PageRecord& page);
   // A resume: the admissions and outcomes of the journals since the checkpoint, over its copy.

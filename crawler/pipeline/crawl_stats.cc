@@ -22,6 +22,16 @@ nlohmann::json top_hosts(const std::vector<std::pair<std::string, uint64_t>>& to
 
 }  // namespace
 
+void CrawlStats::set_param_rules(nlohmann::json rules) {
+  std::lock_guard<std::mutex> lock(mu_);
+  param_rules_ = std::move(rules);
+}
+
+nlohmann::json CrawlStats::param_rules() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return param_rules_;
+}
+
 void CrawlStats::to_status(CrawlStatus& status) const {
   status.false_positives_rescued = false_positives_rescued.load();
   status.exact_duplicates = exact_duplicates.load();
@@ -98,7 +108,8 @@ nlohmann::json CrawlStats::to_json() const {
         {"near_duplicates", v(near_duplicates)},
         {"warc_bytes_saved", v(warc_bytes_saved)},
         {"fetches_saved_by_rules", v(fetches_saved_by_rules)},
-        {"learned_rules", v(learned_rules)}}},
+        {"learned_rules", v(learned_rules)},
+        {"rules", param_rules_}}},
       {"outcomes", {{"records", records}, {"by_outcome", outcomes_}}},
       {"redirects",
        {{"followed", v(redirects)}, {"deduplicated", v(redirects_deduplicated)}, {"dropped", v(redirects_dropped)}}},

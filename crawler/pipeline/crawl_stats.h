@@ -90,6 +90,11 @@ struct CrawlStats {
   // Adds the counts of a to_json() saved in a crawl checkpoint, so report.json counts across
   // resumes (crawl_checkpoint_stats.cc). Only the top hosts of duplicates_by_host were saved.
   void add_saved(const nlohmann::json& saved);
+  // content_seen's learned parameter rules (docs/content-seen.md): an array of {host, param,
+  // agreeing, disagreeing, in_force}, report.json's content_seen.rules; saved with the counters, so
+  // a resume restores the rules from it.
+  void set_param_rules(nlohmann::json rules);
+  nlohmann::json param_rules() const;
 
  private:
   mutable std::mutex mu_;
@@ -100,6 +105,7 @@ struct CrawlStats {
   std::map<std::string, uint64_t> refusals_by_reason_;
   std::map<std::string, uint64_t> drops_by_reason_;
   std::map<std::string, uint64_t> outcomes_;
+  nlohmann::json param_rules_ = nlohmann::json::array();
 };
 
 }  // namespace bloomcrawl

@@ -465,7 +465,7 @@ void Crawler::dispatch(Clock::time_point now, size_t max_in_flight) {
     page.redirect_hops = q.redirect_hops;
     page.sitemap = q.sitemap;
     page.lease = std::move(*lease);  // after the copies: q views into it
-    if (settings_.obey_robots && !robots_admit(page, now)) continue;
+    if (!admit_to_fetch(page, now)) continue;
     submit_page(std::move(page));
   }
 }
@@ -952,7 +952,7 @@ std::optional<Crawler::Candidate> Crawler::candidate(std::string_view href, cons
     stats_.add_drop(scope_verdict_name(verdict));
     return std::nullopt;
   }
-  return Candidate{std::move(c.url), std::move(c.host), kind, false};
+  return learned_candidate(std::move(c.url), std::move(c.host), kind);
 }
 
 void Crawler::follow_redirect(const PageRequest& page, const FetchResult& result, PageRecord& rec) {

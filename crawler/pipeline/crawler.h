@@ -37,6 +37,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "crawler/content/near_duplicate_index.h"
+#include "crawler/content/param_learner.h"
 #include "crawler/extract/links.h"
 #include "crawler/output/status_file.h"
 #include "crawler/persist/crawl_checkpoint.h"
@@ -170,6 +172,15 @@ class Crawler {
   // makes the page its duplicate; the page archived (a revisit record for a duplicate). False when
   // its links are not to be extracted.
   bool see_content(const FetchResult& result, PageRecord& record);
+  // The learned parameter rules (restored from the resumed checkpoint's report at first use); a
+  // fetched page as their evidence, and its near duplicate looked up (crawler_content.cc).
+  ParamLearner& learner();
+  bool see_text(const FetchResult& result, PageRecord& record);
+  // A link's candidate with its host's learned parameters dropped.
+  std::optional<Candidate> learned_candidate(std::string url, std::string host, LinkKind kind);
+  // A leased page: dropped as `learned_duplicate` when its URL without the learned parameters is
+  // seen, else robots.txt's verdict (robots_admit()). False when it is not to be fetched now.
+  bool admit_to_fetch(PageRequest& page, Clock::time_point now);
   void follow_redirect(const PageRequest& page, const FetchResult& result, PageRecord& record);
   void process_sitemap(const PageRequest& page, const FetchResult& result, PageRecord& record);
   void admit_sitemaps(const std::vector<std::string>& urls, const Url* base, uint32_t depth, const std::string& parent);
@@ -285,6 +296,10 @@ class Crawler {
   std::unique_ptr<PageLog> page_log_;
   std::unique_ptr<WarcWriter> warc_;
   std::unique_ptr<CrawlCheckpointer> checkpointer_;
+  // content_seen (docs/content-seen.md): the learned parameter rules, and the pages' SimHashes.
+  ParamLearner learner_{uint32_t(settings_.content_seen.learn_min_pairs), /*near=*/true};
+  std::once_flag learner_restored_;
+  NearDuplicateIndex near_duplicates_;
   std::unique_ptr<Fetcher> fetcher_;
   std::unique_ptr<ClusterLink> cluster_;   // cluster mode only
   std::unique_ptr<ClusterOutbox> outbox_;  // cluster mode only; its callbacks use the members above
