@@ -4,9 +4,15 @@
 // parameter that changes the page only for some items is never learned; pages that differ per
 // render by a timestamp are near-identical evidence. Compared with the same crawl without learning:
 // far fewer fetches per distinct page.
+#include <sys/types.h>
+
 #include <atomic>
+#include <condition_variable>
+#include <csignal>
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <mutex>
 #include <set>
 #include <string>
 
@@ -22,6 +28,8 @@
 #include "crawler/pipeline/crawler.h"
 #include "tests/support/fetch_loopback_server.h"
 #include "tests/support/page_records.h"
+#include "tests/support/shell_run.h"
+#include "tests/support/spawn.h"
 #include "tests/support/temp_dir.h"
 
 namespace bloomcrawl {
@@ -81,6 +89,14 @@ class ShopPages {
 class Shop {
  public:
   Shop() {
+    site_.server().set_pre_routing_handler([this](const httplib::Request&, httplib::Response&) {
+      {
+        std::lock_guard lock(mu_);
+        ++requests_;
+      }
+      requested_.notify_all();
+      return httplib::Server::HandlerResponse::Unhandled;
+    });
     site_.server().Get(
         "/", [this](const httplib::Request&, httplib::Response& res) { res.set_content(pages_.home(), "text/html"); });
     site_.server().Get("/list", [this](const httplib::Request& req, httplib::Response& res) {
@@ -98,10 +114,17 @@ class Shop {
   }
   std::string url(const std::string& path) const { return site_.url(path); }
   void stop() { site_.stop(); }
+  bool wait_for_requests(int n) {
+    std::unique_lock lock(mu_);
+    return requested_.wait_for(lock, std::chrono::seconds(60), [&] { return requests_ >= n; });
+  }
 
  private:
   ShopPages pages_;
   LoopbackHttpServer site_;
+  std::mutex mu_;
+  std::condition_variable requested_;
+  int requests_ = 0;
 };
 
 struct ShopCrawl {
@@ -120,7 +143,7 @@ ShopCrawl crawl_shop(bool learn) {
   c.seeds.urls = {shop.url("/")};
   c.scope.allowed_hosts = {"127.0.0.1"};
   c.scope.max_pages = 500;  // without learning, the fresh visit ids never end
-  c.scope.max_depth = -1;  // the list pages chain deeper than the default
+  c.scope.max_depth = -1;   // the list pages chain deeper than the default
   c.politeness.delay_ms = 0;
   c.fetch.allowed_ranges = {"127.0.0.0/8"};
   c.output.directory = out.path().string();
@@ -172,6 +195,69 @@ TEST(LearnedParamsCrawlTest, ParametersThatNeverChangeAPageAreLearnedAndNoPageIs
   std::printf("fetches per distinct page: learned %.2f (%llu), without learning %.2f (%llu)\n", learned_ratio,
               (unsigned long long)learned.fetched, plain_ratio, (unsigned long long)plain.fetched);
   EXPECT_LT(learned_ratio, plain_ratio / 2);
+}
+
+std::map<std::string, nlohmann::json> rules_by_param(const nlohmann::json& rules) {
+  std::map<std::string, nlohmann::json> out;
+  for (const nlohmann::json& r : rules) out[r["param"].get<std::string>()] = r;
+  return out;
+}
+
+// The rules are crawl state: a kill -9 once they are made, and `inspect` lists them as the resume
+// restores them; the resume does not learn them again (no "learned" line) and ends with them.
+TEST(LearnedParamsCrawlTest, RulesSurviveAKill9AndTheResumeRestoresThem) {
+  Shop shop;
+  const testing::TempDir dir;
+  const fs::path out = dir.path() / "out";
+  const fs::path checkpoints = dir.path() / "ckpt";
+  const nlohmann::json c = {
+      {"seeds", {{"urls", {shop.url("/")}}}},
+      {"scope", {{"allowed_hosts", {"127.0.0.1"}}, {"max_depth", -1}, {"max_pages", 500}}},
+      {"politeness", {{"delay_ms", 0}}},
+      {"fetch", {{"allowed_ranges", {"127.0.0.0/8"}}}},
+      {"output", {{"directory", out.string()}}},
+      {"checkpoint", {{"directory", checkpoints.string()}, {"interval_s", 0}, {"interval_pages", 10}}},
+      {"logging", {{"progress", "never"}}},
+  };
+  std::ofstream(dir.path() / "crawl.json") << c.dump(2);
+  std::vector<std::string> args = {BLOOMCRAWL_BIN, "crawl", "-c", (dir.path() / "crawl.json").string()};
+  const pid_t first = testing::spawn_to_files(args, (dir.path() / "stdout").string(), (dir.path() / "stderr").string());
+  ASSERT_GT(first, 0);
+  // The rules are made within the first ~60 requests (5 agreeing pairs each); 150 leaves a few
+  // checkpoints after them.
+  const bool reached = shop.wait_for_requests(150);
+  kill(first, SIGKILL);
+  ASSERT_EQ(testing::wait_exit_code(first), 128 + SIGKILL);
+  ASSERT_TRUE(reached);
+
+  const fs::path inspected = dir.path() / "inspect.json";
+  // The JSON on stdout into a file, the summary on stderr left out.
+  ASSERT_EQ(testing::run_shell("{ " + std::string(BLOOMCRAWL_BIN) + " inspect " + checkpoints.string() + " >" +
+                               inspected.string() + " 2>/dev/null; }")
+                .exit_code,
+            0);
+  const nlohmann::json inspect = nlohmann::json::parse(std::ifstream(inspected));
+  const auto before = rules_by_param(inspect["learned_rules"]);
+  ASSERT_TRUE(before.contains("vid")) << inspect["learned_rules"].dump();
+  EXPECT_TRUE(before.at("vid")["in_force"]);
+
+  args.emplace_back("--resume");
+  const pid_t resumed =
+      testing::spawn_to_files(args, (dir.path() / "stdout").string(), (dir.path() / "stderr2").string());
+  ASSERT_EQ(testing::wait_exit_code(resumed), 0);
+  shop.stop();
+  std::ifstream log(dir.path() / "stderr2");
+  const std::string resumed_log((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(resumed_log.find("parameter 'vid' learned"), std::string::npos) << "learned again: not restored";
+  const nlohmann::json report = nlohmann::json::parse(std::ifstream(out / "report.json"));
+  const auto after = rules_by_param(report["content_seen"]["rules"]);
+  ASSERT_TRUE(after.contains("vid"));
+  EXPECT_TRUE(after.at("vid")["in_force"]);
+  EXPECT_GE(after.at("vid")["agreeing"].get<uint32_t>(), before.at("vid")["agreeing"].get<uint32_t>());
+  for (const auto& [url, lines] : testing::read_page_records(out)) {
+    const std::string outcome = lines.back()["outcome"];
+    EXPECT_TRUE(outcome == "ok" || outcome == "learned_duplicate") << url << ": " << outcome;
+  }
 }
 
 PageContent content_of(const std::string& body) {
