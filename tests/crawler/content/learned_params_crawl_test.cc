@@ -180,11 +180,18 @@ TEST(LearnedParamsCrawlTest, ParametersThatNeverChangeAPageAreLearnedAndNoPageIs
   // No page of the parameters that matter lost: every item, every list page.
   EXPECT_EQ(learned.items_seen.size(), size_t(kItems));
   EXPECT_EQ(learned.lists_seen.size(), size_t(kListPages));
-  // Every URL admitted has its record: fetched, or dropped as a learned duplicate.
+  // Every URL admitted has its record: fetched, or dropped as a learned duplicate. Renders of an
+  // item fetched at two URLs (visit ids in their links) are near duplicates: annotated only.
+  uint64_t near = 0;
   for (const auto& [url, lines] : learned.pages) {
     const std::string outcome = lines.back()["outcome"];
     EXPECT_TRUE(outcome == "ok" || outcome == "learned_duplicate") << url << ": " << outcome;
+    if (!lines.back().contains("near_duplicate_of")) continue;
+    ++near;
+    EXPECT_GT(lines.back()["links_found"].get<int>(), 0) << url << ": annotated, its links still followed";
   }
+  EXPECT_GT(near, 0u);
+  EXPECT_EQ(learned.report["content_seen"]["near_duplicates"], near);
 
   const ShopCrawl plain = crawl_shop(false);
   EXPECT_TRUE(plain.report["content_seen"]["rules"].empty());
