@@ -374,7 +374,8 @@ nlohmann::json CrawlCheckpointer::saved_stats() const {
 void CrawlCheckpointer::maybe_checkpoint() {
   if (!enabled()) return;
   const auto now = std::chrono::steady_clock::now();
-  if (journal_ && now - last_stats_record_ >= std::chrono::seconds(1)) {
+  // Learned parameter rules are crawl state (docs/content-seen.md): journaled as soon as they change.
+  if (journal_ && (now - last_stats_record_ >= std::chrono::seconds(1) || stats_.take_param_rules_changed())) {
     // Only the scheduler thread swaps journal_, and this is it: no gate pass needed.
     JournalBatch batch;
     add_record(batch, StatsRecord{saved_stats().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)});

@@ -23,8 +23,11 @@ nlohmann::json top_hosts(const std::vector<std::pair<std::string, uint64_t>>& to
 }  // namespace
 
 void CrawlStats::set_param_rules(nlohmann::json rules) {
-  std::lock_guard<std::mutex> lock(mu_);
-  param_rules_ = std::move(rules);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    param_rules_ = std::move(rules);
+  }
+  param_rules_changed_.store(true);
 }
 
 nlohmann::json CrawlStats::param_rules() const {

@@ -95,6 +95,8 @@ struct CrawlStats {
   // a resume restores the rules from it.
   void set_param_rules(nlohmann::json rules);
   nlohmann::json param_rules() const;
+  // Whether the rules changed since the last call: the checkpointer journals them at once.
+  bool take_param_rules_changed() { return param_rules_changed_.exchange(false); }
 
  private:
   mutable std::mutex mu_;
@@ -106,6 +108,7 @@ struct CrawlStats {
   std::map<std::string, uint64_t> drops_by_reason_;
   std::map<std::string, uint64_t> outcomes_;
   nlohmann::json param_rules_ = nlohmann::json::array();
+  std::atomic<bool> param_rules_changed_{false};
 };
 
 }  // namespace bloomcrawl

@@ -32,7 +32,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // The input as a URL (the bytes up to the first newline) fetched twice with the page's text.
   bloomcrawl::ParamLearner learner(1, true);
   const std::string url(input.substr(0, input.find('\n')));
-  const bloomcrawl::PageContent content{.digest = "d", .simhash = bloomcrawl::simhash64(text.text), .title = text.title};
+  const bloomcrawl::PageContent content{
+      .digest = "d", .simhash = bloomcrawl::simhash64(text.text), .title = text.title};
   learner.observe(url, content);
   learner.observe(url + "&x=1", content);
   learner.rewrite(url + "?x=2&y");

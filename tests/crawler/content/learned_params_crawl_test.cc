@@ -261,10 +261,24 @@ TEST(LearnedParamsCrawlTest, RulesSurviveAKill9AndTheResumeRestoresThem) {
   ASSERT_TRUE(after.contains("vid"));
   EXPECT_TRUE(after.at("vid")["in_force"]);
   EXPECT_GE(after.at("vid")["agreeing"].get<uint32_t>(), before.at("vid")["agreeing"].get<uint32_t>());
-  for (const auto& [url, lines] : testing::read_page_records(out)) {
-    const std::string outcome = lines.back()["outcome"];
+  // The digest index across the kill (the journal replayed over the generation's copy): each body
+  // has one first capture, and every duplicate names a page fetched with the same body.
+  const auto pages = testing::read_page_records(out);
+  std::map<std::string, std::set<std::string>> firsts;  // payload digest -> URLs fetched first with it
+  for (const auto& [url, lines] : pages) {
+    const nlohmann::json& last = lines.back();
+    const std::string outcome = last["outcome"];
     EXPECT_TRUE(outcome == "ok" || outcome == "learned_duplicate") << url << ": " << outcome;
+    if (outcome != "ok" || last["status"] != 200 || !last.contains("payload_digest")) continue;
+    if (!last.contains("duplicate_of")) {
+      firsts[last["payload_digest"]].insert(url);
+      continue;
+    }
+    const auto first = pages.find(last["duplicate_of"].get<std::string>());
+    ASSERT_NE(first, pages.end()) << url << " is a duplicate of a page never recorded";
+    EXPECT_EQ(first->second.back().value("payload_digest", ""), last["payload_digest"]) << url;
   }
+  for (const auto& [digest, urls] : firsts) EXPECT_EQ(urls.size(), 1u) << digest << " first at several URLs";
 }
 
 PageContent content_of(const std::string& body) {
