@@ -212,6 +212,20 @@ struct RecrawlConfig {
   bool operator==(const RecrawlConfig&) const = default;
 };
 
+// Content seen (docs/content-seen.md): the same page behind other URLs found by its payload digest
+// (and its text's SimHash), archived once, and the query parameters behind it learned per host.
+inline const std::vector<std::string> kNearDuplicateModes = {"annotate", "off", "skip_links"};
+
+struct ContentSeenConfig {
+  bool digest = true;                        // a 200 body seen at another URL: duplicate_of
+  bool skip_links_of_duplicates = true;      // a duplicate's links are not extracted (Mercator)
+  std::int64_t min_warc_dedup_bytes = 1024;  // a duplicate body this long or longer: a WARC revisit
+  std::string near_duplicates = "annotate";  // kNearDuplicateModes
+  bool learn_params = true;                  // per host, the query parameters that do not change the page
+  int learn_min_pairs = 5;                   // agreeing pairs (none disagreeing) that make a rule
+  bool operator==(const ContentSeenConfig&) const = default;
+};
+
 struct CrawlConfig {
   SeedsConfig seeds;
   ScopeConfig scope;
@@ -227,6 +241,7 @@ struct CrawlConfig {
   ClusterConfig cluster;
   MetricsConfig metrics;
   RecrawlConfig recrawl;
+  ContentSeenConfig content_seen;
   bool operator==(const CrawlConfig&) const = default;
 };
 

@@ -189,6 +189,16 @@ void describe(V& v, S& c) {
   v.field("continuous", c.continuous, NoRule{});
 }
 
+template <class V, SectionOf<ContentSeenConfig> S>
+void describe(V& v, S& c) {
+  v.field("digest", c.digest, NoRule{});
+  v.field("skip_links_of_duplicates", c.skip_links_of_duplicates, NoRule{});
+  v.field("min_warc_dedup_bytes", c.min_warc_dedup_bytes, kNonNegative);
+  v.field("near_duplicates", c.near_duplicates, OneOf{&kNearDuplicateModes});
+  v.field("learn_params", c.learn_params, NoRule{});
+  v.field("learn_min_pairs", c.learn_min_pairs, IntRange{1, 1000000});
+}
+
 template <class V, SectionOf<CrawlConfig> S>
 void describe(V& v, S& c) {
   v.section("seeds", c.seeds);
@@ -205,6 +215,7 @@ void describe(V& v, S& c) {
   v.section("cluster", c.cluster);
   v.section("metrics", c.metrics);
   v.section("recrawl", c.recrawl);
+  v.section("content_seen", c.content_seen);
 }
 
 }  // namespace bloomcrawl::config_detail

@@ -19,6 +19,8 @@ namespace bloomcrawl {
 namespace {
 
 constexpr const char* kStoreName = "records store";
+// The digest index's column family (docs/content-seen.md).
+constexpr const char* kDigestsFamily = "digests";
 // The block cache's shards: RocksDB's default for a cache of this size is 64, each too small to
 // keep a big file's index or filter block (hundreds of KB) from being evicted by data blocks.
 constexpr int kCacheShardBits = 4;
@@ -89,11 +91,20 @@ RecordStore::RecordStore(std::filesystem::path directory, size_t memory_budget)
   std::error_code error;
   std::filesystem::create_directories(directory_, error);
   if (error) fail("cannot create the directory: " + error.message());
+  rocksdb::Options options = store_options(memory_budget, env_.get(), cache_);
+  options.create_missing_column_families = true;  // a store written before the digest index
+  // The digest index takes one entry per distinct body: small memtables of its own.
+  rocksdb::ColumnFamilyOptions digests(options);
+  digests.write_buffer_size = std::max<size_t>(options.write_buffer_size / 4, 64 << 10);
+  const std::vector<rocksdb::ColumnFamilyDescriptor> families = {
+      {rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions(options)}, {kDigestsFamily, digests}};
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::DB* db = nullptr;
-  const rocksdb::Status status =
-      rocksdb::DB::Open(store_options(memory_budget, env_.get(), cache_), directory_.string(), &db);
+  const rocksdb::Status status = rocksdb::DB::Open(options, directory_.string(), families, &handles, &db);
   if (!status.ok()) fail(status);
   db_.reset(db);
+  delete handles[0];  // the default family's handle: db_ has its own
+  digests_ = handles[1];
 }
 
 RecordStore::RecordStore(std::filesystem::path directory, Mode mode, const std::filesystem::path& scratch)
@@ -114,7 +125,9 @@ RecordStore::RecordStore(std::filesystem::path directory, Mode mode, const std::
 
 // A store that failed closes a second late: RocksDB waits that long before it retries a failed
 // background flush, and the close waits for that job.
-RecordStore::~RecordStore() = default;
+RecordStore::~RecordStore() {
+  if (digests_ != nullptr) db_->DestroyColumnFamilyHandle(digests_);
+}
 
 std::unique_ptr<RecordStore> RecordStore::open_read_only(const std::filesystem::path& directory) {
   return std::unique_ptr<RecordStore>(new RecordStore(directory, Mode::kReadOnly, {}));
@@ -152,13 +165,41 @@ void RecordStore::put(const UrlRecord& record) {
   std::string value = encode_url_record(record);
   std::string key = record_key(record.url);
   // Written before this record joins the batch, so that a put that throws has recorded nothing.
-  if (pending_.size() >= kBatchedPuts && !pending_.contains(key)) flush();
+  if (pending_.size() + pending_digests_.size() >= kBatchedPuts && !pending_.contains(key)) flush();
   std::lock_guard lock(pending_mu_);
   pending_.insert_or_assign(std::move(key), std::move(value));
 }
 
+void RecordStore::put_first_capture(std::string_view payload_sha1, const FirstCapture& capture) {
+  require_writable();
+  if (failed()) throw_failure();
+  std::string key(payload_sha1);
+  if (pending_.size() + pending_digests_.size() >= kBatchedPuts && !pending_digests_.contains(key)) flush();
+  std::lock_guard lock(pending_mu_);
+  pending_digests_.insert_or_assign(std::move(key), encode_first_capture(capture));
+}
+
+std::optional<FirstCapture> RecordStore::first_capture(std::string_view payload_sha1) {
+  const std::string key(payload_sha1);
+  {
+    std::lock_guard lock(pending_mu_);
+    const auto it = pending_digests_.find(key);
+    if (it != pending_digests_.end()) return decode_first_capture(it->second, directory_.string());
+  }
+  if (digests_ == nullptr) return std::nullopt;
+  std::string value;
+  const rocksdb::Status status = db_->Get(rocksdb::ReadOptions(), digests_, key, &value);
+  if (status.IsNotFound()) return std::nullopt;
+  if (!status.ok()) throw_read_error(status.ToString());
+  try {
+    return decode_first_capture(value, directory_.string());
+  } catch (const CheckpointError& e) {
+    throw_read_error(e.what());
+  }
+}
+
 bool RecordStore::write_pending() {
-  if (pending_.empty()) return true;
+  if (pending_.empty() && pending_digests_.empty()) return true;
   // In key order: the memtable's skip list then finds each key's place from the one before.
   std::vector<const std::pair<const std::string, std::string>*> sorted;
   sorted.reserve(pending_.size());
@@ -167,6 +208,13 @@ bool RecordStore::write_pending() {
   rocksdb::WriteBatch batch;
   for (const auto* entry : sorted) {
     const rocksdb::Status status = batch.Put(entry->first, entry->second);
+    if (!status.ok()) {
+      record_failure(status.ToString());
+      return false;
+    }
+  }
+  for (const auto& [key, value] : pending_digests_) {
+    const rocksdb::Status status = batch.Put(digests_, key, value);
     if (!status.ok()) {
       record_failure(status.ToString());
       return false;
@@ -181,6 +229,7 @@ bool RecordStore::write_pending() {
   }
   std::lock_guard lock(pending_mu_);
   pending_.clear();
+  pending_digests_.clear();
   return true;
 }
 
@@ -193,7 +242,7 @@ void RecordStore::persist() {
   flush();
   rocksdb::FlushOptions options;
   options.wait = true;
-  const rocksdb::Status status = db_->Flush(options);
+  const rocksdb::Status status = db_->Flush(options, {db_->DefaultColumnFamily(), digests_});
   if (!status.ok()) fail(status);
 }
 

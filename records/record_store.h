@@ -32,9 +32,11 @@
 #include <vector>
 
 #include "base/sticky_failure.h"
+#include "records/first_capture.h"
 #include "records/url_record.h"
 
 namespace rocksdb {
+class ColumnFamilyHandle;
 class DB;
 class Cache;
 class Env;
@@ -77,6 +79,11 @@ class RecordStore {
   void persist();
 
   std::optional<UrlRecord> get(std::string_view canonical_url);
+  // The digest index (docs/content-seen.md): the first capture of a payload by its 20-byte SHA-1,
+  // in the `digests` column family, batched, checkpointed and failing like the records. A store
+  // opened for reading holds no digest index (first_capture() answers nothing).
+  void put_first_capture(std::string_view payload_sha1, const FirstCapture& capture);
+  std::optional<FirstCapture> first_capture(std::string_view payload_sha1);
   // One batched lookup (RocksDB MultiGet for the URLs not in the pending batch), results in the
   // order of `urls`.
   std::vector<std::optional<UrlRecord>> get_many(const std::vector<std::string_view>& urls);
@@ -124,11 +131,13 @@ class RecordStore {
   std::shared_ptr<rocksdb::Env> env_;  // outlives db_
   std::shared_ptr<rocksdb::Cache> cache_;
   std::unique_ptr<rocksdb::DB> db_;
+  rocksdb::ColumnFamilyHandle* digests_ = nullptr;  // the digest index; owned by db_ (writable stores only)
   // Records put and not yet written: encoded value by key. Changed by the writing thread under
   // pending_mu_, read by lookups under it; the writer reads it without the lock (it is the only
   // one that changes it), so a RocksDB write of the batch blocks no lookup.
   mutable std::mutex pending_mu_;
   std::unordered_map<std::string, std::string> pending_;
+  std::unordered_map<std::string, std::string> pending_digests_;  // the digest index's, the same way
   StickyFailure failure_{"records store"};
 };
 

@@ -10,7 +10,8 @@
 namespace bloomcrawl {
 namespace {
 
-constexpr uint8_t kVersion = 1;
+// Version 2 adds field 13 (duplicate_of); a record without it is still written as version 1.
+constexpr uint8_t kVersion = 2;
 constexpr size_t kHostHashBytes = 8;
 constexpr size_t kSha1Bytes = 20;
 
@@ -29,6 +30,7 @@ enum Field : unsigned {
   kNextFetch,
   kReason,
   kFlags,
+  kDuplicateOf,
   kFieldCount,
 };
 
@@ -231,6 +233,7 @@ std::string encode_url_record(const UrlRecord& r) {
   mark(kNextFetch, r.next_fetch_ms != 0);
   mark(kReason, !r.reason.empty());
   mark(kFlags, r.flags != 0);
+  mark(kDuplicateOf, !r.duplicate_of.empty());
   if (!r.payload_sha1.empty() && r.payload_sha1.size() != kSha1Bytes) {
     throw CheckpointError(
         r.url, "URL record: a payload digest of " + std::to_string(r.payload_sha1.size()) + " bytes, not a SHA-1's 20");
@@ -238,7 +241,7 @@ std::string encode_url_record(const UrlRecord& r) {
 
   std::string out;
   out.reserve(24 + r.etag.size() + r.last_modified.size() + r.reason.size() + r.payload_sha1.size());
-  out.push_back(static_cast<char>(kVersion));
+  out.push_back(static_cast<char>(r.duplicate_of.empty() ? 1 : kVersion));
   out.push_back(static_cast<char>(r.outcome));
   append_varint(out, present);
   auto has = [present](Field field) { return (present >> field & 1) != 0; };
@@ -255,13 +258,14 @@ std::string encode_url_record(const UrlRecord& r) {
   if (has(kNextFetch)) append_varint(out, static_cast<uint64_t>(r.next_fetch_ms));
   if (has(kReason)) append_string(out, r.reason);
   if (has(kFlags)) append_varint(out, r.flags);
+  if (has(kDuplicateOf)) append_string(out, r.duplicate_of);
   return out;
 }
 
 UrlRecord decode_url_record(std::string_view url, std::string_view value) {
   ValueReader in(url, value);
   const uint8_t version = in.byte("version");
-  if (version != kVersion) in.fail("version " + std::to_string(version) + ", not 1");
+  if (version < 1 || version > kVersion) in.fail("version " + std::to_string(version) + ", not 1 or 2");
   UrlRecord r;
   r.url = std::string(url);
   const uint8_t outcome = in.byte("outcome");
@@ -270,7 +274,8 @@ UrlRecord decode_url_record(std::string_view url, std::string_view value) {
   }
   r.outcome = static_cast<UrlOutcome>(outcome);
   const uint64_t present = in.varint("present fields");
-  if ((present >> kFieldCount) != 0) in.fail("unknown fields (present bits " + std::to_string(present) + ")");
+  const Field fields = version == 1 ? kDuplicateOf : kFieldCount;
+  if ((present >> fields) != 0) in.fail("unknown fields (present bits " + std::to_string(present) + ")");
   auto has = [present](Field field) { return (present >> field & 1) != 0; };
   constexpr uint64_t kMax32 = std::numeric_limits<uint32_t>::max();
   if (has(kHttpStatus)) r.http_status = static_cast<uint16_t>(in.varint("HTTP status", 0xffff));
@@ -286,6 +291,7 @@ UrlRecord decode_url_record(std::string_view url, std::string_view value) {
   if (has(kNextFetch)) r.next_fetch_ms = static_cast<int64_t>(in.varint("next fetch time"));
   if (has(kReason)) r.reason = in.string("reason");
   if (has(kFlags)) r.flags = static_cast<uint32_t>(in.varint("flags", kMax32));
+  if (has(kDuplicateOf)) r.duplicate_of = in.string("duplicate_of");
   if (!in.at_end()) in.fail("bytes after the last field");
   return r;
 }
@@ -308,6 +314,7 @@ std::string url_record_json(const UrlRecord& r) {
       .number("next_fetch_ms", r.next_fetch_ms)
       .string("reason", r.reason)
       .number("flags", r.flags)
+      .string("duplicate_of", r.duplicate_of)
       .done();
 }
 

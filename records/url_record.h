@@ -36,6 +36,7 @@ struct UrlRecord {
   int64_t next_fetch_ms = 0;        // 0: not scheduled (the recrawl issue sets it)
   std::string reason;               // kDropped/kFailed: why (the outcome word of pages.jsonl)
   uint32_t flags = 0;               // kRecord* bits
+  std::string duplicate_of;         // the URL the same 200 body was first fetched at (content seen)
 
   bool operator==(const UrlRecord&) const = default;
 };

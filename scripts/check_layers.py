@@ -28,12 +28,13 @@ ROOMS = {
     "persist": ("crawler/persist", ["seenfilter", "frontier", "records", "base"]),
     "output": ("crawler/output", ["fetch", "url", "base"]),
     "recrawl": ("crawler/recrawl", ["base"]),
+    "content": ("crawler/content", ["base"]),
     "pipeline": ("crawler/pipeline", ["cluster", "config", "robots", "url", "extract", "fetch", "persist", "output",
-                                      "recrawl", "seenfilter", "frontier", "records", "base"]),
+                                      "recrawl", "content", "seenfilter", "frontier", "records", "base"]),
     "cluster": ("crawler/cluster", ["config", "base"]),
     "observe": ("crawler/observe", ["config", "base"]),
     "cli": ("crawler/cli", ["pipeline", "cluster", "observe", "records", "config", "robots", "url", "extract", "fetch", "persist", "output",
-                            "recrawl", "seenfilter", "frontier", "base"]),
+                            "recrawl", "content", "seenfilter", "frontier", "base"]),
     "python": ("python/src", ["seenfilter", "base"]),
 }
 # Rooms built by their own build file instead of CMakeLists.txt: that file compiles the sources of

@@ -161,6 +161,10 @@ Description describe_crawl(const InspectArgs& args) {
                                 {"pages_completed", replay.completed.size()},
                                 {"in_flight_at_stop", replay.outstanding.size()},
                                 {"journal_problems", replay.problems}};
+  // The learned parameter rules a resume restores (docs/content-seen.md): the newest stats record's.
+  const nlohmann::json& stats = replay.last_stats.is_object() ? replay.last_stats : m.stats;
+  d.json["learned_rules"] =
+      stats.value("content_seen", nlohmann::json::object()).value("rules", nlohmann::json::array());
   // After a kill the generation alone can be far behind: say first what a resume continues from.
   const ResumePoint resume = resume_point(m, replay);
   d.json["resume"] = {{"pages_done", resume.pages_done},

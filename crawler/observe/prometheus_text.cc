@@ -145,6 +145,16 @@ void filter_and_frontier_metrics(Exposition& e) {
             "URLs the filter took as seen that the URL records did not hold, fetched after all "
             "(seen_filter.exact).",
             "/links/false_positives_rescued");
+  e.counter("bloomcrawl_content_exact_duplicates_total",
+            "200 bodies already fetched at another URL (content_seen.digest).", "/content_seen/exact_duplicates");
+  e.counter("bloomcrawl_content_near_duplicates_total",
+            "Pages whose text is within 3 SimHash bits of an earlier page's.", "/content_seen/near_duplicates");
+  e.gauge("bloomcrawl_content_learned_rules", "Query parameters learned not to change a host's pages, in force.",
+          "/content_seen/learned_rules");
+  e.counter("bloomcrawl_content_fetches_saved_by_rules_total",
+            "Links a learned parameter rule rewrote to a URL already seen.", "/content_seen/fetches_saved_by_rules");
+  e.counter("bloomcrawl_content_warc_bytes_saved_total",
+            "WARC payload bytes left out by revisit records of duplicate bodies.", "/content_seen/warc_bytes_saved");
   e.counter("bloomcrawl_seen_filter_audited_false_positives_total",
             "URLs wrongly taken as seen, counted by the exact audit set (--audit).", "/audit/false_positives");
   e.gauge("bloomcrawl_frontier_queued_urls", "URLs waiting in the frontier.", "/frontier/queued");

@@ -46,6 +46,8 @@ constexpr std::string_view kPage = R"html(<!DOCTYPE html>
       <div class="figure"><b id="duplicates-avoided">-</b><span>duplicate fetches avoided</span></div>
       <div class="figure"><b id="revisited">-</b><span>known pages revisited</span></div>
       <div class="figure"><b id="next-due">-</b><span>next revisit due</span></div>
+      <div class="figure"><b id="exact-duplicates">-</b><span>pages seen at another URL</span></div>
+      <div class="figure"><b id="learned-rules">-</b><span>learned parameter rules</span></div>
     </div>
     <div class="bar"><div id="progress-bar" style="width:0;background:#3b7dd8"></div></div>
     <span id="progress-text"></span>
@@ -113,6 +115,8 @@ function render(s) {
   text("duplicates-avoided", fmt(p.duplicates_avoided));
   text("revisited", fmt(p.revisited));
   text("next-due", p.revisit_next_due_seconds > 0 ? new Date(p.revisit_next_due_seconds * 1000).toISOString() : "-");
+  text("exact-duplicates", fmt(p.exact_duplicates));
+  text("learned-rules", fmt(p.learned_rules));
   const total = p.max_pages > 0 ? p.max_pages : p.pages_fetched + p.queued;
   const share = total > 0 ? Math.min(1, p.pages_fetched / total) : 0;
   $("progress-bar").style.width = (100 * share).toFixed(1) + "%";

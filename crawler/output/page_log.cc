@@ -123,6 +123,7 @@ std::string page_line(const PageRecord& r) {
   number("bytes", r.bytes);
   text("content_type", r.content_type);
   number("depth", r.depth);
+  if (!r.duplicate_of.empty()) text("duplicate_of", r.duplicate_of);
   if (!r.error.empty()) text("error", r.error);
   key("fetch_ms");
   append_json_double(r.fetch_ms, &line);
@@ -136,6 +137,7 @@ std::string page_line(const PageRecord& r) {
     line.append("true");
   }
   if (!r.location.empty()) text("location", r.location);
+  if (!r.near_duplicate_of.empty()) text("near_duplicate_of", r.near_duplicate_of);
   text("outcome", r.outcome);
   text("parent", r.parent);
   if (sent && !r.payload_digest.empty()) text("payload_digest", r.payload_digest);

@@ -38,6 +38,10 @@ struct PageRecord {
   uint32_t links_found = 0;
   uint32_t links_new = 0;
   bool links_truncated = false;  // part of the page was not parsed for links (docs/links.md)
+  // Content seen (docs/content-seen.md): the URL the same 200 body was first fetched at; the
+  // earlier page whose text's SimHash is within 3 bits.
+  std::string duplicate_of;
+  std::string near_duplicate_of;
   // Set when a request was sent; the fields after it are written only then, each if known.
   std::optional<std::chrono::system_clock::time_point> fetch_time;
   std::string ip;

@@ -41,6 +41,11 @@ void visit_fields(Status& s, Visit&& v) {
   v("revisited", s.revisited);
   v("revisit_next_due_ms", s.revisit_next_due_ms);
   v("revisits_due_within_hour", s.revisits_due_within_hour);
+  v("exact_duplicates", s.exact_duplicates);
+  v("near_duplicates", s.near_duplicates);
+  v("learned_rules", s.learned_rules);
+  v("fetches_saved_by_rules", s.fetches_saved_by_rules);
+  v("warc_bytes_saved", s.warc_bytes_saved);
   v("filter_keys", s.filter_keys);
   v("filter_capacity", s.filter_capacity);
   v("filter_layers", s.filter_layers);

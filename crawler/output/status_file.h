@@ -19,7 +19,7 @@
 namespace bloomcrawl {
 
 inline constexpr const char* kStatusFileName = "status.json";
-inline constexpr uint32_t kStatusFileVersion = 1;
+inline constexpr uint32_t kStatusFileVersion = 2;  // 2: the revisit and content-seen fields
 
 struct CrawlStatus {
   std::string state = "running";  // running, done, stopped
@@ -44,6 +44,12 @@ struct CrawlStatus {
   uint64_t revisited = 0;
   int64_t revisit_next_due_ms = 0;  // Unix ms; 0: none known
   uint64_t revisits_due_within_hour = 0;
+  // content_seen (docs/content-seen.md)
+  uint64_t exact_duplicates = 0;
+  uint64_t near_duplicates = 0;
+  uint64_t learned_rules = 0;
+  uint64_t fetches_saved_by_rules = 0;
+  uint64_t warc_bytes_saved = 0;
   uint64_t filter_keys = 0;
   uint64_t filter_capacity = 0;
   uint64_t filter_layers = 0;

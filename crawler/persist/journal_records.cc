@@ -8,8 +8,9 @@ namespace bloomcrawl {
 namespace {
 
 // The completed record's optional groups (the u32 after its fixed fields says which follow).
-constexpr uint32_t kCompletedHasOutputs = 1;  // where the page's outputs ended
-constexpr uint32_t kCompletedHasRecord = 2;   // what the page's URL record holds
+constexpr uint32_t kCompletedHasOutputs = 1;    // where the page's outputs ended
+constexpr uint32_t kCompletedHasRecord = 2;     // what the page's URL record holds
+constexpr uint32_t kCompletedHasDuplicate = 4;  // the URL its body was first fetched at (content seen)
 
 class PayloadWriter {
  public:
@@ -75,7 +76,8 @@ struct Encoder {
     PayloadWriter w;
     w.str(r.url).u32(r.status).u64(r.bytes).u32(r.fetch_ms);
     // The optional groups, after a u32 saying which follow (docs/checkpoint-format.md, "Journal").
-    const uint32_t extras = (r.outputs ? kCompletedHasOutputs : 0) | (r.outcome.empty() ? 0 : kCompletedHasRecord);
+    const uint32_t extras = (r.outputs ? kCompletedHasOutputs : 0) | (r.outcome.empty() ? 0 : kCompletedHasRecord) |
+                            (r.duplicate_of.empty() ? 0 : kCompletedHasDuplicate);
     if (extras != 0) w.u32(extras);
     if (r.outputs)
       w.u64(r.outputs->pages_end).u64(r.outputs->edges_end).str(r.outputs->warc_file).u64(r.outputs->warc_end);
@@ -83,6 +85,7 @@ struct Encoder {
       w.str(r.outcome).u64(uint64_t(r.fetched_ms)).str(r.payload_digest).u32(r.truncated ? 1 : 0);
       w.str(r.etag).str(r.last_modified);
     }
+    if (!r.duplicate_of.empty()) w.str(r.duplicate_of);
     batch.add(uint8_t(JournalRecordType::kCompleted), w.bytes());
   }
   void operator()(const AuditFalsePositiveRecord& r) const {
@@ -124,7 +127,7 @@ std::optional<JournalEntry> decode_record(const JournalRecord& record) {
       c.bytes = r.u64();
       c.fetch_ms = r.u32();
       const uint32_t extras = r.at_end() ? 0 : r.u32();
-      if (extras & ~(kCompletedHasOutputs | kCompletedHasRecord))
+      if (extras & ~(kCompletedHasOutputs | kCompletedHasRecord | kCompletedHasDuplicate))
         throw std::runtime_error("completed record: unknown optional groups " + std::to_string(extras));
       if (extras & kCompletedHasOutputs) {
         CompletedOutputs& o = c.outputs.emplace();
@@ -141,6 +144,7 @@ std::optional<JournalEntry> decode_record(const JournalRecord& record) {
         c.etag = r.str();
         c.last_modified = r.str();
       }
+      if (extras & kCompletedHasDuplicate) c.duplicate_of = r.str();
       r.done();
       return c;
     }

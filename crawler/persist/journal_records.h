@@ -60,6 +60,7 @@ struct CompletedRecord {
   bool truncated = false;
   std::string etag;  // the validators as received, empty if none
   std::string last_modified;
+  std::string duplicate_of;  // the URL the same 200 body was first fetched at (docs/content-seen.md)
 };
 
 struct AuditFalsePositiveRecord {

@@ -64,12 +64,20 @@ void CrawlStats::add_saved(const nlohmann::json& saved) {
       {"/links/refused_by_frontier", &CrawlStats::links_refused},
       {"/links/filter_full", &CrawlStats::filter_full},
       {"/links/false_positives_rescued", &CrawlStats::false_positives_rescued},
+      {"/content_seen/exact_duplicates", &CrawlStats::exact_duplicates},
+      {"/content_seen/near_duplicates", &CrawlStats::near_duplicates},
+      {"/content_seen/warc_bytes_saved", &CrawlStats::warc_bytes_saved},
+      {"/content_seen/fetches_saved_by_rules", &CrawlStats::fetches_saved_by_rules},
       {"/redirects/followed", &CrawlStats::redirects},
       {"/redirects/deduplicated", &CrawlStats::redirects_deduplicated},
       {"/redirects/dropped", &CrawlStats::redirects_dropped},
   };
   for (const auto& [pointer, counter] : kCounters) (this->*counter).fetch_add(saved_count(saved, pointer));
   std::lock_guard<std::mutex> lock(mu_);
+  if (const nlohmann::json::json_pointer rules("/content_seen/rules");
+      saved.contains(rules) && saved.at(rules).is_array()) {
+    param_rules_ = saved.at(rules);  // the learned rules at the checkpoint (docs/content-seen.md)
+  }
   add_saved_map(saved, "/fetches/failures_by_outcome", failures_by_outcome_);
   add_saved_map(saved, "/links/refused_by_reason", refusals_by_reason_);
   add_saved_map(saved, "/links/dropped_by_reason", drops_by_reason_);

@@ -302,6 +302,12 @@ void CrawlCheckpointer::on_page_archived(uint64_t id, WarcMark mark) {
   }
 }
 
+void CrawlCheckpointer::on_page_duplicate(uint64_t id, std::string first) {
+  if (!enabled()) return;
+  std::lock_guard<std::mutex> lock(outstanding_mu_);
+  if (auto it = outstanding_.find(id); it != outstanding_.end()) it->second.duplicate_of = std::move(first);
+}
+
 void CrawlCheckpointer::on_record_written(std::string_view url, const PageLogEnds& ends) {
   if (!enabled()) return;
   std::lock_guard<std::mutex> lock(outstanding_mu_);
@@ -350,7 +356,8 @@ void CrawlCheckpointer::on_page_processed(uint64_t id, const FetchResult& result
                                     .payload_digest = result.payload_digest,
                                     .truncated = result.body_truncated,
                                     .etag = result.etag,
-                                    .last_modified = result.last_modified});
+                                    .last_modified = result.last_modified,
+                                    .duplicate_of = std::move(o.duplicate_of)});
   // With no output to wait for, or with where its outputs ended (a resume checks them), the record
   // is written at once; otherwise it waits for the group commit, which syncs the outputs first.
   if (o.written || (!page_log_ && !warc_)) {
@@ -383,7 +390,8 @@ nlohmann::json CrawlCheckpointer::saved_stats() const {
 void CrawlCheckpointer::maybe_checkpoint() {
   if (!enabled()) return;
   const auto now = std::chrono::steady_clock::now();
-  if (journal_ && now - last_stats_record_ >= std::chrono::seconds(1)) {
+  // Learned parameter rules are crawl state (docs/content-seen.md): journaled as soon as they change.
+  if (journal_ && (now - last_stats_record_ >= std::chrono::seconds(1) || stats_.take_param_rules_changed())) {
     // Only the scheduler thread swaps journal_, and this is it: no gate pass needed.
     JournalBatch batch;
     add_record(batch, StatsRecord{saved_stats().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)});

@@ -104,6 +104,9 @@ class CrawlCheckpointer {
   // for every record, kept for a page being fetched). Its completed record carries them.
   void on_page_archived(uint64_t id, WarcMark mark);
   void on_record_written(std::string_view url, const PageLogEnds& ends);
+  // The page's 200 body was first fetched at `first` (docs/content-seen.md): its completed record
+  // says so, so that a replay marks its URL record and leaves the digest index to `first`.
+  void on_page_duplicate(uint64_t id, std::string first);
   // The page's completed record: written at once when it carries where its outputs ended (a kill
   // -9 keeps it, and a resume trusts it only if they are on disk), else held for the group commit.
   void on_page_processed(uint64_t id, const FetchResult& result);
@@ -145,6 +148,7 @@ class CrawlCheckpointer {
     bool fetched = false;  // frontier_.complete() done, processing not finished
     bool written = false;  // its pages.jsonl line is written, `outputs` complete
     CompletedOutputs outputs;
+    std::string duplicate_of;
   };
 
   void resume_from_checkpoint(const RefusalRecorder& record_refusal);

@@ -52,6 +52,7 @@ struct FetchFacts {
   bool truncated = false;
   std::string_view etag;
   std::string_view last_modified;
+  std::string_view duplicate_of;
 };
 
 // The outcome of a page into `r` (its other fields as they were): a fetch counted once however
@@ -75,6 +76,7 @@ void apply_outcome(UrlRecord& r, std::string_view word, const FetchFacts& f) {
   r.payload_sha1 = sha1_of_digest(f.digest);
   r.etag = fetched ? std::string(f.etag) : "";
   r.last_modified = fetched ? std::string(f.last_modified) : "";
+  r.duplicate_of = fetched ? std::string(f.duplicate_of) : "";
   r.flags = f.truncated ? r.flags | kRecordTruncated : r.flags & ~kRecordTruncated;
 }
 
@@ -231,7 +233,7 @@ void CrawlRecords::ended(const PageRecord& page) {
   const int64_t fetched_ms = page.fetch_time ? unix_ms(*page.fetch_time) : 0;
   apply_fetch(*r, page.outcome,
               {uint32_t(page.status), page.bytes, fetched_ms, page.payload_digest, page.truncated, page.etag,
-               page.last_modified},
+               page.last_modified, page.duplicate_of},
               recrawl_);
   store_->put(*r);
 }
@@ -255,11 +257,38 @@ void CrawlRecords::replay(const JournalReplay& replay) {
   for (const CompletedRecord& c : replay.outcomes) {
     std::optional<UrlRecord> r = store_->get(c.url);
     if (!r) r = queued_record(c.url, 0, "", now_ms);
-    apply_fetch(*r, c.outcome,
-                {c.status, c.bytes, c.fetched_ms, c.payload_digest, c.truncated, c.etag, c.last_modified}, recrawl_);
+    apply_fetch(
+        *r, c.outcome,
+        {c.status, c.bytes, c.fetched_ms, c.payload_digest, c.truncated, c.etag, c.last_modified, c.duplicate_of},
+        recrawl_);
     store_->put(*r);
+    // The digest index as the live crawl left it: a first capture's body indexed (once: a replay
+    // over a copy holding it, or a later first capture, keeps the entry there), a duplicate's not.
+    if (c.status == 200 && c.duplicate_of.empty() && !r->payload_sha1.empty() && c.fetched_ms != 0 &&
+        r->outcome == UrlOutcome::kFetched && !store_->first_capture(r->payload_sha1)) {
+      store_->put_first_capture(r->payload_sha1, {.url = c.url, .fetched_ms = c.fetched_ms});
+    }
   }
   store_->flush();
+}
+
+std::optional<FirstCapture> CrawlRecords::first_capture_of(std::string_view url, std::string_view payload_digest,
+                                                           int64_t fetched_ms) {
+  const std::string sha1 = sha1_of_digest(payload_digest);
+  if (sha1.empty()) return std::nullopt;
+  std::lock_guard<std::mutex> lock(mu_);
+  std::optional<FirstCapture> first = store_->first_capture(sha1);
+  if (!first) {
+    store_->put_first_capture(sha1, {.url = std::string(url), .fetched_ms = fetched_ms});
+    return std::nullopt;
+  }
+  if (first->url == url) return std::nullopt;  // the same URL again (a refetch): no duplicate of itself
+  return first;
+}
+
+bool CrawlRecords::holds(std::string_view url) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return store_->get(url).has_value();
 }
 
 void CrawlRecords::for_each_queued(const std::function<void(std::string_view url, uint32_t depth)>& visit) {

@@ -29,6 +29,7 @@
 #include "crawler/pipeline/crawl_settings.h"
 #include "crawler/pipeline/crawl_stats.h"
 #include "frontier/frontier_types.h"
+#include "records/first_capture.h"
 #include "records/url_record.h"
 #include "seenfilter/seen_filter.h"
 
@@ -82,6 +83,14 @@ class CrawlRecords {
   // kDropped record, reason kHandedOver, so that exact mode takes it as seen.
   void admit_handed_over(SeenFilter& filter, const std::vector<std::string_view>& urls,
                          std::vector<InsertOutcome>& outcomes, uint32_t depth, std::string_view parent);
+  // The digest index (docs/content-seen.md) for a 200 body fetched at `url` with `payload_digest`
+  // ("sha1:BASE32"): the first capture of the same body at another URL, or nothing when the body
+  // is new (the index holds `url` from now on), is the URL's own or has no digest. Checkpointed
+  // and replayed with the records: replay() indexes the body of each completed first capture.
+  std::optional<FirstCapture> first_capture_of(std::string_view url, std::string_view payload_digest,
+                                               int64_t fetched_ms);
+  // Whether the records hold `url` (every URL the seen filter admitted has one): an exact answer.
+  bool holds(std::string_view url);
   // A record pages.jsonl got: the URL's outcome.
   void ended(const PageRecord& page);
   // A resume: the admissions and outcomes of the journals since the checkpoint, over its copy.

@@ -109,6 +109,7 @@ CrawlerSettings settings_from_config(const CrawlConfig& c) {
   s.filter.growth_factor = c.seen_filter.growth_factor;
   s.filter.tightening_ratio = c.seen_filter.tightening_ratio;
   s.exact_seen_filter = c.seen_filter.exact;
+  s.content_seen = c.content_seen;
   s.filter.memory_limit_bytes = c.seen_filter.memory_limit_mb ? c.seen_filter.memory_limit_mb << 20 : UINT64_MAX;
 
   s.obey_robots = c.politeness.obey_robots;

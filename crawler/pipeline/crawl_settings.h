@@ -49,7 +49,8 @@ struct CrawlerSettings {
   FrontierOptions frontier;
   FetchOptions fetch;
   SeenFilterOptions filter;
-  bool exact_seen_filter = true;  // seen_filter.exact: "seen" confirmed by the URL records (crawl_records.h)
+  bool exact_seen_filter = true;   // seen_filter.exact: "seen" confirmed by the URL records (crawl_records.h)
+  ContentSeenConfig content_seen;  // docs/content-seen.md
   bool obey_robots = true;
   bool sitemaps_as_seeds = false;  // robots.txt Sitemap: lines, read for seed URLs
   uint32_t max_sitemaps = 1000;    // sitemaps fetched per crawl, index files included

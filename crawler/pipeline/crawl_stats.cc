@@ -22,6 +22,31 @@ nlohmann::json top_hosts(const std::vector<std::pair<std::string, uint64_t>>& to
 
 }  // namespace
 
+void CrawlStats::set_param_rules(nlohmann::json rules) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    param_rules_ = std::move(rules);
+  }
+  param_rules_changed_.store(true);
+}
+
+nlohmann::json CrawlStats::param_rules() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return param_rules_;
+}
+
+void CrawlStats::to_status(CrawlStatus& status) const {
+  status.false_positives_rescued = false_positives_rescued.load();
+  status.exact_duplicates = exact_duplicates.load();
+  status.near_duplicates = near_duplicates.load();
+  status.learned_rules = learned_rules.load();
+  status.fetches_saved_by_rules = fetches_saved_by_rules.load();
+  status.warc_bytes_saved = warc_bytes_saved.load();
+  status.revisited = revisits.revisited.load();
+  status.revisit_next_due_ms = revisits.next_due_ms.load();
+  status.revisits_due_within_hour = revisits.due_within_hour.load();
+}
+
 void CrawlStats::add_duplicate(const std::string& host, const char* link_kind) {
   links_duplicate.fetch_add(1, std::memory_order_relaxed);
   duplicates_.add(host, link_kind);
@@ -85,6 +110,13 @@ nlohmann::json CrawlStats::to_json() const {
         {"dropped_by_reason", drops_by_reason_},
         {"filter_full", v(filter_full)},
         {"false_positives_rescued", v(false_positives_rescued)}}},
+      {"content_seen",
+       {{"exact_duplicates", v(exact_duplicates)},
+        {"near_duplicates", v(near_duplicates)},
+        {"warc_bytes_saved", v(warc_bytes_saved)},
+        {"fetches_saved_by_rules", v(fetches_saved_by_rules)},
+        {"learned_rules", v(learned_rules)},
+        {"rules", param_rules_}}},
       {"outcomes", {{"records", records}, {"by_outcome", outcomes_}}},
       {"redirects",
        {{"followed", v(redirects)}, {"deduplicated", v(redirects_deduplicated)}, {"dropped", v(redirects_dropped)}}},

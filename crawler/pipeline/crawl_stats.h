@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "crawler/output/status_file.h"
 #include "crawler/pipeline/duplicate_counts.h"
 #include "crawler/pipeline/fetch_latency.h"
 #include "crawler/pipeline/recent_errors.h"
@@ -60,6 +61,15 @@ struct CrawlStats {
   // seen_filter.exact: "seen" answers the URL records did not hold, admitted after all.
   Counter false_positives_rescued{0};
 
+  // Content seen (docs/content-seen.md): 200 bodies first fetched at another URL; pages within 3
+  // SimHash bits of an earlier one; WARC payload bytes a revisit record left out; links a learned
+  // parameter rule rewrote to a URL already seen (a fetch saved).
+  Counter exact_duplicates{0};
+  Counter near_duplicates{0};
+  Counter warc_bytes_saved{0};
+  Counter fetches_saved_by_rules{0};
+  Counter learned_rules{0};  // rules in force (a gauge: the rules themselves are crawl state)
+
   // Redirects, followed by the crawler so each target goes through the seen filter.
   Counter redirects{0};
   Counter redirects_deduplicated{0};  // target already seen: a second fetch avoided
@@ -78,9 +88,18 @@ struct CrawlStats {
   void add_outcome(const std::string& outcome);  // a record of pages.jsonl
 
   nlohmann::json to_json() const;
+  // The status file's counters from these (sample_status()).
+  void to_status(CrawlStatus& status) const;
   // Adds the counts of a to_json() saved in a crawl checkpoint, so report.json counts across
   // resumes (crawl_checkpoint_stats.cc). Only the top hosts of duplicates_by_host were saved.
   void add_saved(const nlohmann::json& saved);
+  // content_seen's learned parameter rules (docs/content-seen.md): an array of {host, param,
+  // agreeing, disagreeing, in_force}, report.json's content_seen.rules; saved with the counters, so
+  // a resume restores the rules from it.
+  void set_param_rules(nlohmann::json rules);
+  nlohmann::json param_rules() const;
+  // Whether the rules changed since the last call: the checkpointer journals them at once.
+  bool take_param_rules_changed() { return param_rules_changed_.exchange(false); }
 
  private:
   mutable std::mutex mu_;
@@ -91,6 +110,8 @@ struct CrawlStats {
   std::map<std::string, uint64_t> refusals_by_reason_;
   std::map<std::string, uint64_t> drops_by_reason_;
   std::map<std::string, uint64_t> outcomes_;
+  nlohmann::json param_rules_ = nlohmann::json::array();
+  std::atomic<bool> param_rules_changed_{false};
 };
 
 }  // namespace bloomcrawl

@@ -456,7 +456,7 @@ void Crawler::dispatch(Clock::time_point now, size_t max_in_flight) {
     page.redirect_hops = q.redirect_hops;
     page.sitemap = q.sitemap;
     page.lease = std::move(*lease);  // after the copies: q views into it
-    if (settings_.obey_robots && !robots_admit(page, now)) continue;
+    if (!admit_to_fetch(page, now)) continue;
     submit_page(std::move(page));
   }
 }
@@ -860,7 +860,7 @@ void Crawler::process_page(const PageRequest& page, FetchResult& result) {
   stats_.bytes_received.fetch_add(result.body_decoded_bytes, std::memory_order_relaxed);
   stats_.fetch_ms_total.fetch_add(uint64_t(result.total_ms), std::memory_order_relaxed);
   stats_.fetch_latency.observe_ms(result.total_ms);
-  if (warc_) archive(page, result);
+  const bool links_wanted = see_content(page, result, rec);
   const long s = result.status;
   (s < 300   ? stats_.status_2xx
    : s < 400 ? stats_.status_3xx
@@ -873,7 +873,7 @@ void Crawler::process_page(const PageRequest& page, FetchResult& result) {
     follow_redirect(page, result, rec);
   } else if (page.sitemap) {
     if (s >= 200 && s < 300 && result.content_accepted) process_sitemap(page, result, rec);
-  } else if (s >= 200 && s < 300 && result.content_accepted && is_html(result) && rec.outcome != kUnchangedWord) {
+  } else if (links_wanted && s >= 200 && s < 300 && result.content_accepted && is_html(result)) {
     process_html(result, rec);
   }
   write_record(rec);
@@ -943,7 +943,7 @@ std::optional<Crawler::Candidate> Crawler::candidate(std::string_view href, cons
     stats_.add_drop(scope_verdict_name(verdict));
     return std::nullopt;
   }
-  return Candidate{std::move(c.url), std::move(c.host), kind, false};
+  return learned_candidate(std::move(c.url), std::move(c.host), kind);
 }
 
 void Crawler::follow_redirect(const PageRequest& page, const FetchResult& result, PageRecord& rec) {

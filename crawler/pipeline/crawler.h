@@ -37,6 +37,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "crawler/content/near_duplicate_index.h"
+#include "crawler/content/param_learner.h"
 #include "crawler/extract/links.h"
 #include "crawler/output/status_file.h"
 #include "crawler/persist/crawl_checkpoint.h"
@@ -60,6 +62,7 @@ class CrawlMonitor;
 class JournalBatch;
 class PageLog;
 class WarcWriter;
+struct WarcExchange;
 struct PageRecord;
 struct QueuedUrl;
 struct Url;
@@ -164,9 +167,6 @@ class Crawler {
                           Clock::time_point now);
   void process_page(const PageRequest& page, FetchResult& result);
   void process_html(const FetchResult& result, PageRecord& record);
-  // The page's WARC records: a revisit record when it is one (warc_revisit.h), else its response.
-  void archive(const PageRequest& page, const FetchResult& result);
-
   // Revisits (crawler_revisit.cc, docs/recrawl.md). queue_due_revisits(): the records due now into
   // the frontier (the seen filter holds them: they are known URLs), journaled like admissions.
   // keep_revisiting(): the end test's veto in recrawl.continuous: queues what is due, or waits
@@ -177,6 +177,23 @@ class Crawler {
   void summarize_due();  // the report's next due time and the count due within the hour
   void prepare_page_fetch(PageRequest& page, FetchRequest& request);
   void set_page_outcome(const PageRequest& page, const FetchResult& result, PageRecord& record);
+  // A revisit's WARC revisit record (warc_revisit.h) when the page is one (a 304, or the payload of
+  // the record's capture): false when it is not, and the page is archived as content.
+  bool archive_revisit(const PageRequest& page, const FetchResult& result);
+  void archive(uint64_t id, const WarcExchange& exchange);
+  // Content seen (crawler_content.cc, docs/content-seen.md): a 200 body first fetched at another URL
+  // makes the page its duplicate; the page archived (a revisit record for a revisit or a duplicate).
+  // False when its links are not to be extracted (a duplicate's, or an unchanged revisit's).
+  bool see_content(const PageRequest& page, const FetchResult& result, PageRecord& record);
+  // The learned parameter rules (restored from the resumed checkpoint's report at first use); a
+  // fetched page as their evidence, and its near duplicate looked up (crawler_content.cc).
+  ParamLearner& learner();
+  bool see_text(const FetchResult& result, PageRecord& record);
+  // A link's candidate with its host's learned parameters dropped.
+  std::optional<Candidate> learned_candidate(std::string url, std::string host, LinkKind kind);
+  // A leased page: dropped as `learned_duplicate` when its URL without the learned parameters is
+  // seen, else robots.txt's verdict (robots_admit()). False when it is not to be fetched now.
+  bool admit_to_fetch(PageRequest& page, Clock::time_point now);
   void follow_redirect(const PageRequest& page, const FetchResult& result, PageRecord& record);
   void process_sitemap(const PageRequest& page, const FetchResult& result, PageRecord& record);
   void admit_sitemaps(const std::vector<std::string>& urls, const Url* base, uint32_t depth, const std::string& parent);
@@ -292,6 +309,10 @@ class Crawler {
   std::unique_ptr<PageLog> page_log_;
   std::unique_ptr<WarcWriter> warc_;
   std::unique_ptr<CrawlCheckpointer> checkpointer_;
+  // content_seen (docs/content-seen.md): the learned parameter rules, and the pages' SimHashes.
+  ParamLearner learner_{uint32_t(settings_.content_seen.learn_min_pairs), /*near=*/true};
+  std::once_flag learner_restored_;
+  NearDuplicateIndex near_duplicates_;
   std::unique_ptr<Fetcher> fetcher_;
   std::unique_ptr<ClusterLink> cluster_;   // cluster mode only
   std::unique_ptr<ClusterOutbox> outbox_;  // cluster mode only; its callbacks use the members above

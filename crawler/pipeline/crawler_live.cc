@@ -55,10 +55,7 @@ CrawlStatus Crawler::sample_status() const {
   s.filter_layers = fs.layers.size();
   s.filter_bytes = fs.bytes;
   s.duplicates_avoided = stats_.links_duplicate.load() + stats_.redirects_deduplicated.load();
-  s.false_positives_rescued = stats_.false_positives_rescued.load();
-  s.revisited = stats_.revisits.revisited.load();
-  s.revisit_next_due_ms = stats_.revisits.next_due_ms.load();
-  s.revisits_due_within_hour = stats_.revisits.due_within_hour.load();
+  stats_.to_status(s);
   s.output_directory = settings_.output_dir.string();
   s.checkpoint_directory = settings_.checkpoint.directory.string();
   return s;

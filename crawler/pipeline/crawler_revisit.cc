@@ -114,24 +114,14 @@ void Crawler::set_page_outcome(const PageRequest& page, const FetchResult& resul
   }
 }
 
-void Crawler::archive(const PageRequest& page, const FetchResult& result) {
-  try {
-    std::optional<WarcExchange> exchange;
-    std::string original_date;
-    std::string original_digest;
-    if (page.previous) {
-      original_date = rfc3339_utc_ms(from_unix_ms(page.previous->last_fetched_ms));
-      original_digest = payload_digest_of_sha1(page.previous->payload_sha1);
-      exchange = warc_revisit_of(result, {page.url, original_date, original_digest});
-    }
-    if (!exchange && !result.content_accepted) return;
-    if (!exchange) exchange = warc_exchange_of(result);
-    checkpointer_->on_page_archived(result.id, warc_->write(*exchange));
-  } catch (const CheckpointError&) {
-    throw;  // an output failure stops the crawl (parse_worker)
-  } catch (const std::exception& e) {
-    spdlog::error("WARC: {}", e.what());
-  }
+bool Crawler::archive_revisit(const PageRequest& page, const FetchResult& result) {
+  if (!page.previous) return false;
+  const std::string original_date = rfc3339_utc_ms(from_unix_ms(page.previous->last_fetched_ms));
+  const std::string original_digest = payload_digest_of_sha1(page.previous->payload_sha1);
+  const std::optional<WarcExchange> exchange = warc_revisit_of(result, {page.url, original_date, original_digest});
+  if (!exchange) return false;
+  archive(result.id, *exchange);
+  return true;
 }
 
 }  // namespace bloomcrawl

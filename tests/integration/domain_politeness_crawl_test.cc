@@ -39,7 +39,9 @@ class Subdomains {
       } else {
         before_home();
       }
-      res.set_content(links, "text/html");
+      // Each home page its own body: identical ones would be duplicates whose links (/more) are not
+      // followed (content_seen.skip_links_of_duplicates, docs/content-seen.md).
+      res.set_content(links + "<p>" + req.get_header_value("Host") + "</p>", "text/html");
     }));
     site_.server().Get("/more", timeline_.stamped([](const httplib::Request&, httplib::Response& res) {
       std::this_thread::sleep_for(milliseconds(20));  // a server at work: overlapping requests show

@@ -30,6 +30,7 @@ UrlRecord full_record() {
   r.next_fetch_ms = 1765000000000;
   r.reason = "robots";
   r.flags = kRecordTruncated | kRecordRescuedFalsePositive;
+  r.duplicate_of = "https://www.example.com/news/12";
   return r;
 }
 
@@ -90,8 +91,15 @@ TEST(UrlRecordTest, DamageIsRefusedNamingWhatIsWrong) {
   const std::string good = encode_url_record(full_record());
   EXPECT_NE(decode_error("").find("truncated before the version"), std::string::npos);
   std::string other_version = good;
-  other_version[0] = 2;
-  EXPECT_NE(decode_error(other_version).find("version 2, not 1"), std::string::npos);
+  other_version[0] = 3;
+  EXPECT_NE(decode_error(other_version).find("version 3, not 1 or 2"), std::string::npos);
+  // Version 1 has no field 13 (duplicate_of): a version 1 reader would refuse it, and so do we.
+  std::string version_1 = good;
+  version_1[0] = 1;
+  EXPECT_NE(decode_error(version_1).find("unknown fields"), std::string::npos);
+  UrlRecord no_duplicate = full_record();
+  no_duplicate.duplicate_of.clear();
+  EXPECT_EQ(encode_url_record(no_duplicate)[0], 1) << "a record without version 2's field is written as version 1";
   for (const char outcome : {'\0', '\5'}) {
     std::string bad = good;
     bad[1] = outcome;
@@ -158,7 +166,8 @@ TEST(UrlRecordTest, TheJsonLineIsValidJsonWithEveryField) {
   EXPECT_EQ(json["next_fetch_ms"], 1765000000000);
   EXPECT_EQ(json["reason"], "robots");
   EXPECT_EQ(json["flags"], 3);
-  EXPECT_EQ(json.size(), 16u);
+  EXPECT_EQ(json["duplicate_of"], r.duplicate_of);
+  EXPECT_EQ(json.size(), 17u);
 
   UrlRecord seed;
   seed.url = "https://s/";

@@ -97,6 +97,8 @@ TEST(LinksMemoryTest, TenMebibytePagesStayUnderTheRssBoundAndGiveTheLinksUpToThe
         {"max_links_per_page", 1000000},
         // No Accept-Encoding: cpp-httplib would brotli each 10 MiB page at quality 11 (minutes).
         {"compression", false}}},
+      // Three pages are the same bytes: each is to be parsed, not skipped as a duplicate.
+      {"content_seen", {{"digest", false}}},
       {"output", {{"directory", out.string()}}}};
   const pid_t pid = testing::spawn_to_files({BLOOMCRAWL_BIN, "crawl", "--config", config.string()},
                                             (dir.path() / "stdout").string(), (dir.path() / "stderr").string());

@@ -73,10 +73,12 @@ TEST(StatusFile, WhatIsNotAStatusOfThisVersionIsRefusedNamingTheFile) {
   write_text(path, R"({"format": "something-else", "version": 1})");
   EXPECT_NE(error_of(dir.path()).find("not a bloomcrawl status file"), std::string::npos);
   nlohmann::json j = to_json(this_process_status());
-  j["version"] = 2;
+  j["version"] = kStatusFileVersion + 1;
   write_text(path, j.dump());
-  EXPECT_NE(error_of(dir.path()).find("version 2 is not 1"), std::string::npos) << error_of(dir.path());
-  j["version"] = 1;
+  const std::string unknown = "version " + std::to_string(kStatusFileVersion + 1) + " is not " +
+                              std::to_string(kStatusFileVersion);
+  EXPECT_NE(error_of(dir.path()).find(unknown), std::string::npos) << error_of(dir.path());
+  j["version"] = kStatusFileVersion;
   j.erase("queued");
   write_text(path, j.dump());
   EXPECT_NE(error_of(dir.path()).find("'queued' is missing"), std::string::npos) << error_of(dir.path());
