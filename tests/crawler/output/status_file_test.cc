@@ -75,8 +75,8 @@ TEST(StatusFile, WhatIsNotAStatusOfThisVersionIsRefusedNamingTheFile) {
   nlohmann::json j = to_json(this_process_status());
   j["version"] = kStatusFileVersion + 1;
   write_text(path, j.dump());
-  const std::string unknown = "version " + std::to_string(kStatusFileVersion + 1) + " is not " +
-                              std::to_string(kStatusFileVersion);
+  const std::string unknown =
+      "version " + std::to_string(kStatusFileVersion + 1) + " is not " + std::to_string(kStatusFileVersion);
   EXPECT_NE(error_of(dir.path()).find(unknown), std::string::npos) << error_of(dir.path());
   j["version"] = kStatusFileVersion;
   j.erase("queued");
