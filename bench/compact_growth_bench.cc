@@ -129,7 +129,7 @@ Figures measure_libbloom(uint64_t end, uint64_t probes, int& k) {
   t = process_cpu_seconds();
   for (uint64_t at = 0; at < probes; at += kBatch) {
     const auto keys = batch.fill(end + at, static_cast<size_t>(std::min<uint64_t>(kBatch, probes - at)));
-    for (size_t i = 0; i < keys.size(); ++i) f.false_positives += bloom.contains(keys[i]) ? 1 : 0;
+    for (const auto& key : keys) f.false_positives += bloom.contains(key) ? 1 : 0;
   }
   f.miss_ns = (process_cpu_seconds() - t) * 1e9 / static_cast<double>(probes);
   return f;
