@@ -35,19 +35,7 @@ std::string PayloadDigest::finish() {
   unsigned char sha[EVP_MAX_MD_SIZE];
   unsigned int length = 0;
   EVP_DigestFinal_ex(ctx_, sha, &length);
-  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-  std::string out = "sha1:";
-  uint64_t buffer = 0;
-  int bits = 0;
-  for (unsigned i = 0; i < length; ++i) {  // SHA-1: 160 bits: exactly 32 base32 digits, no padding
-    buffer = (buffer << 8) | sha[i];
-    bits += 8;
-    while (bits >= 5) {
-      out.push_back(kAlphabet[(buffer >> (bits - 5)) & 31]);
-      bits -= 5;
-    }
-  }
-  return out;
+  return payload_digest_of_sha1(std::string_view(reinterpret_cast<const char*>(sha), length));
 }
 
 std::string sha1_base32_digest(std::string_view data) {
@@ -55,6 +43,44 @@ std::string sha1_base32_digest(std::string_view data) {
   digest.reset();
   digest.update(data);
   return digest.finish();
+}
+
+std::string payload_digest_of_sha1(std::string_view raw) {
+  if (raw.size() != 20) return {};
+  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  std::string out = "sha1:";
+  uint32_t bits = 0;
+  int count = 0;
+  for (const char c : raw) {
+    bits = (bits << 8) | uint8_t(c);
+    count += 8;
+    while (count >= 5) {
+      count -= 5;
+      out.push_back(kAlphabet[(bits >> count) & 31]);
+    }
+  }
+  return out;  // 160 bits: 32 digits, nothing left over
+}
+
+std::string sha1_of_payload_digest(std::string_view digest) {
+  constexpr std::string_view kPrefix = "sha1:";
+  if (!digest.starts_with(kPrefix) || digest.size() != kPrefix.size() + 32) return {};
+  std::string out;
+  uint32_t bits = 0;
+  int count = 0;
+  for (const char c : digest.substr(kPrefix.size())) {
+    int v = -1;
+    if (c >= 'A' && c <= 'Z') v = c - 'A';
+    if (c >= '2' && c <= '7') v = c - '2' + 26;
+    if (v < 0) return {};
+    bits = (bits << 5) | uint32_t(v);
+    count += 5;
+    if (count >= 8) {
+      count -= 8;
+      out.push_back(char((bits >> count) & 0xff));
+    }
+  }
+  return out;
 }
 
 }  // namespace bloomcrawl

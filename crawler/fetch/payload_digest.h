@@ -29,4 +29,9 @@ class PayloadDigest {
 // The digest of `data` in one call.
 std::string sha1_base32_digest(std::string_view data);
 
+// The digest's text ("sha1:" + 32 base32 digits) of 20 raw SHA-1 bytes; empty for any other size.
+std::string payload_digest_of_sha1(std::string_view raw);
+// The 20 raw bytes of a digest's text, or empty when it is not one.
+std::string sha1_of_payload_digest(std::string_view digest);
+
 }  // namespace bloomcrawl

@@ -319,23 +319,20 @@ void CrawlCheckpointer::on_record_written(std::string_view url, const PageLogEnd
   o.outputs.edges_end = ends.edges;
 }
 
-FetchResult CrawlCheckpointer::completion_facts(const FetchResult& result) {
-  FetchResult facts;
-  facts.id = result.id;
-  facts.url = result.url;
-  facts.outcome = result.outcome;
-  facts.status = result.status;
-  facts.body_decoded_bytes = result.body_decoded_bytes;
-  facts.total_ms = result.total_ms;
-  facts.fetch_time = result.fetch_time;
-  facts.payload_digest = result.payload_digest;
-  facts.body_truncated = result.body_truncated;
-  facts.etag = result.etag;
-  facts.last_modified = result.last_modified;
-  return facts;
+CompletedRecord CrawlCheckpointer::completed_record_of(const FetchResult& result) {
+  const bool responded = result.outcome == FetchOutcome::kOk;
+  return CompletedRecord{.status = responded ? uint32_t(result.status) : 0u,
+                         .bytes = responded ? uint64_t(result.body_decoded_bytes) : 0u,
+                         .fetch_ms = responded ? uint32_t(result.total_ms) : 0u,
+                         .outcome = fetch_outcome_name(result.outcome),
+                         .fetched_ms = unix_ms(result.fetch_time),
+                         .payload_digest = result.payload_digest,
+                         .truncated = result.body_truncated,
+                         .etag = result.etag,
+                         .last_modified = result.last_modified};
 }
 
-void CrawlCheckpointer::on_page_processed(uint64_t id, const FetchResult& result) {
+void CrawlCheckpointer::on_page_processed(uint64_t id, CompletedRecord record) {
   if (!journal_) return;
   Outstanding o;
   {
@@ -344,20 +341,11 @@ void CrawlCheckpointer::on_page_processed(uint64_t id, const FetchResult& result
     if (it == outstanding_.end()) return;
     o = take_outstanding(it);
   }
-  const bool responded = result.outcome == FetchOutcome::kOk;
+  record.url = std::move(o.url);
+  if (o.written) record.outputs = std::move(o.outputs);
+  record.duplicate_of = std::move(o.duplicate_of);
   JournalBatch batch;
-  add_record(batch, CompletedRecord{.url = std::move(o.url),
-                                    .status = responded ? uint32_t(result.status) : 0u,
-                                    .bytes = responded ? uint64_t(result.body_decoded_bytes) : 0u,
-                                    .fetch_ms = responded ? uint32_t(result.total_ms) : 0u,
-                                    .outputs = o.written ? std::optional(std::move(o.outputs)) : std::nullopt,
-                                    .outcome = fetch_outcome_name(result.outcome),
-                                    .fetched_ms = unix_ms(result.fetch_time),
-                                    .payload_digest = result.payload_digest,
-                                    .truncated = result.body_truncated,
-                                    .etag = result.etag,
-                                    .last_modified = result.last_modified,
-                                    .duplicate_of = std::move(o.duplicate_of)});
+  add_record(batch, record);
   // With no output to wait for, or with where its outputs ended (a resume checks them), the record
   // is written at once; otherwise it waits for the group commit, which syncs the outputs first.
   if (o.written || (!page_log_ && !warc_)) {

@@ -109,10 +109,12 @@ class CrawlCheckpointer {
   void on_page_duplicate(uint64_t id, std::string first);
   // The page's completed record: written at once when it carries where its outputs ended (a kill
   // -9 keeps it, and a resume trusts it only if they are on disk), else held for the group commit.
-  void on_page_processed(uint64_t id, const FetchResult& result);
-  // What on_page_processed reads of `result`, without the body and headers: for a record written
-  // later (cluster mode waits until the page's links are sent).
-  static FetchResult completion_facts(const FetchResult& result);
+  // The record is completed_record_of() the page's result; its URL, outputs and duplicate_of are
+  // the checkpointer's. Cluster mode keeps it until the page's links are sent.
+  void on_page_processed(uint64_t id, const FetchResult& result) { on_page_processed(id, completed_record_of(result)); }
+  void on_page_processed(uint64_t id, CompletedRecord record);
+  // What a page's completed record keeps of its fetch.
+  static CompletedRecord completed_record_of(const FetchResult& result);
   // --audit: the exact set's view of the filter's answers for `keys` (a no-op without --audit).
   void audit_outcomes(const std::vector<std::string_view>& keys, const std::vector<InsertOutcome>& outcomes,
                       JournalBatch& batch);

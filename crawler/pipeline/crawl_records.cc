@@ -8,6 +8,7 @@
 #include <spdlog/spdlog.h>
 
 #include "crawler/fetch/fetcher.h"
+#include "crawler/fetch/payload_digest.h"
 #include "crawler/output/page_log.h"
 #include "crawler/persist/crawl_checkpoint.h"
 #include "crawler/persist/journal_replay.h"
@@ -20,28 +21,6 @@ namespace {
 
 // Slots of the exact mode's cache of recent links: a few pages' worth of a site's navigation.
 constexpr size_t kRecentLinks = size_t{1} << 14;
-
-// The 20 raw bytes of a "sha1:BASE32" payload digest (payload_digest.h), or empty.
-std::string sha1_of_digest(std::string_view digest) {
-  constexpr std::string_view kPrefix = "sha1:";
-  if (!digest.starts_with(kPrefix) || digest.size() != kPrefix.size() + 32) return {};
-  std::string out;
-  uint32_t bits = 0;
-  int count = 0;
-  for (const char c : digest.substr(kPrefix.size())) {
-    int v = -1;
-    if (c >= 'A' && c <= 'Z') v = c - 'A';
-    if (c >= '2' && c <= '7') v = c - '2' + 26;
-    if (v < 0) return {};
-    bits = (bits << 5) | uint32_t(v);
-    count += 5;
-    if (count >= 8) {
-      count -= 8;
-      out.push_back(char((bits >> count) & 0xff));
-    }
-  }
-  return out;
-}
 
 // What a fetch found, as the pipeline (PageRecord) or the journal (CompletedRecord) carries it.
 struct FetchFacts {
@@ -73,7 +52,7 @@ void apply_outcome(UrlRecord& r, std::string_view word, const FetchFacts& f) {
   }
   r.http_status = fetched ? uint16_t(f.status) : 0;
   r.body_bytes = fetched ? f.bytes : 0;
-  r.payload_sha1 = sha1_of_digest(f.digest);
+  r.payload_sha1 = sha1_of_payload_digest(f.digest);
   r.etag = fetched ? std::string(f.etag) : "";
   r.last_modified = fetched ? std::string(f.last_modified) : "";
   r.duplicate_of = fetched ? std::string(f.duplicate_of) : "";
@@ -104,6 +83,10 @@ UrlRecord queued_record(std::string_view url, uint32_t depth, std::string_view p
 
 int64_t unix_ms(std::chrono::system_clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
+}
+
+std::chrono::system_clock::time_point from_unix_ms(int64_t ms) {
+  return std::chrono::system_clock::time_point(std::chrono::milliseconds(ms));
 }
 
 std::filesystem::path records_store_directory(const CrawlerSettings& settings) {
@@ -274,7 +257,7 @@ void CrawlRecords::replay(const JournalReplay& replay) {
 
 std::optional<FirstCapture> CrawlRecords::first_capture_of(std::string_view url, std::string_view payload_digest,
                                                            int64_t fetched_ms) {
-  const std::string sha1 = sha1_of_digest(payload_digest);
+  const std::string sha1 = sha1_of_payload_digest(payload_digest);
   if (sha1.empty()) return std::nullopt;
   std::lock_guard<std::mutex> lock(mu_);
   std::optional<FirstCapture> first = store_->first_capture(sha1);
@@ -304,28 +287,41 @@ std::optional<UrlRecord> CrawlRecords::capture_of(std::string_view url) {
   return r;
 }
 
-std::vector<CrawlRecords::Due> CrawlRecords::take_due(int64_t now_ms, bool all) {
+namespace {
+
+// A capture's next fetch time into `summary`.
+void count_due(const UrlRecord& r, int64_t now_ms, int64_t window_ms, CrawlRecords::DueSummary& summary) {
+  if (!has_capture(r) || r.next_fetch_ms == 0) return;
+  if (summary.next_ms == 0 || r.next_fetch_ms < summary.next_ms) summary.next_ms = r.next_fetch_ms;
+  if (r.next_fetch_ms <= now_ms + window_ms) ++summary.within_window;
+}
+
+}  // namespace
+
+CrawlRecords::DueRound CrawlRecords::take_due(int64_t now_ms, bool all, int64_t window_ms) {
   std::lock_guard<std::mutex> lock(mu_);
-  std::vector<Due> due;
+  DueRound round;
+  std::vector<UrlRecord> taken;
   store_->scan_all([&](const UrlRecord& r) {
-    if (revisit_due(r, now_ms, all)) due.push_back({r.url, r.depth});
+    // Marking a record queued leaves its next fetch time: the summary counts it as due_summary() would.
+    count_due(r, now_ms, window_ms, round.summary);
+    if (revisit_due(r, now_ms, all)) taken.push_back(r);
     return true;
   });
-  for (const Due& d : due) {
-    std::optional<UrlRecord> r = store_->get(d.url);
-    r->outcome = UrlOutcome::kQueued;  // due no more until its outcome (revisit_due)
-    store_->put(*r);
+  round.due.reserve(taken.size());
+  for (UrlRecord& r : taken) {
+    r.outcome = UrlOutcome::kQueued;  // due no more until its outcome (revisit_due)
+    store_->put(r);
+    round.due.push_back({std::move(r.url), r.depth});
   }
-  return due;
+  return round;
 }
 
 CrawlRecords::DueSummary CrawlRecords::due_summary(int64_t now_ms, int64_t window_ms) {
   std::lock_guard<std::mutex> lock(mu_);
   DueSummary out;
   store_->scan_all([&](const UrlRecord& r) {
-    if (!has_capture(r) || r.next_fetch_ms == 0) return true;
-    if (out.next_ms == 0 || r.next_fetch_ms < out.next_ms) out.next_ms = r.next_fetch_ms;
-    if (r.next_fetch_ms <= now_ms + window_ms) ++out.within_window;
+    count_due(r, now_ms, window_ms, out);
     return true;
   });
   return out;

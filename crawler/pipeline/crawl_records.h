@@ -45,6 +45,7 @@ std::filesystem::path records_store_directory(const CrawlerSettings& settings);
 
 // Unix milliseconds: the records' times (and the journal's, for them).
 int64_t unix_ms(std::chrono::system_clock::time_point t);
+std::chrono::system_clock::time_point from_unix_ms(int64_t ms);
 
 // The reason of a URL record that a grown cluster's former owner of its host recorded instead.
 inline constexpr std::string_view kHandedOver = "handed_over";
@@ -101,19 +102,23 @@ class CrawlRecords {
   void for_each_queued(const std::function<void(std::string_view url, uint32_t depth)>& visit);
   // Revisits (revisit_records.h): the record of `url` if it holds a capture; the records due at
   // `now_ms` (every capture with `all`), each marked queued as it is taken so that it is not due
-  // again until its outcome; of the captures, the earliest next fetch time (0: none; one
-  // queued already is in the past) and how many fall due by `now_ms` + `window_ms`. The scans read every record: once
-  // per round, not per page.
+  // again until its outcome, with the summary of the same scan; the summary alone: of the
+  // captures, the earliest next fetch time (0: none; one queued already is in the past) and how
+  // many fall due by `now_ms` + `window_ms`. Each reads every record once: per round, not per page.
   struct Due {
     std::string url;
     uint32_t depth = 0;
   };
-  std::optional<UrlRecord> capture_of(std::string_view url);
-  std::vector<Due> take_due(int64_t now_ms, bool all);
   struct DueSummary {
     int64_t next_ms = 0;
     uint64_t within_window = 0;
   };
+  struct DueRound {
+    std::vector<Due> due;
+    DueSummary summary;
+  };
+  std::optional<UrlRecord> capture_of(std::string_view url);
+  DueRound take_due(int64_t now_ms, bool all, int64_t window_ms);
   DueSummary due_summary(int64_t now_ms, int64_t window_ms);
   // Every record put so far, into `directory` (which must not exist).
   void checkpoint_to(const std::filesystem::path& directory);

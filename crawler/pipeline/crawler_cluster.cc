@@ -75,14 +75,15 @@ bool Crawler::mark_processed_once_sent(const FetchResult& result) {
   // too only delays this page's record).
   const uint64_t ticket = outbox_->last_ticket();
   if (ticket == 0) return false;
-  return outbox_->after_send(ticket, [this, done = CrawlCheckpointer::completion_facts(result)] {
+  return outbox_->after_send(ticket, [this, id = result.id, url = result.url,
+                                      done = CrawlCheckpointer::completed_record_of(result)]() mutable {
     CheckpointGate::Pass pass(checkpointer_->gate());
     try {
-      checkpointer_->on_page_processed(done.id, done);
+      checkpointer_->on_page_processed(id, std::move(done));
     } catch (const CheckpointError& e) {
       fail(e.what());  // the page stays outstanding, as in mark_processed()
     } catch (const std::exception& e) {
-      spdlog::error("{}: recorded, but not marked done for a resume: {}", done.url, e.what());
+      spdlog::error("{}: recorded, but not marked done for a resume: {}", url, e.what());
     }
   });
 }

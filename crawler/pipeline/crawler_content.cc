@@ -73,7 +73,7 @@ bool Crawler::see_content(const PageRequest& page, const FetchResult& result, Pa
     std::optional<WarcExchange> revisit;
     std::string first_date;  // outlives `revisit`, which views it
     if (first && exchange.body.size() >= uint64_t(config.min_warc_dedup_bytes)) {
-      first_date = rfc3339_utc_ms(std::chrono::system_clock::time_point(std::chrono::milliseconds(first->fetched_ms)));
+      first_date = rfc3339_utc_ms(from_unix_ms(first->fetched_ms));
       revisit =
           warc_revisit_of(result, {.url = first->url, .date = first_date, .payload_digest = result.payload_digest});
     }

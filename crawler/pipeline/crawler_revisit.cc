@@ -9,6 +9,7 @@
 #include "crawler/output/warc_revisit.h"
 #include "crawler/persist/journal_records.h"
 #include "crawler/pipeline/crawl_checkpointer.h"
+#include "crawler/pipeline/crawl_records.h"
 #include "crawler/pipeline/crawler.h"
 #include "crawler/pipeline/queued_url.h"
 #include "crawler/pipeline/revisit_records.h"
@@ -21,8 +22,10 @@ namespace {
 constexpr std::chrono::seconds kIdleScanInterval{1};
 constexpr int64_t kHourMs = int64_t{3600} * 1000;
 
-std::chrono::system_clock::time_point from_unix_ms(int64_t ms) {
-  return std::chrono::system_clock::time_point(std::chrono::milliseconds(ms));
+// The report's and the status's next due time and the count due within the hour.
+void publish_due(const CrawlRecords::DueSummary& summary, RevisitStats& revisits) {
+  revisits.next_due_ms.store(summary.next_ms, std::memory_order_relaxed);
+  revisits.due_within_hour.store(summary.within_window, std::memory_order_relaxed);
 }
 
 }  // namespace
@@ -33,7 +36,7 @@ void Crawler::queue_due_revisits() {
   const bool all = settings_.revisit_all && !revisit_all_taken_;
   revisit_all_taken_ = true;
   CrawlRecords& records = checkpointer_->records();
-  const std::vector<CrawlRecords::Due> due = records.take_due(now_ms, all);
+  const auto [due, summary] = records.take_due(now_ms, all, kHourMs);
   JournalBatch batch;
   std::vector<std::pair<std::string, std::string>> new_hosts;  // host, a URL of it
   for (const CrawlRecords::Due& d : due) {
@@ -58,7 +61,7 @@ void Crawler::queue_due_revisits() {
     if (robots_verdict(host, url, now).kind != RobotsVerdict::Kind::kWait) frontier_.release_host(host);
   }
   checkpointer_->journal_admissions(batch);
-  summarize_due();
+  publish_due(summary, stats_.revisits);
   if (!due.empty()) {
     spdlog::info("recrawl: {} known URLs due{}, queued again", due.size(), all ? " (--revisit-all)" : "");
     std::lock_guard<std::mutex> lock(work_mu_);
@@ -67,10 +70,8 @@ void Crawler::queue_due_revisits() {
 }
 
 void Crawler::summarize_due() {
-  const int64_t now_ms = unix_ms(std::chrono::system_clock::now());
-  const CrawlRecords::DueSummary summary = checkpointer_->records().due_summary(now_ms, kHourMs);
-  stats_.revisits.next_due_ms.store(summary.next_ms, std::memory_order_relaxed);
-  stats_.revisits.due_within_hour.store(summary.within_window, std::memory_order_relaxed);
+  publish_due(checkpointer_->records().due_summary(unix_ms(std::chrono::system_clock::now()), kHourMs),
+              stats_.revisits);
 }
 
 bool Crawler::keep_revisiting() {

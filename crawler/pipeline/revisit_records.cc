@@ -27,23 +27,6 @@ bool revisit_due(const UrlRecord& record, int64_t now_ms, bool all) {
   return all || (record.next_fetch_ms != 0 && record.next_fetch_ms <= now_ms);
 }
 
-std::string payload_digest_of_sha1(std::string_view raw) {
-  if (raw.size() != 20) return {};
-  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-  std::string out = "sha1:";
-  uint32_t bits = 0;
-  int count = 0;
-  for (const char c : raw) {
-    bits = (bits << 8) | uint8_t(c);
-    count += 8;
-    while (count >= 5) {
-      count -= 5;
-      out.push_back(kAlphabet[(bits >> count) & 31]);
-    }
-  }
-  return out;  // 160 bits: 32 digits, nothing left over
-}
-
 bool response_received(const FetchResult& result) {
   return result.outcome == FetchOutcome::kOk || result.outcome == FetchOutcome::kNotModified;
 }

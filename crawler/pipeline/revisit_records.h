@@ -20,6 +20,7 @@
 
 #include "config/config.h"
 #include "crawler/fetch/fetcher.h"
+#include "crawler/fetch/payload_digest.h"
 #include "records/url_record.h"
 
 namespace bloomcrawl {
@@ -40,9 +41,6 @@ bool has_capture(const UrlRecord& record);
 // Whether a record is due for a revisit at `now_ms` (`all`: --revisit-all, every capture is due).
 // A record queued already (a revisit on its way) is never due.
 bool revisit_due(const UrlRecord& record, int64_t now_ms, bool all);
-
-// "sha1:" + base32 of a record's 20 raw digest bytes (payload_digest.h's form); empty for none.
-std::string payload_digest_of_sha1(std::string_view raw);
 
 // The word of the response `result` to a fetch of a URL whose record was `previous` (nullptr: no
 // capture, a first fetch). Empty when the fetch is no revisit and no untrusted 304: the caller
