@@ -3,6 +3,7 @@
 // the filter insert, so a test can run the two workers' steps in the order a race produces.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,19 +13,24 @@
 #include "crawler/pipeline/crawl_checkpointer.h"
 #include "crawler/pipeline/crawl_settings.h"
 #include "crawler/pipeline/crawl_stats.h"
+#include "tests/support/temp_dir.h"
 
 namespace bloomcrawl {
 namespace {
 
 class AuditRace : public ::testing::Test {
  protected:
-  AuditRace() : filter_(settings().filter), frontier_(settings().frontier) {}
-  static CrawlerSettings settings() {
+  AuditRace() : filter_(settings_.filter), frontier_(settings_.frontier) {}
+  // Each test's own output directory: the checkpointer opens its URL records store there, and two
+  // tests sharing the default "crawl-out" of ctest's working directory race on it when run in parallel.
+  static CrawlerSettings settings(const std::filesystem::path& dir) {
     CrawlerSettings s;
     s.audit = true;
+    s.output_dir = dir;
     return s;
   }
-  CrawlerSettings settings_ = settings();
+  testing::TempDir dir_;
+  CrawlerSettings settings_ = settings(dir_.path());
   SeenFilter filter_;
   Frontier frontier_;
   CrawlStats stats_;
