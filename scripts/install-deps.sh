@@ -31,7 +31,7 @@ packages=(
 )
 if ! $build_only; then
   packages+=(
-    clang libclang-rt-14-dev llvm clang-format clang-tidy libbenchmark-dev libbloom-dev
+    clang libclang-rt-14-dev llvm clang-format clang-tidy gdb libbenchmark-dev libbloom-dev
     redis-server stunnel4 nginx openssl prometheus chromium
     # The Python package (python/, docs/python.md): pybind11, a venv of Debian's python3, Scrapy, pytest.
     pybind11-dev python3-pybind11 python3-dev python3-venv python3-setuptools python3-wheel python3-pytest python3-scrapy

@@ -17,7 +17,7 @@ def read_text(path):
 
 # Used only by tests and benchmarks (browsers, servers, compilers for the sanitizer builds, linters).
 TEST_TOOLS = {"chromium", "prometheus", "nginx", "redis-server", "stunnel4", "clang", "clang-tidy", "clang-format",
-              "libclang-rt-14-dev", "llvm", "libbenchmark-dev", "libbloom-dev", "nodejs", "npm"}
+              "libclang-rt-14-dev", "llvm", "gdb", "libbenchmark-dev", "libbloom-dev", "nodejs", "npm"}
 
 
 def listed(*args):
