@@ -15,12 +15,16 @@
 #include "crawler/pipeline/queued_url.h"
 #include "crawler/pipeline/revisit_records.h"
 #include "records/record_store.h"
+#include "records/url_record.h"
 
 namespace bloomcrawl {
 namespace {
 
-// Slots of the exact mode's cache of recent links: a few pages' worth of a site's navigation.
-constexpr size_t kRecentLinks = size_t{1} << 14;
+// Slots of the exact mode's cache of URLs known to be recorded (8 bytes each, 8 MiB): the URLs of
+// a crawl of a million pages, and the recent ones of a larger one. With 16,384 URL strings instead,
+// most duplicate links of the crawl bench missed the cache, and their lookups in the memtable's
+// skip list were the records' largest cost in the crawl (docs/records.md, "The records' cost").
+constexpr size_t kRecentUrls = size_t{1} << 20;
 
 // What a fetch found, as the pipeline (PageRecord) or the journal (CompletedRecord) carries it.
 struct FetchFacts {
@@ -123,14 +127,24 @@ CrawlRecords::CrawlRecords(const CrawlerSettings& settings, const CrawlCheckpoin
     }
   }
   store_ = std::make_unique<RecordStore>(directory_, kMemoryBudget);
-  if (exact_) recent_.resize(kRecentLinks);
+  if (exact_) recent_.resize(kRecentUrls);
 }
 
 CrawlRecords::~CrawlRecords() = default;
 
+// A slot holds the whole XXH3-64 of a URL, indexed by its low bits: a URL the records do not hold
+// (a false positive of the filter, the case exact mode is for) is taken for recorded only if its
+// hash's other 44 bits equal those of the recorded URL in its slot, a chance of 2^-44 (5.7e-14)
+// per false positive. 0 marks an empty slot, so a URL whose hash is 0 is always looked up.
+bool CrawlRecords::remembered(std::string_view url) const {
+  const uint64_t h = url_record_hash(url);
+  return !recent_.empty() && h != 0 && recent_[h & (kRecentUrls - 1)] == h;
+}
+
 void CrawlRecords::remember(std::string_view url) {
   if (recent_.empty()) return;  // exact mode only
-  recent_[std::hash<std::string_view>{}(url) & (kRecentLinks - 1)] = std::string(url);
+  const uint64_t h = url_record_hash(url);
+  recent_[h & (kRecentUrls - 1)] = h;
 }
 
 std::vector<bool> CrawlRecords::held(const std::vector<std::string_view>& urls) {
@@ -138,7 +152,7 @@ std::vector<bool> CrawlRecords::held(const std::vector<std::string_view>& urls) 
   std::vector<std::string_view> lookup;
   std::vector<size_t> index;
   for (size_t i = 0; i < urls.size(); ++i) {
-    if (!recent_.empty() && recent_[std::hash<std::string_view>{}(urls[i]) & (kRecentLinks - 1)] == urls[i]) {
+    if (remembered(urls[i])) {
       out[i] = true;
     } else {
       lookup.push_back(urls[i]);
@@ -166,7 +180,10 @@ void CrawlRecords::admit(SeenFilter& filter, const std::vector<std::string_view>
     std::vector<std::string_view> asked;
     std::vector<size_t> index;
     for (size_t i = 0; i < urls.size(); ++i) {
-      if (outcomes[i] == InsertOutcome::kNew) store_->put(queued_record(urls[i], depth, parent, now_ms));
+      if (outcomes[i] == InsertOutcome::kNew) {
+        store_->put(queued_record(urls[i], depth, parent, now_ms));
+        remember(urls[i]);  // the next pages' links to it need no lookup
+      }
       if (outcomes[i] != InsertOutcome::kSeen) continue;
       asked.push_back(urls[i]);
       index.push_back(i);

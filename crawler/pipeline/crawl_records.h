@@ -128,7 +128,8 @@ class CrawlRecords {
  private:
   // Under mu_: the URLs among `urls` the cache or the store hold.
   std::vector<bool> held(const std::vector<std::string_view>& urls);
-  void remember(std::string_view url);  // under mu_
+  bool remembered(std::string_view url) const;  // under mu_: in the cache
+  void remember(std::string_view url);          // under mu_
 
   const bool exact_;
   CrawlStats& stats_;
@@ -136,8 +137,9 @@ class CrawlRecords {
   std::filesystem::path directory_;
   std::mutex mu_;
   std::unique_ptr<RecordStore> store_;
-  // Exact mode: URLs known to be in the records, direct-mapped by hash (a miss costs a lookup).
-  std::vector<std::string> recent_;
+  // Exact mode: URLs known to be in the records, as their XXH3-64, direct-mapped by hash (a miss
+  // costs a lookup).
+  std::vector<uint64_t> recent_;
 };
 
 }  // namespace bloomcrawl
