@@ -16,15 +16,32 @@ char lower(char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; }
 
 }  // namespace
 
+// The fingerprint's bit b is set when more of the text's words have bit b of their hash set than
+// clear. Counted eight bits at a time: byte k of lanes[j] counts bit 8k + j of the words' hashes,
+// one shift, mask and add per j, and the lanes go into the per-bit totals before a byte can pass
+// 255. A word costs 8 adds instead of 64, one per bit, which made simhash64 3.7% of a crawl's CPU
+// (perf, the test web's 35,000 pages).
 uint64_t simhash64(std::string_view text) {
-  std::array<int64_t, 64> weights{};
-  bool any = false;
+  constexpr uint64_t kLowBitOfEachByte = 0x0101010101010101;
+  constexpr uint32_t kWordsPerDrain = 255;
+  std::array<uint64_t, 8> lanes{};
+  std::array<uint32_t, 64> set{};  // per bit: the words whose hash has it
+  uint32_t words = 0;
+  uint32_t in_lanes = 0;
+  auto drain = [&] {
+    for (int j = 0; j < 8; ++j) {
+      for (int k = 0; k < 8; ++k) set[8 * k + j] += uint32_t(lanes[j] >> (8 * k) & 0xff);
+    }
+    lanes = {};
+    in_lanes = 0;
+  };
   std::string word;
   auto add_word = [&] {
     if (word.empty()) return;
     const uint64_t h = checksum64(word.data(), word.size());
-    for (int bit = 0; bit < 64; ++bit) weights[bit] += (h >> bit & 1) != 0 ? 1 : -1;
-    any = true;
+    for (int j = 0; j < 8; ++j) lanes[j] += h >> j & kLowBitOfEachByte;
+    ++words;
+    if (++in_lanes == kWordsPerDrain) drain();
     word.clear();
   };
   for (const char c : text) {
@@ -35,10 +52,11 @@ uint64_t simhash64(std::string_view text) {
     }
   }
   add_word();
-  if (!any) return 0;
+  if (words == 0) return 0;
+  drain();
   uint64_t out = 0;
   for (int bit = 0; bit < 64; ++bit) {
-    if (weights[bit] > 0) out |= uint64_t{1} << bit;
+    if (2 * uint64_t(set[bit]) > words) out |= uint64_t{1} << bit;  // set minus clear > 0
   }
   return out;
 }
