@@ -96,6 +96,11 @@ RecordStore::RecordStore(std::filesystem::path directory, size_t memory_budget)
   // The digest index takes one entry per distinct body: small memtables of its own.
   rocksdb::ColumnFamilyOptions digests(options);
   digests.write_buffer_size = std::max<size_t>(options.write_buffer_size / 4, 64 << 10);
+  // Nearly every look-up is of a body not seen before, which the memtable's skip list answered by
+  // a full search (2/5 of the records' skip list time in a crawl's profile): a Bloom filter of the
+  // memtable's keys, 2% of its size (~16 bits per ~100-byte entry), answers most of them first.
+  digests.memtable_whole_key_filtering = true;
+  digests.memtable_prefix_bloom_size_ratio = 0.02;
   const std::vector<rocksdb::ColumnFamilyDescriptor> families = {
       {rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions(options)}, {kDigestsFamily, digests}};
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
