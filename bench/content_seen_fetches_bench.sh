@@ -12,6 +12,7 @@
 #
 #   bench/content_seen_fetches_bench.sh [HOSTS [ITEMS]]  (env OFF_LIMIT)
 #
+# KEEP_DIR=DIR keeps each crawl's outputs, config and the server's log in DIR/on and DIR/off.
 # Uses the Release build in build/release (bloomcrawl and tests/bloomcrawl-testweb): build them first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
