@@ -163,8 +163,9 @@ Description describe_crawl(const InspectArgs& args) {
                                 {"journal_problems", replay.problems}};
   // The learned parameter rules a resume restores (docs/content-seen.md): the newest stats record's.
   const nlohmann::json& stats = replay.last_stats.is_object() ? replay.last_stats : m.stats;
-  d.json["learned_rules"] =
-      stats.value("content_seen", nlohmann::json::object()).value("rules", nlohmann::json::array());
+  const nlohmann::json content_seen = stats.value("content_seen", nlohmann::json::object());
+  d.json["learned_rules"] = content_seen.value("rules", nlohmann::json::array());
+  d.json["learned_evidence"] = content_seen.value("evidence", nlohmann::json::array());  // pairs short of a rule
   // After a kill the generation alone can be far behind: say first what a resume continues from.
   const ResumePoint resume = resume_point(m, replay);
   d.json["resume"] = {{"pages_done", resume.pages_done},

@@ -1,6 +1,8 @@
 #include "crawler/content/param_learner.h"
 
+#include <algorithm>
 #include <set>
+#include <tuple>
 
 #include "crawler/content/simhash.h"
 
@@ -82,6 +84,7 @@ void ParamLearner::pair(const std::string& host, const std::string& param, const
   const PairJudgment judgment = judge_pair(a, b, near_);
   if (judgment == PairJudgment::kUnsure) return;
   Evidence& e = evidence_[{host, param}];
+  evidence_changed_ = true;
   if (judgment == PairJudgment::kSame) {
     ++e.agreeing;
     if (!e.in_force && e.disagreeing == 0 && e.agreeing >= min_pairs_) {
@@ -169,6 +172,36 @@ std::vector<ParamRule> ParamLearner::state() const {
     if (e.in_force || e.disagreeing > 0) out.push_back({key.first, key.second, e.agreeing, e.disagreeing, e.in_force});
   }
   return out;
+}
+
+std::vector<ParamRule> ParamLearner::evidence(size_t limit) const {
+  std::vector<ParamRule> out;
+  {
+    std::lock_guard lock(mu_);
+    for (const auto& [key, e] : evidence_) {
+      if (!e.in_force && e.disagreeing == 0 && e.agreeing > 0)
+        out.push_back({key.first, key.second, e.agreeing, 0, false});
+    }
+  }
+  const auto most_agreeing = [](const ParamRule& a, const ParamRule& b) {
+    return a.agreeing != b.agreeing ? a.agreeing > b.agreeing : std::tie(a.host, a.param) < std::tie(b.host, b.param);
+  };
+  if (out.size() > limit) {
+    std::partial_sort(out.begin(), out.begin() + std::ptrdiff_t(limit), out.end(), most_agreeing);
+    out.resize(limit);
+  } else {
+    std::sort(out.begin(), out.end(), most_agreeing);
+  }
+  return out;
+}
+
+bool ParamLearner::evidence_due(std::chrono::steady_clock::time_point now,
+                                std::chrono::steady_clock::duration interval) {
+  std::lock_guard lock(mu_);
+  if (!evidence_changed_ || now - evidence_due_at_ < interval) return false;
+  evidence_changed_ = false;
+  evidence_due_at_ = now;
+  return true;
 }
 
 void ParamLearner::restore(const std::vector<ParamRule>& state) {

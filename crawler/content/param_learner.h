@@ -17,6 +17,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -78,10 +79,17 @@ class ParamLearner {
   // The rules in force, by host and parameter.
   std::vector<ParamRule> rules() const;
   // The crawl state: the rules in force and the parameters that changed a page (never learned),
-  // by host and parameter; restore() puts a state() back (a resume). Evidence short of a rule is
-  // not kept.
+  // by host and parameter; restore() puts a state() or an evidence() back (a resume).
   std::vector<ParamRule> state() const;
   void restore(const std::vector<ParamRule>& state);
+  // Evidence short of a rule (agreeing pairs, none disagreeing, not in force), at most `limit`
+  // entries, the most agreeing pairs first, then by host and parameter: a resume that restores it
+  // counts on from there. The pages the pairs were made of are not kept: a pair needs both its
+  // pages fetched by the same run.
+  std::vector<ParamRule> evidence(size_t limit) const;
+  // Whether a pair was counted since the last call that returned true, and `interval` has passed
+  // since then: the caller saves evidence() then (evidence changes with nearly every page).
+  bool evidence_due(std::chrono::steady_clock::time_point now, std::chrono::steady_clock::duration interval);
 
  private:
   struct Evidence {
@@ -101,6 +109,8 @@ class ParamLearner {
   const bool near_;
   mutable std::mutex mu_;
   std::atomic<size_t> in_force_{0};
+  bool evidence_changed_ = false;                                     // under mu_: a pair counted since evidence_due()
+  std::chrono::steady_clock::time_point evidence_due_at_;             // under mu_: the last evidence_due() that was
   std::map<std::pair<std::string, std::string>, Evidence> evidence_;  // by (host, param)
   std::unordered_map<std::string, PageContent> pages_;                // by URL
   // URLs equal but for p, by p + '\0' + the URL without p.

@@ -78,6 +78,10 @@ void CrawlStats::add_saved(const nlohmann::json& saved) {
       saved.contains(rules) && saved.at(rules).is_array()) {
     param_rules_ = saved.at(rules);  // the learned rules at the checkpoint (docs/content-seen.md)
   }
+  if (const nlohmann::json::json_pointer evidence("/content_seen/evidence");
+      saved.contains(evidence) && saved.at(evidence).is_array()) {
+    param_evidence_ = saved.at(evidence);  // and the pairs short of a rule
+  }
   add_saved_map(saved, "/fetches/failures_by_outcome", failures_by_outcome_);
   add_saved_map(saved, "/links/refused_by_reason", refusals_by_reason_);
   add_saved_map(saved, "/links/dropped_by_reason", drops_by_reason_);

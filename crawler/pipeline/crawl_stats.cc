@@ -35,6 +35,16 @@ nlohmann::json CrawlStats::param_rules() const {
   return param_rules_;
 }
 
+void CrawlStats::set_param_evidence(nlohmann::json evidence) {
+  std::lock_guard<std::mutex> lock(mu_);
+  param_evidence_ = std::move(evidence);
+}
+
+nlohmann::json CrawlStats::param_evidence() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return param_evidence_;
+}
+
 void CrawlStats::to_status(CrawlStatus& status) const {
   status.false_positives_rescued = false_positives_rescued.load();
   status.exact_duplicates = exact_duplicates.load();
@@ -116,7 +126,8 @@ nlohmann::json CrawlStats::to_json() const {
         {"warc_bytes_saved", v(warc_bytes_saved)},
         {"fetches_saved_by_rules", v(fetches_saved_by_rules)},
         {"learned_rules", v(learned_rules)},
-        {"rules", param_rules_}}},
+        {"rules", param_rules_},
+        {"evidence", param_evidence_}}},
       {"outcomes", {{"records", records}, {"by_outcome", outcomes_}}},
       {"redirects",
        {{"followed", v(redirects)}, {"deduplicated", v(redirects_deduplicated)}, {"dropped", v(redirects_dropped)}}},

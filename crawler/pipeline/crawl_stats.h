@@ -100,6 +100,10 @@ struct CrawlStats {
   nlohmann::json param_rules() const;
   // Whether the rules changed since the last call: the checkpointer journals them at once.
   bool take_param_rules_changed() { return param_rules_changed_.exchange(false); }
+  // The learner's evidence short of a rule, the same shape (report.json's content_seen.evidence):
+  // saved with the counters too, so a resume counts on from it.
+  void set_param_evidence(nlohmann::json evidence);
+  nlohmann::json param_evidence() const;
 
  private:
   mutable std::mutex mu_;
@@ -112,6 +116,7 @@ struct CrawlStats {
   std::map<std::string, uint64_t> outcomes_;
   nlohmann::json param_rules_ = nlohmann::json::array();
   std::atomic<bool> param_rules_changed_{false};
+  nlohmann::json param_evidence_ = nlohmann::json::array();
 };
 
 }  // namespace bloomcrawl

@@ -23,6 +23,11 @@
 namespace bloomcrawl {
 namespace {
 
+// The evidence short of a rule saved with the counters: one entry per (host, parameter) with
+// pairs, the most agreeing first; enough for a crawl of many hosts' few parameters, small enough
+// (~80 KB) for the stats record written once a second.
+constexpr size_t kSavedParamEvidence = 1000;
+
 nlohmann::json rules_json(const std::vector<ParamRule>& rules) {
   nlohmann::json out = nlohmann::json::array();
   for (const ParamRule& r : rules) {
@@ -97,6 +102,7 @@ void Crawler::archive(uint64_t id, const WarcExchange& exchange) {
 
 ParamLearner& Crawler::learner() {
   std::call_once(learner_restored_, [this] {
+    learner_.restore(rules_of(stats_.param_evidence()));
     learner_.restore(rules_of(stats_.param_rules()));
     stats_.learned_rules.store(learner_.rules().size(), std::memory_order_relaxed);
   });
@@ -128,6 +134,11 @@ bool Crawler::see_text(const FetchResult& result, PageRecord& record) {
     if (!changes.empty()) {
       stats_.set_param_rules(rules_json(learner().state()));
       stats_.learned_rules.store(learner().rules().size(), std::memory_order_relaxed);
+    }
+    // Evidence changes with nearly every page: saved at most once a second, as the journal's
+    // stats records are written (a resume loses at most the pairs of the last second).
+    if (!changes.empty() || learner().evidence_due(std::chrono::steady_clock::now(), std::chrono::seconds(1))) {
+      stats_.set_param_evidence(rules_json(learner().evidence(kSavedParamEvidence)));
     }
   }
   if (!near || fingerprint == 0 || !record.duplicate_of.empty()) return true;

@@ -1,16 +1,13 @@
 #include "tests/support/open_web.h"
 
 #include <httplib.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <sys/socket.h>
 
 #include <algorithm>
 #include <charconv>
 #include <optional>
 #include <stdexcept>
 
-#include "tests/support/listen_backlog.h"
+#include "tests/support/host_header_server.h"
 #include "tests/support/site_random.h"
 
 namespace bloomcrawl::testweb {
@@ -112,20 +109,7 @@ std::string OpenWeb::page_html(size_t i, size_t j) const {
 
 void OpenWeb::start() {
   if (server_) throw std::logic_error("open web: start() called twice");
-  server_ = std::make_unique<httplib::Server>();
-  const size_t threads = options_.threads;
-  server_->new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
-  server_->set_keep_alive_timeout(1);
-  server_->set_keep_alive_max_count(1000);
-  // Without TCP_NODELAY a kept-alive connection answers a request in two writes that Nagle and
-  // the client's delayed ACK hold ~40 ms apart (fresh connections escape it in quick-ACK mode), so
-  // a crawl of few hosts would measure that stall instead of the crawler. Accepted sockets
-  // inherit the option from the listening one (Linux).
-  server_->set_socket_options([](int sock) {
-    const int on = 1;
-    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
-    setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
-  });
+  server_ = testing::host_header_server(options_.threads);
   server_->Get(R"(/.*)", [this](const httplib::Request& request, httplib::Response& response) {
     const std::optional<size_t> i = host_index(request.get_header_value("Host"), options_.hosts);
     if (!i) {
@@ -159,14 +143,7 @@ void OpenWeb::start() {
     }
     response.set_content(page_html(*i, *j), "text/html");
   });
-  const int port = options_.port == 0 ? server_->bind_to_any_port("127.0.0.1")
-                                      : (server_->bind_to_port("127.0.0.1", options_.port) ? options_.port : -1);
-  if (port <= 0) throw std::runtime_error("open web: cannot listen on 127.0.0.1:" + std::to_string(options_.port));
-  port_ = uint16_t(port);
-  testing::widen_listen_backlog(port);  // a new connection per request arrives in bursts
-  thread_ = std::thread([this] { server_->listen_after_bind(); });
-  // A stop() before the server runs would be lost: wait until it does (a handful of milliseconds).
-  while (!server_->is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  port_ = testing::listen_on_loopback(*server_, options_.port, thread_, "open web");
 }
 
 void OpenWeb::stop() {

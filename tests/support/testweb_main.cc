@@ -1,7 +1,8 @@
 // `bloomcrawl-testweb`: runs the local test web (test_web.h) until SIGINT/SIGTERM, for
 // scripts/demo.sh, benchmarks and external runs; or, with `generate`, writes a static copy of a
 // site for nginx (site_generator.h); or, with `open`, serves the many-host open web (open_web.h)
-// for bench/openscope_bench.sh. Files it writes and control endpoints: docs/testweb.md.
+// for bench/openscope_bench.sh; or, with `shop`, the shop web (shop_web.h) for
+// bench/content_seen_bench.sh. Files it writes and control endpoints: docs/testweb.md.
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -13,6 +14,7 @@
 #include <CLI/CLI.hpp>
 
 #include "tests/support/open_web.h"
+#include "tests/support/shop_web.h"
 #include "tests/support/site_generator.h"
 #include "tests/support/test_web.h"
 #include "tests/support/test_web_files.h"
@@ -127,6 +129,22 @@ int serve_open(const bloomcrawl::testweb::OpenWebOptions& options, const OpenFil
   return 0;
 }
 
+int serve_shop(const bloomcrawl::testweb::ShopWebOptions& options, const std::string& ready, const std::string& log) {
+  sigset_t stop_signals = block_stop_signals();
+  bloomcrawl::testweb::ShopWeb web(options);
+  web.start();
+  if (!ready.empty()) write_file_atomically(ready, std::to_string(web.port()) + "\n");
+  std::cerr << "bloomcrawl-testweb: serving " << options.hosts << " shop hosts on port " << web.port() << ", seed URL "
+            << web.seed_url() << ", resolve " << web.resolve_entry() << std::endl;
+  int signal_number = 0;
+  sigwait(&stop_signals, &signal_number);
+  web.stop();
+  const nlohmann::json summary = to_json(web.log());
+  if (!log.empty()) write_file_atomically(log, summary.dump(2) + "\n");
+  std::cerr << "bloomcrawl-testweb: stopped by signal " << signal_number << "\n";
+  return 0;
+}
+
 std::vector<std::string> split_hosts(const std::string& list) {
   std::vector<std::string> hosts;
   std::stringstream in(list);
@@ -201,7 +219,21 @@ int run(int argc, char** argv) {
   open->add_option("--samples", open_files.samples, "write robots.txt requests in progress over time here");
   open->add_option("--sample-ms", open_files.sample_ms, "sampling period")->capture_default_str();
   open->add_option("--ready-file", open_files.ready, "write the port here once listening");
+
+  bloomcrawl::testweb::ShopWebOptions shop_options;
+  std::string shop_ready;
+  std::string shop_log;
+  CLI::App* shop = app.add_subcommand("shop", "serve the shop web shop<i>.test on 127.0.0.1 (shop_web.h)");
+  shop->add_option("--hosts", shop_options.hosts, "host names")->capture_default_str()->check(CLI::Range(1, 1000));
+  shop->add_option("--items", shop_options.items, "items (and products) per host")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 1000000u));
+  shop->add_option("--port", shop_options.port, "port (0: pick a free one)")->capture_default_str();
+  shop->add_option("--ready-file", shop_ready, "write the port here once listening");
+  shop->add_option("--log", shop_log, "write the fetches per group and the pages never fetched here at exit");
   CLI11_PARSE(app, argc, argv);
+
+  if (shop->parsed()) return serve_shop(shop_options, shop_ready, shop_log);
 
   if (open->parsed()) {
     open_options.robots_delay = std::chrono::milliseconds(robots_delay_ms);

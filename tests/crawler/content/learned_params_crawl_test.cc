@@ -11,6 +11,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <set>
@@ -127,7 +128,7 @@ class Shop {
   int requests_ = 0;
 };
 
-struct ShopCrawl {
+struct ShopCrawl {  // NOLINT(bugprone-exception-escape): json's noexcept move cannot throw (crawl_run.h)
   nlohmann::json report;
   std::map<std::string, std::vector<nlohmann::json>> pages;
   uint64_t fetched = 0;              // pages.jsonl's "ok" records
@@ -210,40 +211,61 @@ std::map<std::string, nlohmann::json> rules_by_param(const nlohmann::json& rules
   return out;
 }
 
+// The bloomcrawl program crawling the shop, a generation every 10 pages, killed (-9) once `ready()`
+// holds (looked at again until then, for at most a minute); returns its command line (for the resume).
+std::vector<std::string> crawl_shop_until_killed(Shop& shop, const fs::path& dir, const nlohmann::json& content_seen,
+                                                 uint64_t max_pages, const std::function<bool()>& ready) {
+  const nlohmann::json c = {
+      {"seeds", {{"urls", {shop.url("/")}}}},
+      {"scope", {{"allowed_hosts", {"127.0.0.1"}}, {"max_depth", -1}, {"max_pages", max_pages}}},
+      {"politeness", {{"delay_ms", 0}}},
+      {"fetch", {{"allowed_ranges", {"127.0.0.0/8"}}}},
+      {"output", {{"directory", (dir / "out").string()}}},
+      {"checkpoint", {{"directory", (dir / "ckpt").string()}, {"interval_s", 0}, {"interval_pages", 10}}},
+      {"logging", {{"progress", "never"}}},
+      {"content_seen", content_seen},
+  };
+  std::ofstream(dir / "crawl.json") << c.dump(2);
+  std::vector<std::string> args = {BLOOMCRAWL_BIN, "crawl", "-c", (dir / "crawl.json").string()};
+  const pid_t first = testing::spawn_to_files(args, (dir / "stdout").string(), (dir / "stderr").string());
+  EXPECT_GT(first, 0);
+  const bool reached = ready();
+  kill(first, SIGKILL);
+  EXPECT_EQ(testing::wait_exit_code(first), 128 + SIGKILL);
+  EXPECT_TRUE(reached);
+  return args;
+}
+
+// `bloomcrawl inspect` of the checkpoints in `dir`: its JSON; null when it fails (a crawl still
+// running may remove a generation as it reads it).
+nlohmann::json inspect_checkpoints(const fs::path& dir) {
+  const fs::path inspected = dir / "inspect.json";
+  // The JSON on stdout into a file, the summary on stderr left out.
+  if (testing::run_shell("{ " + std::string(BLOOMCRAWL_BIN) + " inspect " + (dir / "ckpt").string() + " >" +
+                         inspected.string() + " 2>/dev/null; }")
+          .exit_code != 0) {
+    return nullptr;
+  }
+  return nlohmann::json::parse(std::ifstream(inspected), nullptr, false);
+}
+
+std::string file_text(const fs::path& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
 // The rules are crawl state: a kill -9 once they are made, and `inspect` lists them as the resume
 // restores them; the resume does not learn them again (no "learned" line) and ends with them.
 TEST(LearnedParamsCrawlTest, RulesSurviveAKill9AndTheResumeRestoresThem) {
   Shop shop;
   const testing::TempDir dir;
   const fs::path out = dir.path() / "out";
-  const fs::path checkpoints = dir.path() / "ckpt";
-  const nlohmann::json c = {
-      {"seeds", {{"urls", {shop.url("/")}}}},
-      {"scope", {{"allowed_hosts", {"127.0.0.1"}}, {"max_depth", -1}, {"max_pages", 500}}},
-      {"politeness", {{"delay_ms", 0}}},
-      {"fetch", {{"allowed_ranges", {"127.0.0.0/8"}}}},
-      {"output", {{"directory", out.string()}}},
-      {"checkpoint", {{"directory", checkpoints.string()}, {"interval_s", 0}, {"interval_pages", 10}}},
-      {"logging", {{"progress", "never"}}},
-  };
-  std::ofstream(dir.path() / "crawl.json") << c.dump(2);
-  std::vector<std::string> args = {BLOOMCRAWL_BIN, "crawl", "-c", (dir.path() / "crawl.json").string()};
-  const pid_t first = testing::spawn_to_files(args, (dir.path() / "stdout").string(), (dir.path() / "stderr").string());
-  ASSERT_GT(first, 0);
   // The rules are made within the first ~60 requests (5 agreeing pairs each); 150 leaves a few
   // checkpoints after them.
-  const bool reached = shop.wait_for_requests(150);
-  kill(first, SIGKILL);
-  ASSERT_EQ(testing::wait_exit_code(first), 128 + SIGKILL);
-  ASSERT_TRUE(reached);
-
-  const fs::path inspected = dir.path() / "inspect.json";
-  // The JSON on stdout into a file, the summary on stderr left out.
-  ASSERT_EQ(testing::run_shell("{ " + std::string(BLOOMCRAWL_BIN) + " inspect " + checkpoints.string() + " >" +
-                               inspected.string() + " 2>/dev/null; }")
-                .exit_code,
-            0);
-  const nlohmann::json inspect = nlohmann::json::parse(std::ifstream(inspected));
+  std::vector<std::string> args = crawl_shop_until_killed(shop, dir.path(), nlohmann::json::object(), 500,
+                                                          [&] { return shop.wait_for_requests(150); });
+  const nlohmann::json inspect = inspect_checkpoints(dir.path());
+  ASSERT_TRUE(inspect.is_object());
   const auto before = rules_by_param(inspect["learned_rules"]);
   ASSERT_TRUE(before.contains("vid")) << inspect["learned_rules"].dump();
   EXPECT_TRUE(before.at("vid")["in_force"]);
@@ -253,8 +275,7 @@ TEST(LearnedParamsCrawlTest, RulesSurviveAKill9AndTheResumeRestoresThem) {
       testing::spawn_to_files(args, (dir.path() / "stdout").string(), (dir.path() / "stderr2").string());
   ASSERT_EQ(testing::wait_exit_code(resumed), 0);
   shop.stop();
-  std::ifstream log(dir.path() / "stderr2");
-  const std::string resumed_log((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+  const std::string resumed_log = file_text(dir.path() / "stderr2");
   EXPECT_EQ(resumed_log.find("parameter 'vid' learned"), std::string::npos) << "learned again: not restored";
   const nlohmann::json report = nlohmann::json::parse(std::ifstream(out / "report.json"));
   const auto after = rules_by_param(report["content_seen"]["rules"]);
@@ -279,6 +300,52 @@ TEST(LearnedParamsCrawlTest, RulesSurviveAKill9AndTheResumeRestoresThem) {
     EXPECT_EQ(first->second.back().value("payload_digest", ""), last["payload_digest"]) << url;
   }
   for (const auto& [digest, urls] : firsts) EXPECT_EQ(urls.size(), 1u) << digest << " first at several URLs";
+}
+
+// Evidence short of a rule is crawl state too: no rule is possible in the first run (a million
+// pairs needed), killed (-9) once `inspect` shows pairs counted for `vid` (the evidence is saved
+// once a second); after the kill it lists them, A. The resume,
+// needing A pairs now (learn_min_pairs may change at a resume), makes the rule at its first pair,
+// with A + 1: it counted on from A (a learner that had not restored them would make it at A).
+TEST(LearnedParamsCrawlTest, EvidenceShortOfARuleSurvivesAKill9AndTheResumeCountsOn) {
+  Shop shop;
+  const testing::TempDir dir;
+  const auto vid_counted = [&] {
+    const nlohmann::json now = inspect_checkpoints(dir.path());
+    return now.is_object() && rules_by_param(now.value("learned_evidence", nlohmann::json::array())).contains("vid");
+  };
+  std::vector<std::string> args =
+      crawl_shop_until_killed(shop, dir.path(), {{"learn_min_pairs", 1000000}}, 100000, [&] {
+        for (const auto end = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+             std::chrono::steady_clock::now() < end;) {
+          if (vid_counted()) return true;
+        }
+        return false;
+      });
+  const nlohmann::json inspect = inspect_checkpoints(dir.path());
+  ASSERT_TRUE(inspect.is_object());
+  EXPECT_TRUE(inspect["learned_rules"].empty()) << inspect["learned_rules"].dump();
+  const auto before = rules_by_param(inspect["learned_evidence"]);
+  ASSERT_TRUE(before.contains("vid")) << inspect["learned_evidence"].dump();
+  const uint32_t counted = before.at("vid")["agreeing"];
+  ASSERT_GT(counted, 0u);
+
+  nlohmann::json c = nlohmann::json::parse(std::ifstream(dir.path() / "crawl.json"));
+  c["content_seen"]["learn_min_pairs"] = counted;
+  // The rules end the visit ids well before.
+  c["scope"]["max_pages"] = inspect["resume"]["pages_done"].get<uint64_t>() + 300;
+  std::ofstream(dir.path() / "crawl.json") << c.dump(2);
+  args.emplace_back("--resume");
+  const pid_t resumed =
+      testing::spawn_to_files(args, (dir.path() / "stdout").string(), (dir.path() / "stderr2").string());
+  ASSERT_EQ(testing::wait_exit_code(resumed), 0) << file_text(dir.path() / "stderr2");
+  shop.stop();
+  const std::string resumed_log = file_text(dir.path() / "stderr2");
+  EXPECT_NE(resumed_log.find("parameter 'vid' learned not to change its pages (" + std::to_string(counted + 1) +
+                             " agreeing pairs"),
+            std::string::npos)
+      << "expected the rule at " << counted + 1 << " pairs:\n"
+      << resumed_log;
 }
 
 PageContent content_of(const std::string& body) {

@@ -4,6 +4,7 @@
 // equal title; rewrite() drops only the host's learned parameters; state() and restore().
 #include "crawler/content/param_learner.h"
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -104,6 +105,42 @@ TEST(ParamLearnerTest, StateAndRestoreKeepRulesAndTheParametersThatChangedAPage)
   EXPECT_EQ(resumed.rewrite("https://a.example/z?sid=9&p=3"), "https://a.example/z?p=3");
   resumed.observe("https://a.example/w?p=1", body("w"));
   EXPECT_TRUE(resumed.observe("https://a.example/w?p=2", body("w")).empty()) << "p is never learned";
+}
+
+// Evidence short of a rule: counted pairs a resume restores and counts on from; the most agreeing
+// kept when it is cut; due at most once an interval, and only after a pair.
+TEST(ParamLearnerTest, EvidenceShortOfARuleIsRestoredAndCountedOn) {
+  ParamLearner learner(3, false);
+  for (int id = 0; id < 2; ++id) {
+    learner.observe(item(id, "&vid=a"), body("page" + std::to_string(id)));
+    learner.observe(item(id, "&vid=b"), body("page" + std::to_string(id)));
+  }
+  learner.observe("https://b.example/x?ref=1", body("x"));
+  learner.observe("https://b.example/x?ref=2", body("x"));
+  EXPECT_TRUE(learner.rules().empty());
+  EXPECT_EQ(learner.evidence(10),
+            (std::vector<ParamRule>{{"shop.example", "vid", 2, 0, false}, {"b.example", "ref", 1, 0, false}}));
+  EXPECT_EQ(learner.evidence(1), (std::vector<ParamRule>{{"shop.example", "vid", 2, 0, false}}));
+
+  ParamLearner resumed(3, false);
+  resumed.restore(learner.evidence(10));
+  EXPECT_EQ(resumed.evidence(10), learner.evidence(10));
+  // One more pair after the resume makes the rule: the first two were counted before it.
+  resumed.observe(item(5, "&vid=a"), body("page5"));
+  const std::vector<RuleChange> made = resumed.observe(item(5, "&vid=b"), body("page5"));
+  ASSERT_EQ(made.size(), 1u);
+  EXPECT_EQ(made[0].rule, (ParamRule{"shop.example", "vid", 3, 0, true}));
+  EXPECT_EQ(resumed.evidence(10), (std::vector<ParamRule>{{"b.example", "ref", 1, 0, false}}));
+
+  const auto t0 = std::chrono::steady_clock::time_point() + std::chrono::hours(1);
+  const auto second = std::chrono::seconds(1);
+  EXPECT_TRUE(resumed.evidence_due(t0, second));
+  EXPECT_FALSE(resumed.evidence_due(t0 + 2 * second, second)) << "no pair since";
+  resumed.observe("https://b.example/x?ref=3", body("x"));
+  EXPECT_FALSE(resumed.evidence_due(t0 + 2 * second, second)) << "no pair: ref=1 and 2 were fetched before";
+  resumed.observe("https://b.example/x?ref=4", body("x"));
+  EXPECT_FALSE(resumed.evidence_due(t0 + second / 2, second)) << "within the interval";
+  EXPECT_TRUE(resumed.evidence_due(t0 + 2 * second, second));
 }
 
 }  // namespace
