@@ -4,6 +4,7 @@
 #include <array>
 
 #include "crawler/recrawl/recrawl_schedule.h"
+#include "crawler/recrawl/w3c_datetime.h"
 
 namespace bloomcrawl {
 namespace {
@@ -13,6 +14,21 @@ recrawl::ScheduleLimits limits_of(const RecrawlConfig& c) {
 }
 
 std::string word_of(recrawl::RevisitOutcome outcome) { return std::string(recrawl::revisit_outcome_name(outcome)); }
+
+recrawl::SitemapHint hint_of(const UrlRecord& r) {
+  recrawl::SitemapHint hint;
+  if (r.sitemap_lastmod_s != 0) hint.lastmod_s = r.sitemap_lastmod_s;
+  if (r.sitemap_changefreq != 0) hint.changefreq = recrawl::ChangeFreq(r.sitemap_changefreq - 1);
+  return hint;
+}
+
+// The record's next fetch time for `interval_s` after its last fetch, as its sitemap hints adjust
+// it (in whole seconds from the fetch time, so that the interval read back from the record is
+// the one chosen).
+int64_t hinted_next_fetch_ms(const UrlRecord& r, int64_t interval_s, const recrawl::ScheduleLimits& limits) {
+  const int64_t fetched_s = r.last_fetched_ms / 1000;
+  return r.last_fetched_ms + (recrawl::next_due_time(fetched_s, interval_s, hint_of(r), limits) - fetched_s) * 1000;
+}
 
 }  // namespace
 
@@ -79,8 +95,27 @@ void schedule_next_fetch(UrlRecord& record, const UrlRecord& before, std::string
     interval_s = recrawl::next_interval(current_s, visit, outcome, limits);
   }
   // Seeds (depth 0, which sitemaps from robots.txt share) are where new URLs come from.
-  if (record.depth == 0 && word != kGoneWord) interval_s = recrawl::cap_for_seed(interval_s, limits);
-  record.next_fetch_ms = record.last_fetched_ms + interval_s * 1000;
+  if (word == kGoneWord) {
+    record.next_fetch_ms = record.last_fetched_ms + interval_s * 1000;
+    return;
+  }
+  if (record.depth == 0) interval_s = recrawl::cap_for_seed(interval_s, limits);
+  record.next_fetch_ms = hinted_next_fetch_ms(record, interval_s, limits);
+}
+
+bool take_sitemap_hint(UrlRecord& record, std::string_view lastmod, std::string_view changefreq,
+                       const RecrawlConfig& recrawl) {
+  const UrlRecord before = record;
+  const std::optional<int64_t> lastmod_s = recrawl::parse_w3c_datetime(lastmod);
+  record.sitemap_lastmod_s = lastmod_s && *lastmod_s > 0 ? *lastmod_s : 0;  // none before 1970 matters
+  const std::optional<recrawl::ChangeFreq> freq = recrawl::parse_changefreq(changefreq);
+  record.sitemap_changefreq = freq ? uint8_t(int(*freq) + 1) : 0;
+  if (record.outcome != UrlOutcome::kQueued && has_capture(record) && record.next_fetch_ms > record.last_fetched_ms &&
+      record.reason != kGoneWord) {
+    const int64_t interval_s = (record.next_fetch_ms - record.last_fetched_ms) / 1000;
+    record.next_fetch_ms = std::min(record.next_fetch_ms, hinted_next_fetch_ms(record, interval_s, limits_of(recrawl)));
+  }
+  return record != before;
 }
 
 }  // namespace bloomcrawl

@@ -1,4 +1,4 @@
-// The URL record's value format (docs/records.md, "Value format, version 1"), its key and its
+// The URL record's value format (docs/records.md, "Value format, version 3"), its key and its
 // JSON line: every field round-trips, absent fields cost nothing, and every kind of damage is
 // refused naming what is wrong.
 #include "records/url_record.h"
@@ -31,6 +31,8 @@ UrlRecord full_record() {
   r.reason = "robots";
   r.flags = kRecordTruncated | kRecordRescuedFalsePositive;
   r.duplicate_of = "https://www.example.com/news/12";
+  r.sitemap_lastmod_s = 1764900000;
+  r.sitemap_changefreq = 3;  // daily
   return r;
 }
 
@@ -69,6 +71,9 @@ TEST(UrlRecordTest, EachFieldAloneRoundTripsAndAbsentFieldsCostNothing) {
       [](UrlRecord& r, const UrlRecord& f) { r.next_fetch_ms = f.next_fetch_ms; },
       [](UrlRecord& r, const UrlRecord& f) { r.reason = f.reason; },
       [](UrlRecord& r, const UrlRecord& f) { r.flags = f.flags; },
+      [](UrlRecord& r, const UrlRecord& f) { r.duplicate_of = f.duplicate_of; },
+      [](UrlRecord& r, const UrlRecord& f) { r.sitemap_lastmod_s = f.sitemap_lastmod_s; },
+      [](UrlRecord& r, const UrlRecord& f) { r.sitemap_changefreq = f.sitemap_changefreq; },
   };
   for (size_t i = 0; i < setters.size(); ++i) {
     UrlRecord r = empty;
@@ -91,15 +96,26 @@ TEST(UrlRecordTest, DamageIsRefusedNamingWhatIsWrong) {
   const std::string good = encode_url_record(full_record());
   EXPECT_NE(decode_error("").find("truncated before the version"), std::string::npos);
   std::string other_version = good;
-  other_version[0] = 3;
-  EXPECT_NE(decode_error(other_version).find("version 3, not 1 or 2"), std::string::npos);
-  // Version 1 has no field 13 (duplicate_of): a version 1 reader would refuse it, and so do we.
-  std::string version_1 = good;
-  version_1[0] = 1;
-  EXPECT_NE(decode_error(version_1).find("unknown fields"), std::string::npos);
-  UrlRecord no_duplicate = full_record();
-  no_duplicate.duplicate_of.clear();
-  EXPECT_EQ(encode_url_record(no_duplicate)[0], 1) << "a record without version 2's field is written as version 1";
+  other_version[0] = 4;
+  EXPECT_NE(decode_error(other_version).find("version 4, not 1 to 3"), std::string::npos);
+  // Version 1 has no field 13 (duplicate_of), version 2 no fields 14 and 15 (the sitemap hints):
+  // a reader of those versions would refuse them, and so do we.
+  for (const char older : {'\1', '\2'}) {
+    std::string old = good;
+    old[0] = older;
+    EXPECT_NE(decode_error(old).find("unknown fields"), std::string::npos) << int(older);
+  }
+  // A record is written as the lowest version that holds its fields.
+  UrlRecord r = full_record();
+  EXPECT_EQ(good[0], 3);
+  r.sitemap_lastmod_s = 0;
+  EXPECT_EQ(encode_url_record(r)[0], 3) << "the changefreq is version 3's";
+  r.sitemap_changefreq = 0;
+  EXPECT_EQ(encode_url_record(r)[0], 2);
+  r.duplicate_of.clear();
+  EXPECT_EQ(encode_url_record(r)[0], 1) << "a record without version 2's field is written as version 1";
+  r.sitemap_changefreq = 8;  // past "never"
+  EXPECT_NE(decode_error(encode_url_record(r)).find("sitemap changefreq 8 is out of range"), std::string::npos);
   for (const char outcome : {'\0', '\5'}) {
     std::string bad = good;
     bad[1] = outcome;
@@ -167,7 +183,9 @@ TEST(UrlRecordTest, TheJsonLineIsValidJsonWithEveryField) {
   EXPECT_EQ(json["reason"], "robots");
   EXPECT_EQ(json["flags"], 3);
   EXPECT_EQ(json["duplicate_of"], r.duplicate_of);
-  EXPECT_EQ(json.size(), 17u);
+  EXPECT_EQ(json["sitemap_lastmod_s"], 1764900000);
+  EXPECT_EQ(json["sitemap_changefreq"], "daily");
+  EXPECT_EQ(json.size(), 19u);
 
   UrlRecord seed;
   seed.url = "https://s/";
