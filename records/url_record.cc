@@ -1,5 +1,6 @@
 #include "records/url_record.h"
 
+#include <algorithm>
 #include <array>
 #include <limits>
 
@@ -10,7 +11,7 @@
 namespace bloomcrawl {
 namespace {
 
-// Version 2 adds field 13 (duplicate_of), version 3 fields 14 and 15 (the sitemap hints); a
+// Version 2 adds field 13 (duplicate_of), version 3 fields 14 to 16 (the sitemap hints, the visits); a
 // record is written as the lowest version that holds its fields, so older readers read what they can.
 constexpr uint8_t kVersion = 3;
 constexpr size_t kHostHashBytes = 8;
@@ -34,6 +35,7 @@ enum Field : unsigned {
   kDuplicateOf,
   kSitemapLastmod,
   kSitemapChangefreq,
+  kVisits,
   kFieldCount,
 };
 
@@ -177,6 +179,18 @@ class JsonObject {
     out_.append(std::to_string(value));
     return *this;
   }
+  // [{"interval_s":N,"changed":B}, ...]
+  JsonObject& visits(const char* name, const std::vector<RecordVisit>& visits) {
+    key(name);
+    out_.push_back('[');
+    for (const RecordVisit& v : visits) {
+      if (out_.back() != '[') out_.push_back(',');
+      out_.append("{\"interval_s\":" + std::to_string(v.interval_s) + ",\"changed\":" + (v.changed ? "true" : "false") +
+                  "}");
+    }
+    out_.push_back(']');
+    return *this;
+  }
   JsonObject& boolean(const char* name, bool value) {
     key(name);
     out_.append(value ? "true" : "false");
@@ -254,6 +268,11 @@ std::string encode_url_record(const UrlRecord& r) {
   mark(kDuplicateOf, !r.duplicate_of.empty());
   mark(kSitemapLastmod, r.sitemap_lastmod_s != 0);
   mark(kSitemapChangefreq, r.sitemap_changefreq != 0);
+  mark(kVisits, !r.visits.empty());
+  if (r.visits.size() > kRecordVisits) {
+    throw CheckpointError(r.url, "URL record: " + std::to_string(r.visits.size()) + " visits, more than " +
+                                     std::to_string(kRecordVisits));
+  }
   if (!r.payload_sha1.empty() && r.payload_sha1.size() != kSha1Bytes) {
     throw CheckpointError(
         r.url, "URL record: a payload digest of " + std::to_string(r.payload_sha1.size()) + " bytes, not a SHA-1's 20");
@@ -281,6 +300,12 @@ std::string encode_url_record(const UrlRecord& r) {
   if (has(kDuplicateOf)) append_string(out, r.duplicate_of);
   if (has(kSitemapLastmod)) append_varint(out, static_cast<uint64_t>(r.sitemap_lastmod_s));
   if (has(kSitemapChangefreq)) append_varint(out, r.sitemap_changefreq);
+  if (has(kVisits)) {
+    append_varint(out, r.visits.size());
+    for (const RecordVisit& v : r.visits) {
+      append_varint(out, static_cast<uint64_t>(std::max<int64_t>(v.interval_s, 0)) << 1 | uint64_t{v.changed});
+    }
+  }
   return out;
 }
 
@@ -318,6 +343,14 @@ UrlRecord decode_url_record(std::string_view url, std::string_view value) {
   if (has(kSitemapChangefreq)) {
     r.sitemap_changefreq = static_cast<uint8_t>(in.varint("sitemap changefreq", kChangefreqNever));
   }
+  if (has(kVisits)) {
+    r.visits.resize(in.varint("visit count", kRecordVisits));
+    for (RecordVisit& v : r.visits) {
+      const uint64_t visit = in.varint("visit");
+      v.interval_s = static_cast<int64_t>(visit >> 1);
+      v.changed = (visit & 1) != 0;
+    }
+  }
   if (!in.at_end()) in.fail("bytes after the last field");
   return r;
 }
@@ -343,6 +376,7 @@ std::string url_record_json(const UrlRecord& r) {
       .string("duplicate_of", r.duplicate_of)
       .number("sitemap_lastmod_s", r.sitemap_lastmod_s)
       .string("sitemap_changefreq", sitemap_changefreq_name(r.sitemap_changefreq))
+      .visits("visits", r.visits)
       .done();
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace bloomcrawl {
 
@@ -27,6 +28,15 @@ inline constexpr uint32_t kRecordSitemap = 1u << 2;               // a sitemap (
 inline constexpr uint8_t kChangefreqNever = 7;
 std::string_view sitemap_changefreq_name(uint8_t changefreq);
 
+// One revisit of a URL (recrawl: its change-rate estimate): the seconds since the fetch before it,
+// and whether it found the page changed. A record keeps the last kRecordVisits, oldest first.
+struct RecordVisit {
+  int64_t interval_s = 0;  // >= 0
+  bool changed = false;
+  bool operator==(const RecordVisit&) const = default;
+};
+inline constexpr size_t kRecordVisits = 16;
+
 struct UrlRecord {
   std::string url;  // canonical URL
   UrlOutcome outcome = UrlOutcome::kQueued;
@@ -45,6 +55,7 @@ struct UrlRecord {
   std::string duplicate_of;         // the URL the same 200 body was first fetched at (content seen)
   int64_t sitemap_lastmod_s = 0;    // a sitemap's <lastmod> for the URL, Unix seconds; 0: none (recrawl)
   uint8_t sitemap_changefreq = 0;   // a sitemap's <changefreq> for the URL (above); 0: none
+  std::vector<RecordVisit> visits;  // the last revisits, oldest first, at most kRecordVisits (recrawl)
 
   bool operator==(const UrlRecord&) const = default;
 };

@@ -1,7 +1,7 @@
 #include "crawler/pipeline/revisit_records.h"
 
 #include <algorithm>
-#include <array>
+#include <vector>
 
 #include "crawler/recrawl/recrawl_schedule.h"
 #include "crawler/recrawl/w3c_datetime.h"
@@ -9,11 +9,29 @@
 namespace bloomcrawl {
 namespace {
 
+static_assert(kRecordVisits >= recrawl::kEstimateVisits, "a record keeps every visit the estimate reads");
+
 recrawl::ScheduleLimits limits_of(const RecrawlConfig& c) {
   return {c.default_interval_s, c.min_interval_s, c.max_interval_s, c.adaptive};
 }
 
 std::string word_of(recrawl::RevisitOutcome outcome) { return std::string(recrawl::revisit_outcome_name(outcome)); }
+
+// This revisit into the record's visits (the last kRecordVisits kept; a page gone starts over:
+// docs/recrawl.md, rule 5), and the history the schedule reads, oldest first.
+std::vector<recrawl::Visit> add_visit(UrlRecord& record, const UrlRecord& before, recrawl::RevisitOutcome outcome) {
+  if (outcome == recrawl::RevisitOutcome::kGone) {
+    record.visits.clear();
+    return {};
+  }
+  const int64_t since_s = std::max<int64_t>((record.last_fetched_ms - before.last_fetched_ms) / 1000, 0);
+  record.visits.push_back({since_s, outcome == recrawl::RevisitOutcome::kChanged});
+  if (record.visits.size() > kRecordVisits) record.visits.erase(record.visits.begin());
+  std::vector<recrawl::Visit> history;
+  history.reserve(record.visits.size());
+  for (const RecordVisit& v : record.visits) history.push_back({v.interval_s, v.changed});
+  return history;
+}
 
 recrawl::SitemapHint hint_of(const UrlRecord& r) {
   recrawl::SitemapHint hint;
@@ -89,10 +107,7 @@ void schedule_next_fetch(UrlRecord& record, const UrlRecord& before, std::string
     const recrawl::RevisitOutcome outcome = word == kGoneWord      ? recrawl::RevisitOutcome::kGone
                                             : word == kChangedWord ? recrawl::RevisitOutcome::kChanged
                                                                    : recrawl::RevisitOutcome::kUnchanged;
-    // The record keeps no visit history yet (docs/recrawl.md): this visit alone, the fixed factors.
-    const std::array<recrawl::Visit, 1> visit{recrawl::Visit{(record.last_fetched_ms - before.last_fetched_ms) / 1000,
-                                                             outcome == recrawl::RevisitOutcome::kChanged}};
-    interval_s = recrawl::next_interval(current_s, visit, outcome, limits);
+    interval_s = recrawl::next_interval(current_s, add_visit(record, before, outcome), outcome, limits);
   }
   // Seeds (depth 0, which sitemaps from robots.txt share) are where new URLs come from.
   if (word == kGoneWord) {

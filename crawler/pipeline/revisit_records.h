@@ -12,7 +12,9 @@
 //   Responses that are no answer at all (a timeout, ...) keep their fetch outcome word.
 // - schedule_next_fetch() sets next_fetch_ms after apply_outcome() gave the record its outcome:
 //   only a new fetch moves it (a replay of a fetch the record holds changes nothing). The record's
-//   sitemap hints (docs/recrawl.md, rule 7) adjust it, except for a page gone.
+//   sitemap hints (docs/recrawl.md, rule 7) adjust it, except for a page gone. A revisit with a
+//   response also joins the record's visits (the last kRecordVisits; a page gone starts over),
+//   from which the schedule estimates the page's change rate once it has a few.
 // - take_sitemap_hint() stores what a sitemap says of the URL in its record (a sitemap's latest
 //   word replaces the one before, absent hints included) and, for a capture waiting for its next
 //   fetch, brings that fetch forward as the hints ask (never later).

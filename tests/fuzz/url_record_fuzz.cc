@@ -31,6 +31,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string line = bloomcrawl::url_record_json(record);
   if (line.find('\n') != std::string::npos) std::abort();
   const nlohmann::json json = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-  if (json.is_discarded() || json.size() != 19 || json["admitted"] != true) std::abort();
+  if (json.is_discarded() || json.size() != 20 || json["admitted"] != true) std::abort();
   return 0;
 }

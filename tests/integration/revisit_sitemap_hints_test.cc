@@ -18,8 +18,8 @@
 #include "config/config.h"
 #include "crawler/persist/crawl_checkpoint.h"
 #include "crawler/pipeline/crawler.h"
-#include "records/record_store.h"
 #include "tests/support/fetch_loopback_server.h"
+#include "tests/support/recrawl_crawl.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/test_web_config.h"
 
@@ -92,28 +92,12 @@ std::string w3c_utc(int64_t unix_s) {
 TEST(RevisitSitemapHintsTest, NextFetchTimesFollowTheSitemapsChangefreqAndLastmod) {
   SitemapSite site;
   const testing::TempDir dir;
-  CrawlConfig c;
-  c.seeds.urls = {site.url("/")};
-  c.scope.allowed_hosts = {"127.0.0.1"};
-  c.politeness.delay_ms = 0;
+  CrawlConfig c = testing::recrawl_crawl_config(site.url("/"), dir.path());
   c.politeness.use_sitemaps_as_seeds = true;
-  c.fetch.allowed_ranges = {"127.0.0.0/8"};
-  c.output.directory = (dir.path() / "out").string();
-  c.checkpoint.directory = (dir.path() / "ckpt").string();
-  c.recrawl.enabled = true;
   c.recrawl.min_interval_s = kMinIntervalS;
-  c.logging.progress = "never";
   const CrawlerSettings settings = testing::checkpointed_settings(c);
-  const auto records = [&] {
-    std::map<std::string, UrlRecord> out;
-    const CrawlManifest m = read_crawl_manifest(dir.path() / "ckpt");
-    RecordStore::open_read_only(dir.path() / "ckpt" / m.records_directory)->scan_all([&](const UrlRecord& r) {
-      out.emplace(r.url, r);
-      return true;
-    });
-    return out;
-  };
-  const auto interval_s = [](const UrlRecord& r) { return (r.next_fetch_ms - r.last_fetched_ms) / 1000; };
+  const auto records = [&] { return testing::checkpoint_url_records(dir.path() / "ckpt"); };
+  const auto interval_s = testing::scheduled_interval_s;
 
   ASSERT_EQ(Crawler(settings).run()["crawl"]["stopped_by"], "done");
   std::map<std::string, UrlRecord> first = records();

@@ -33,6 +33,7 @@ UrlRecord full_record() {
   r.duplicate_of = "https://www.example.com/news/12";
   r.sitemap_lastmod_s = 1764900000;
   r.sitemap_changefreq = 3;  // daily
+  r.visits = {{3600, false}, {5040, true}, {0, false}};
   return r;
 }
 
@@ -74,6 +75,7 @@ TEST(UrlRecordTest, EachFieldAloneRoundTripsAndAbsentFieldsCostNothing) {
       [](UrlRecord& r, const UrlRecord& f) { r.duplicate_of = f.duplicate_of; },
       [](UrlRecord& r, const UrlRecord& f) { r.sitemap_lastmod_s = f.sitemap_lastmod_s; },
       [](UrlRecord& r, const UrlRecord& f) { r.sitemap_changefreq = f.sitemap_changefreq; },
+      [](UrlRecord& r, const UrlRecord& f) { r.visits = f.visits; },
   };
   for (size_t i = 0; i < setters.size(); ++i) {
     UrlRecord r = empty;
@@ -98,7 +100,7 @@ TEST(UrlRecordTest, DamageIsRefusedNamingWhatIsWrong) {
   std::string other_version = good;
   other_version[0] = 4;
   EXPECT_NE(decode_error(other_version).find("version 4, not 1 to 3"), std::string::npos);
-  // Version 1 has no field 13 (duplicate_of), version 2 no fields 14 and 15 (the sitemap hints):
+  // Version 1 has no field 13 (duplicate_of), version 2 no fields 14 to 16 (the sitemap hints, visits):
   // a reader of those versions would refuse them, and so do we.
   for (const char older : {'\1', '\2'}) {
     std::string old = good;
@@ -109,6 +111,7 @@ TEST(UrlRecordTest, DamageIsRefusedNamingWhatIsWrong) {
   UrlRecord r = full_record();
   EXPECT_EQ(good[0], 3);
   r.sitemap_lastmod_s = 0;
+  r.visits.clear();
   EXPECT_EQ(encode_url_record(r)[0], 3) << "the changefreq is version 3's";
   r.sitemap_changefreq = 0;
   EXPECT_EQ(encode_url_record(r)[0], 2);
@@ -116,6 +119,14 @@ TEST(UrlRecordTest, DamageIsRefusedNamingWhatIsWrong) {
   EXPECT_EQ(encode_url_record(r)[0], 1) << "a record without version 2's field is written as version 1";
   r.sitemap_changefreq = 8;  // past "never"
   EXPECT_NE(decode_error(encode_url_record(r)).find("sitemap changefreq 8 is out of range"), std::string::npos);
+  // More visits than a record keeps: refused both ways.
+  r = full_record();
+  r.visits.assign(kRecordVisits + 1, {60, true});
+  EXPECT_THROW(encode_url_record(r), CheckpointError);
+  r.visits.resize(kRecordVisits);
+  std::string seventeen = encode_url_record(r);
+  seventeen[seventeen.size() - 1 - kRecordVisits] = char(kRecordVisits + 1);  // the count before 16 one-byte visits
+  EXPECT_NE(decode_error(seventeen + char(121)).find("visit count 17 is out of range"), std::string::npos);
   for (const char outcome : {'\0', '\5'}) {
     std::string bad = good;
     bad[1] = outcome;
@@ -185,7 +196,9 @@ TEST(UrlRecordTest, TheJsonLineIsValidJsonWithEveryField) {
   EXPECT_EQ(json["duplicate_of"], r.duplicate_of);
   EXPECT_EQ(json["sitemap_lastmod_s"], 1764900000);
   EXPECT_EQ(json["sitemap_changefreq"], "daily");
-  EXPECT_EQ(json.size(), 19u);
+  EXPECT_EQ(json["visits"], nlohmann::json::parse(R"([{"interval_s":3600,"changed":false},
+      {"interval_s":5040,"changed":true},{"interval_s":0,"changed":false}])"));
+  EXPECT_EQ(json.size(), 20u);
 
   UrlRecord seed;
   seed.url = "https://s/";

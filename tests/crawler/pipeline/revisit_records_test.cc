@@ -8,6 +8,7 @@
 #include <string>
 
 #include "crawler/fetch/payload_digest.h"
+#include "crawler/recrawl/change_rate.h"
 
 namespace bloomcrawl {
 namespace {
@@ -133,12 +134,41 @@ TEST(RevisitRecords, IntervalsStayWithinTheBoundsAndSeedsWithinADay) {
   UrlRecord r = captured();
   for (int i = 0; i < 40; ++i) r = after(r, "unchanged", r.next_fetch_ms / kS);
   EXPECT_EQ(interval_s(r), 100000);
-  for (int i = 0; i < 40; ++i) r = after(r, "changed", r.next_fetch_ms / kS);
+  // From the maximum, the estimator needs 52 visits that all find a change to reach the minimum
+  // here: 10 before a change shows in the last 16 visits at all, then ~15% shorter at each.
+  for (int i = 0; i < 51; ++i) r = after(r, "changed", r.next_fetch_ms / kS);
+  EXPECT_GT(interval_s(r), 100);
+  r = after(r, "changed", r.next_fetch_ms / kS);
   EXPECT_EQ(interval_s(r), 100);
   UrlRecord seed = captured();
   seed.depth = 0;
   for (int i = 0; i < 40; ++i) seed = after(seed, "unchanged", seed.next_fetch_ms / kS);
   EXPECT_EQ(interval_s(seed), 86400);
+}
+
+TEST(RevisitRecords, EachRevisitJoinsTheVisitsAndTheEstimatorTakesOverAtTheThird) {
+  const UrlRecord r1 = after(captured(), "unchanged", 1010);
+  EXPECT_EQ(r1.visits, (std::vector<RecordVisit>{{1000, false}}));
+  EXPECT_EQ(interval_s(r1), 1400) << "one visit: the fixed factors";
+  const UrlRecord r2 = after(r1, "changed", 2410);
+  EXPECT_EQ(r2.visits, (std::vector<RecordVisit>{{1000, false}, {1400, true}}));
+  EXPECT_EQ(interval_s(r2), 1120);
+  const UrlRecord r3 = after(r2, "not_modified", 3530);
+  ASSERT_EQ(r3.visits, (std::vector<RecordVisit>{{1000, false}, {1400, true}, {1120, false}}));
+  const std::vector<recrawl::Visit> seen = {{1000, false}, {1400, true}, {1120, false}};
+  const double mean_change_s = 1 / recrawl::estimate_change_rate(seen);
+  EXPECT_EQ(interval_s(r3), std::llround(mean_change_s)) << "three visits: 1/λ of Cho and Garcia-Molina's estimate";
+  EXPECT_NE(interval_s(r3), 1568) << "not the fixed factors' 1120 x 1.4";
+
+  UrlRecord replayed = r3;  // the same fetch applied again adds no visit
+  schedule_next_fetch(replayed, r3, "not_modified", 9000 * kS, recrawl_config());
+  EXPECT_EQ(replayed.visits, r3.visits);
+  EXPECT_TRUE(after(r3, "gone", 5000).visits.empty()) << "a page gone starts its history over";
+  UrlRecord many = r3;
+  for (int i = 0; i < 20; ++i) many = after(many, "unchanged", many.next_fetch_ms / kS);
+  EXPECT_EQ(many.visits.size(), kRecordVisits);
+  EXPECT_FALSE(many.visits.back().changed);
+  EXPECT_EQ(interval_s(many), 100000) << "16 visits and no change: the maximum";
 }
 
 TEST(RevisitRecords, OnlyANewFetchMovesTheNextFetchTime) {
