@@ -109,11 +109,11 @@ void schedule_next_fetch(UrlRecord& record, const UrlRecord& before, std::string
                                                                    : recrawl::RevisitOutcome::kUnchanged;
     interval_s = recrawl::next_interval(current_s, add_visit(record, before, outcome), outcome, limits);
   }
-  // Seeds (depth 0, which sitemaps from robots.txt share) are where new URLs come from.
-  if (word == kGoneWord) {
+  if (word == kGoneWord) {  // the maximum, whatever the seed cap and the hints say (rule 5)
     record.next_fetch_ms = record.last_fetched_ms + interval_s * 1000;
     return;
   }
+  // Seeds (depth 0, which sitemaps from robots.txt share) are where new URLs come from.
   if (record.depth == 0) interval_s = recrawl::cap_for_seed(interval_s, limits);
   record.next_fetch_ms = hinted_next_fetch_ms(record, interval_s, limits);
 }
