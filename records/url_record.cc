@@ -1,5 +1,6 @@
 #include "records/url_record.h"
 
+#include <algorithm>
 #include <array>
 #include <limits>
 
@@ -10,8 +11,9 @@
 namespace bloomcrawl {
 namespace {
 
-// Version 2 adds field 13 (duplicate_of); a record without it is still written as version 1.
-constexpr uint8_t kVersion = 2;
+// Version 2 adds field 13 (duplicate_of), version 3 fields 14 to 16 (the sitemap hints, the visits); a
+// record is written as the lowest version that holds its fields, so older readers read what they can.
+constexpr uint8_t kVersion = 3;
 constexpr size_t kHostHashBytes = 8;
 constexpr size_t kSha1Bytes = 20;
 
@@ -31,8 +33,20 @@ enum Field : unsigned {
   kReason,
   kFlags,
   kDuplicateOf,
+  kSitemapLastmod,
+  kSitemapChangefreq,
+  kVisits,
   kFieldCount,
 };
+
+// The fields each version knows: those below this one.
+constexpr Field kFieldsOfVersion[kVersion + 1] = {kHttpStatus, kDuplicateOf, kSitemapLastmod, kFieldCount};
+
+uint8_t version_of(uint64_t present) {
+  uint8_t version = 1;
+  while ((present >> kFieldsOfVersion[version]) != 0) ++version;
+  return version;
+}
 
 std::string_view authority_of(std::string_view url) {
   const size_t scheme_end = url.find("://");
@@ -165,6 +179,18 @@ class JsonObject {
     out_.append(std::to_string(value));
     return *this;
   }
+  // [{"interval_s":N,"changed":B}, ...]
+  JsonObject& visits(const char* name, const std::vector<RecordVisit>& visits) {
+    key(name);
+    out_.push_back('[');
+    for (const RecordVisit& v : visits) {
+      if (out_.back() != '[') out_.push_back(',');
+      out_.append("{\"interval_s\":" + std::to_string(v.interval_s) + ",\"changed\":" + (v.changed ? "true" : "false") +
+                  "}");
+    }
+    out_.push_back(']');
+    return *this;
+  }
   JsonObject& boolean(const char* name, bool value) {
     key(name);
     out_.append(value ? "true" : "false");
@@ -195,6 +221,12 @@ std::string_view url_outcome_name(UrlOutcome outcome) {
     case UrlOutcome::kDropped: return "dropped";
   }
   return "unknown";
+}
+
+std::string_view sitemap_changefreq_name(uint8_t changefreq) {
+  static constexpr std::string_view kNames[] = {"",       "always",  "hourly", "daily",
+                                                "weekly", "monthly", "yearly", "never"};
+  return changefreq <= kChangefreqNever ? kNames[changefreq] : "";
 }
 
 uint64_t url_record_hash(std::string_view url) { return checksum64(url.data(), url.size()); }
@@ -234,6 +266,13 @@ std::string encode_url_record(const UrlRecord& r) {
   mark(kReason, !r.reason.empty());
   mark(kFlags, r.flags != 0);
   mark(kDuplicateOf, !r.duplicate_of.empty());
+  mark(kSitemapLastmod, r.sitemap_lastmod_s != 0);
+  mark(kSitemapChangefreq, r.sitemap_changefreq != 0);
+  mark(kVisits, !r.visits.empty());
+  if (r.visits.size() > kRecordVisits) {
+    throw CheckpointError(r.url, "URL record: " + std::to_string(r.visits.size()) + " visits, more than " +
+                                     std::to_string(kRecordVisits));
+  }
   if (!r.payload_sha1.empty() && r.payload_sha1.size() != kSha1Bytes) {
     throw CheckpointError(
         r.url, "URL record: a payload digest of " + std::to_string(r.payload_sha1.size()) + " bytes, not a SHA-1's 20");
@@ -241,7 +280,7 @@ std::string encode_url_record(const UrlRecord& r) {
 
   std::string out;
   out.reserve(24 + r.etag.size() + r.last_modified.size() + r.reason.size() + r.payload_sha1.size());
-  out.push_back(static_cast<char>(r.duplicate_of.empty() ? 1 : kVersion));
+  out.push_back(static_cast<char>(version_of(present)));
   out.push_back(static_cast<char>(r.outcome));
   append_varint(out, present);
   auto has = [present](Field field) { return (present >> field & 1) != 0; };
@@ -259,13 +298,21 @@ std::string encode_url_record(const UrlRecord& r) {
   if (has(kReason)) append_string(out, r.reason);
   if (has(kFlags)) append_varint(out, r.flags);
   if (has(kDuplicateOf)) append_string(out, r.duplicate_of);
+  if (has(kSitemapLastmod)) append_varint(out, static_cast<uint64_t>(r.sitemap_lastmod_s));
+  if (has(kSitemapChangefreq)) append_varint(out, r.sitemap_changefreq);
+  if (has(kVisits)) {
+    append_varint(out, r.visits.size());
+    for (const RecordVisit& v : r.visits) {
+      append_varint(out, static_cast<uint64_t>(std::max<int64_t>(v.interval_s, 0)) << 1 | uint64_t{v.changed});
+    }
+  }
   return out;
 }
 
 UrlRecord decode_url_record(std::string_view url, std::string_view value) {
   ValueReader in(url, value);
   const uint8_t version = in.byte("version");
-  if (version < 1 || version > kVersion) in.fail("version " + std::to_string(version) + ", not 1 or 2");
+  if (version < 1 || version > kVersion) in.fail("version " + std::to_string(version) + ", not 1 to 3");
   UrlRecord r;
   r.url = std::string(url);
   const uint8_t outcome = in.byte("outcome");
@@ -274,8 +321,8 @@ UrlRecord decode_url_record(std::string_view url, std::string_view value) {
   }
   r.outcome = static_cast<UrlOutcome>(outcome);
   const uint64_t present = in.varint("present fields");
-  const Field fields = version == 1 ? kDuplicateOf : kFieldCount;
-  if ((present >> fields) != 0) in.fail("unknown fields (present bits " + std::to_string(present) + ")");
+  if ((present >> kFieldsOfVersion[version]) != 0)
+    in.fail("unknown fields (present bits " + std::to_string(present) + ")");
   auto has = [present](Field field) { return (present >> field & 1) != 0; };
   constexpr uint64_t kMax32 = std::numeric_limits<uint32_t>::max();
   if (has(kHttpStatus)) r.http_status = static_cast<uint16_t>(in.varint("HTTP status", 0xffff));
@@ -292,6 +339,18 @@ UrlRecord decode_url_record(std::string_view url, std::string_view value) {
   if (has(kReason)) r.reason = in.string("reason");
   if (has(kFlags)) r.flags = static_cast<uint32_t>(in.varint("flags", kMax32));
   if (has(kDuplicateOf)) r.duplicate_of = in.string("duplicate_of");
+  if (has(kSitemapLastmod)) r.sitemap_lastmod_s = static_cast<int64_t>(in.varint("sitemap lastmod"));
+  if (has(kSitemapChangefreq)) {
+    r.sitemap_changefreq = static_cast<uint8_t>(in.varint("sitemap changefreq", kChangefreqNever));
+  }
+  if (has(kVisits)) {
+    r.visits.resize(in.varint("visit count", kRecordVisits));
+    for (RecordVisit& v : r.visits) {
+      const uint64_t visit = in.varint("visit");
+      v.interval_s = static_cast<int64_t>(visit >> 1);
+      v.changed = (visit & 1) != 0;
+    }
+  }
   if (!in.at_end()) in.fail("bytes after the last field");
   return r;
 }
@@ -315,6 +374,9 @@ std::string url_record_json(const UrlRecord& r) {
       .string("reason", r.reason)
       .number("flags", r.flags)
       .string("duplicate_of", r.duplicate_of)
+      .number("sitemap_lastmod_s", r.sitemap_lastmod_s)
+      .string("sitemap_changefreq", sitemap_changefreq_name(r.sitemap_changefreq))
+      .visits("visits", r.visits)
       .done();
 }
 

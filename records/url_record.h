@@ -1,11 +1,12 @@
 // UrlRecord: what the crawl knows of one URL the seen filter admitted (docs/records.md), its store
-// key and value format (version 1) and its JSON line for `bloomcrawl lookup` and `export`.
+// key and value format (versions 1 to 3) and its JSON line for `bloomcrawl lookup` and `export`.
 // Pure functions; the value never holds the URL, which is in the key.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace bloomcrawl {
 
@@ -20,6 +21,21 @@ std::string_view url_outcome_name(UrlOutcome outcome);  // "queued", "fetched", 
 // UrlRecord::flags bits.
 inline constexpr uint32_t kRecordTruncated = 1u << 0;             // the body was cut at the size limit
 inline constexpr uint32_t kRecordRescuedFalsePositive = 1u << 1;  // the filter said "seen", the records did not
+inline constexpr uint32_t kRecordSitemap = 1u << 2;               // a sitemap (read for its <loc>s, not as a page)
+
+// UrlRecord::sitemap_changefreq: a sitemap's <changefreq>, 0 for none, then the protocol's values in
+// order (1 always ... 7 never). sitemap_changefreq_name() is its word ("" for 0 or out of range).
+inline constexpr uint8_t kChangefreqNever = 7;
+std::string_view sitemap_changefreq_name(uint8_t changefreq);
+
+// One revisit of a URL (recrawl: its change-rate estimate): the seconds since the fetch before it,
+// and whether it found the page changed. A record keeps the last kRecordVisits, oldest first.
+struct RecordVisit {
+  int64_t interval_s = 0;  // >= 0
+  bool changed = false;
+  bool operator==(const RecordVisit&) const = default;
+};
+inline constexpr size_t kRecordVisits = 16;
 
 struct UrlRecord {
   std::string url;  // canonical URL
@@ -37,6 +53,9 @@ struct UrlRecord {
   std::string reason;               // kDropped/kFailed: why (the outcome word of pages.jsonl)
   uint32_t flags = 0;               // kRecord* bits
   std::string duplicate_of;         // the URL the same 200 body was first fetched at (content seen)
+  int64_t sitemap_lastmod_s = 0;    // a sitemap's <lastmod> for the URL, Unix seconds; 0: none (recrawl)
+  uint8_t sitemap_changefreq = 0;   // a sitemap's <changefreq> for the URL (above); 0: none
+  std::vector<RecordVisit> visits;  // the last revisits, oldest first, at most kRecordVisits (recrawl)
 
   bool operator==(const UrlRecord&) const = default;
 };
@@ -50,10 +69,10 @@ uint64_t url_record_hash(std::string_view url);
 std::string record_key(std::string_view url);
 std::string_view url_of_record_key(std::string_view key);
 
-// The value (version 1) of `record`, without its URL. decode_url_record() is the inverse given the
-// URL; it throws CheckpointError naming what is wrong (another version, a bad outcome, an unknown
-// field, a truncated or out-of-range number, a string past the end, trailing bytes). The error's
-// file is `url` (the record's name); a store rethrows it with its own directory.
+// The value of `record`, without its URL: the lowest version that holds its fields. decode_url_record() is the inverse
+// given the URL; it throws CheckpointError naming what is wrong (another version, a bad outcome, an unknown field, a
+// truncated or out-of-range number, a string past the end, trailing bytes). The error's file is `url` (the record's
+// name); a store rethrows it with its own directory.
 std::string encode_url_record(const UrlRecord& record);
 UrlRecord decode_url_record(std::string_view url, std::string_view value);
 

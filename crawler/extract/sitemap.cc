@@ -52,24 +52,42 @@ bool iequals_at(std::string_view s, size_t pos, std::string_view word) {
   return true;
 }
 
+// The index just past an optional namespace prefix ("sm:") at `p`.
+size_t past_prefix(std::string_view doc, size_t p) {
+  size_t colon = p;
+  while (colon < doc.size() &&
+         (std::isalnum(static_cast<unsigned char>(doc[colon])) || doc[colon] == '-' || doc[colon] == '_'))
+    ++colon;
+  return colon < doc.size() && doc[colon] == ':' ? colon + 1 : p;
+}
+
+bool name_ends_at(std::string_view doc, size_t after) {
+  const char c = doc[after];
+  return c == '>' || c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '/';
+}
+
 // Finds the next start tag named `name` (any namespace prefix); returns the index just past '>'.
 size_t find_start_tag(std::string_view doc, std::string_view name, size_t from) {
   for (size_t lt = doc.find('<', from); lt != std::string_view::npos; lt = doc.find('<', lt + 1)) {
-    size_t p = lt + 1;
-    size_t colon = p;
-    while (colon < doc.size() &&
-           (std::isalnum(static_cast<unsigned char>(doc[colon])) || doc[colon] == '-' || doc[colon] == '_'))
-      ++colon;
-    if (colon < doc.size() && doc[colon] == ':') p = colon + 1;
+    const size_t p = past_prefix(doc, lt + 1);
     if (!iequals_at(doc, p, name)) continue;
     size_t after = p + name.size();
     if (after >= doc.size()) return std::string_view::npos;
-    char c = doc[after];
-    if (c != '>' && c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '/') continue;
+    if (!name_ends_at(doc, after)) continue;
     size_t gt = doc.find('>', after);
     if (gt == std::string_view::npos) return gt;
     if (doc[gt - 1] == '/') continue;  // <loc/>: empty
     return gt + 1;
+  }
+  return std::string_view::npos;
+}
+
+// Finds the next end tag named `name` (any namespace prefix); returns the index of its '<'.
+size_t find_end_tag(std::string_view doc, std::string_view name, size_t from) {
+  for (size_t lt = doc.find("</", from); lt != std::string_view::npos; lt = doc.find("</", lt + 2)) {
+    const size_t p = past_prefix(doc, lt + 2);
+    const size_t after = p + name.size();
+    if (after < doc.size() && iequals_at(doc, p, name) && name_ends_at(doc, after)) return lt;
   }
   return std::string_view::npos;
 }
@@ -108,6 +126,31 @@ std::string trim(std::string s) {
   return s;
 }
 
+// The text of the element whose content starts at `pos`, entities and CDATA decoded and trimmed;
+// *end is where it stops (the "</" after it, outside CDATA, or the end).
+std::string element_text(std::string_view doc, size_t pos, size_t* end) {
+  size_t stop = doc.find("</", pos);
+  // A CDATA section may contain "</": the text ends at the first "</" outside it.
+  const size_t cdata = doc.find("<![CDATA[", pos);
+  if (cdata != std::string_view::npos && cdata < stop) {
+    const size_t cdata_end = doc.find("]]>", cdata);
+    stop = cdata_end == std::string_view::npos ? std::string_view::npos : doc.find("</", cdata_end);
+  }
+  if (stop == std::string_view::npos) stop = doc.size();
+  std::string text;
+  append_decoded(doc.substr(pos, stop - pos), text);
+  *end = stop;
+  return trim(std::move(text));
+}
+
+// The text of the first child `name` of `element` (empty: none).
+std::string child_text(std::string_view element, std::string_view name, size_t from) {
+  const size_t pos = find_start_tag(element, name, from);
+  if (pos == std::string_view::npos) return {};
+  size_t end = 0;
+  return element_text(element, pos, &end);
+}
+
 }  // namespace
 
 Sitemap parse_sitemap(std::string_view body, size_t max_locs, size_t max_bytes) {
@@ -121,25 +164,27 @@ Sitemap parse_sitemap(std::string_view body, size_t max_locs, size_t max_bytes) 
     out.truncated = true;
   }
   out.is_index = find_start_tag(body, "sitemapindex", 0) != std::string_view::npos;
-  for (size_t pos = find_start_tag(body, "loc", 0); pos != std::string_view::npos;
-       pos = find_start_tag(body, "loc", pos)) {
-    if (out.locs.size() == max_locs) {
+  const std::string_view element_name = out.is_index ? "sitemap" : "url";
+  size_t element_start = 0;  // where the current <loc>'s element may begin: the previous one's end
+  for (size_t pos = find_start_tag(body, "loc", 0); pos != std::string_view::npos;) {
+    if (out.urls.size() == max_locs) {
       out.truncated = true;
       break;
     }
-    size_t end = body.find("</", pos);
-    // A CDATA section may contain "</": the text ends at the first "</" outside it.
-    size_t cdata = body.find("<![CDATA[", pos);
-    if (cdata != std::string_view::npos && cdata < end) {
-      size_t cdata_end = body.find("]]>", cdata);
-      end = cdata_end == std::string_view::npos ? std::string_view::npos : body.find("</", cdata_end);
+    size_t end = 0;
+    std::string loc = element_text(body, pos, &end);
+    const size_t next = find_start_tag(body, "loc", end);
+    // The element ends at its closing tag, or where the next <loc> begins when that comes first.
+    // Each search stops at the next <loc>: the whole parse stays linear in the body's size.
+    const std::string_view before_next = body.substr(0, std::min(next, body.size()));
+    const size_t element_end = std::min(find_end_tag(before_next, element_name, end), before_next.size());
+    if (!loc.empty()) {
+      const std::string_view element = body.substr(0, element_end);
+      out.urls.push_back({std::move(loc), child_text(element, "lastmod", element_start),
+                          child_text(element, "changefreq", element_start)});
     }
-    if (end == std::string_view::npos) end = body.size();
-    std::string loc;
-    append_decoded(body.substr(pos, end - pos), loc);
-    loc = trim(std::move(loc));
-    if (!loc.empty()) out.locs.push_back(std::move(loc));
-    pos = end;
+    element_start = element_end;
+    pos = next;
   }
   return out;
 }

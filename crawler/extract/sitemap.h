@@ -3,6 +3,10 @@
 // texts are taken in order, XML entities and CDATA decoded, whitespace trimmed, whatever the
 // namespace prefixes and however broken the rest of the document. A gzip-compressed body
 // (sitemap.xml.gz served as application/gzip) is inflated first, up to max_bytes.
+// Each <loc> comes with the <lastmod> and <changefreq> texts of its own <url> (or <sitemap>)
+// element, decoded and trimmed like it, empty when absent: the element is bounded by its closing
+// tags, or by the neighbouring <loc>s where those are missing, so that one URL's hints are never
+// another's. They are texts: what they mean is the recrawl schedule's (crawler/recrawl/).
 #pragma once
 
 #include <cstddef>
@@ -12,9 +16,16 @@
 
 namespace bloomcrawl {
 
+struct SitemapUrl {
+  std::string loc;
+  std::string lastmod;     // as written (a W3C Datetime, if valid); empty: none
+  std::string changefreq;  // as written ("daily", ...); empty: none
+  bool operator==(const SitemapUrl&) const = default;
+};
+
 struct Sitemap {
   bool is_index = false;  // the locs are sitemaps, not pages
-  std::vector<std::string> locs;
+  std::vector<SitemapUrl> urls;
   bool truncated = false;  // max_locs or max_bytes was reached
   std::string error;       // why nothing could be read (e.g. a corrupt gzip stream)
 };

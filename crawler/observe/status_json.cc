@@ -92,6 +92,14 @@ nlohmann::json status_json(const nlohmann::json& report, const StatusHistory& hi
       {"top_hosts", top_hosts(r)},
       {"recent_errors", r.value("recent_errors", nlohmann::json::array())},
       {"filter", std::move(filter)},
+      {"revisits",
+       {{"not_modified", count(r, "/revisits/not_modified")},
+        {"unchanged", count(r, "/revisits/unchanged")},
+        {"changed", count(r, "/revisits/changed")},
+        {"gone", count(r, "/revisits/gone")},
+        {"new_urls", count(r, "/revisits/new_urls")},
+        {"bytes_saved", count(r, "/revisits/bytes_saved")},
+        {"due_within_hour", count(r, "/revisits/due_within_hour")}}},
       {"history", history.to_json()},
   };
 }

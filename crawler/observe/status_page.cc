@@ -67,6 +67,17 @@ constexpr std::string_view kPage = R"html(<!DOCTYPE html>
     </div>
     <div class="bar"><div id="filter-bar" style="width:0;background:#8a5cd0"></div></div>
   </section>
+  <section><h2>Revisits</h2>
+    <div class="figures">
+      <div class="figure"><b id="revisit-not-modified">-</b><span>not modified (304)</span></div>
+      <div class="figure"><b id="revisit-unchanged">-</b><span>unchanged (same digest)</span></div>
+      <div class="figure"><b id="revisit-changed">-</b><span>changed</span></div>
+      <div class="figure"><b id="revisit-gone">-</b><span>gone (404, 410)</span></div>
+      <div class="figure"><b id="revisit-new-urls">-</b><span>new URLs found on them</span></div>
+      <div class="figure"><b id="revisit-mb-saved">-</b><span>MB saved by 304s</span></div>
+      <div class="figure"><b id="revisit-due-within-hour">-</b><span>due within the hour</span></div>
+    </div>
+  </section>
   <section><h2>Top hosts by duplicates avoided</h2><table id="top-hosts"></table></section>
   <section><h2>Recent errors</h2><table id="recent-errors"></table></section>
 </main>
@@ -151,6 +162,11 @@ function render(s) {
   text("filter-mb", (f.bytes / 1048576).toFixed(2));
   text("filter-layers", f.layers);
   $("filter-bar").style.width = Math.min(100, 100 * f.fill).toFixed(1) + "%";
+
+  const v = s.revisits;  // each figure's id is "revisit-" and its field with dashes
+  for (const field of ["not_modified", "unchanged", "changed", "gone", "new_urls", "due_within_hour"])
+    text("revisit-" + field.replaceAll("_", "-"), fmt(v[field]));
+  text("revisit-mb-saved", (v.bytes_saved / 1048576).toFixed(2));
 
   const hosts = $("top-hosts");
   hosts.replaceChildren();

@@ -246,6 +246,7 @@ void CrawlRecords::replay(const JournalReplay& replay) {
     std::optional<UrlRecord> r = store_->get(q.url);
     if (!r) {
       r = queued_record(q.url, a.depth, q.parent, a.admitted_ms != 0 ? a.admitted_ms : now_ms);
+      if (q.sitemap && recrawl_.enabled) r->flags |= kRecordSitemap;  // as sitemap_read() marks it
     } else if (a.queued && has_capture(*r)) {
       r->outcome = UrlOutcome::kQueued;  // a revisit queued (the outcomes replayed next may end it)
     } else if (a.queued || r->outcome != UrlOutcome::kQueued) {
@@ -304,6 +305,23 @@ std::optional<UrlRecord> CrawlRecords::capture_of(std::string_view url) {
   return r;
 }
 
+void CrawlRecords::sitemap_read(std::string_view sitemap_url, const std::vector<SitemapHintText>& hints) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (std::optional<UrlRecord> sitemap = store_->get(sitemap_url); sitemap && !(sitemap->flags & kRecordSitemap)) {
+    sitemap->flags |= kRecordSitemap;
+    store_->put(*sitemap);
+  }
+  std::vector<std::string_view> urls;
+  urls.reserve(hints.size());
+  for (const SitemapHintText& h : hints) urls.push_back(h.url);
+  std::vector<std::optional<UrlRecord>> found = store_->get_many(urls);
+  for (size_t i = 0; i < found.size(); ++i) {
+    if (found[i] && take_sitemap_hint(*found[i], hints[i].lastmod, hints[i].changefreq, recrawl_)) {
+      store_->put(*found[i]);
+    }
+  }
+}
+
 namespace {
 
 // A capture's next fetch time into `summary`.
@@ -329,7 +347,7 @@ CrawlRecords::DueRound CrawlRecords::take_due(int64_t now_ms, bool all, int64_t 
   for (UrlRecord& r : taken) {
     r.outcome = UrlOutcome::kQueued;  // due no more until its outcome (revisit_due)
     store_->put(r);
-    round.due.push_back({std::move(r.url), r.depth});
+    round.due.push_back({std::move(r.url), r.depth, (r.flags & kRecordSitemap) != 0});
   }
   return round;
 }

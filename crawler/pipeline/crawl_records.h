@@ -108,6 +108,7 @@ class CrawlRecords {
   struct Due {
     std::string url;
     uint32_t depth = 0;
+    bool sitemap = false;  // kRecordSitemap: read again as a sitemap
   };
   struct DueSummary {
     int64_t next_ms = 0;
@@ -118,6 +119,14 @@ class CrawlRecords {
     DueSummary summary;
   };
   std::optional<UrlRecord> capture_of(std::string_view url);
+  // A sitemap read (with recrawl on): its record marked kRecordSitemap, so that a revisit reads it
+  // as one, and each of its URLs' <lastmod> and <changefreq> into the URL's record
+  // (take_sitemap_hint), for the URLs these records hold (a cluster node: its own hosts').
+  struct SitemapHintText {
+    std::string url;  // canonical
+    std::string_view lastmod, changefreq;
+  };
+  void sitemap_read(std::string_view sitemap_url, const std::vector<SitemapHintText>& hints);
   DueRound take_due(int64_t now_ms, bool all, int64_t window_ms);
   DueSummary due_summary(int64_t now_ms, int64_t window_ms);
   // Every record put so far, into `directory` (which must not exist).

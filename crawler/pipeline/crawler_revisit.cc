@@ -42,7 +42,7 @@ void Crawler::queue_due_revisits() {
   for (const CrawlRecords::Due& d : due) {
     const CanonicalUrl c = canonicalize(d.url, nullptr, settings_.canonicalize);
     const std::string host = c.ok() ? c.host : d.url;
-    std::string entry = encode_queued_url({d.url, "", 0, false});  // the record keeps no parent URL
+    std::string entry = encode_queued_url({d.url, "", 0, d.sitemap});  // the record keeps no parent URL
     bool new_host = false;
     const AdmitResult r = frontier_.push(host, entry, d.depth, &new_host);
     // As admit_new(): a refusal whose record cannot be written stays queued for a resume.

@@ -11,7 +11,13 @@
 //   kUntrustedNotModified for a 304 no validator asked for (also for a URL never fetched).
 //   Responses that are no answer at all (a timeout, ...) keep their fetch outcome word.
 // - schedule_next_fetch() sets next_fetch_ms after apply_outcome() gave the record its outcome:
-//   only a new fetch moves it (a replay of a fetch the record holds changes nothing).
+//   only a new fetch moves it (a replay of a fetch the record holds changes nothing). The record's
+//   sitemap hints (docs/recrawl.md, rule 7) adjust it, except for a page gone. A revisit with a
+//   response also joins the record's visits (the last kRecordVisits; a page gone starts over),
+//   from which the schedule estimates the page's change rate once it has a few.
+// - take_sitemap_hint() stores what a sitemap says of the URL in its record (a sitemap's latest
+//   word replaces the one before, absent hints included) and, for a capture waiting for its next
+//   fetch, brings that fetch forward as the hints ask (never later).
 #pragma once
 
 #include <cstdint>
@@ -55,6 +61,11 @@ bool response_received(const FetchResult& result);
 // no fetch time (a revisit refused by robots.txt or a limit: tried again after min_interval_s).
 void schedule_next_fetch(UrlRecord& record, const UrlRecord& before, std::string_view word, int64_t now_ms,
                          const RecrawlConfig& recrawl);
+
+// A sitemap's <lastmod> and <changefreq> texts for the record's URL into `record`; true if the
+// record changed. Texts that are no W3C Datetime or no changefreq value are no hint.
+bool take_sitemap_hint(UrlRecord& record, std::string_view lastmod, std::string_view changefreq,
+                       const RecrawlConfig& recrawl);
 
 // The journal's word of a fetch (fetch_outcome_name: "ok", "not_modified") as a record's word,
 // given the record before it: a replay classifies a revisit as the crawl did.

@@ -173,7 +173,8 @@ TEST(ObserveCrawlTest, ChromiumRendersTheStatusPageWithChangingFigures) {
   if (!first) GTEST_SKIP() << "chromium is not installed";
   const std::optional<double> pages = figure(*first, "pages-fetched");
   ASSERT_TRUE(pages.has_value()) << *first;
-  for (const char* id : {"queued", "hosts", "in-flight", "filter-keys", "duplicates-avoided"})
+  for (const char* id : {"queued", "hosts", "in-flight", "filter-keys", "duplicates-avoided", "revisit-changed",
+                         "revisit-mb-saved", "revisit-due-within-hour"})
     EXPECT_TRUE(figure(*first, id).has_value()) << id << " in\n" << *first;
   EXPECT_NE(first->find("id=\"status-2xx\""), std::string::npos);  // the status mix's legend
   EXPECT_NE(first->find("<canvas id=\"chart-rate\""), std::string::npos);

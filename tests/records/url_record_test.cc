@@ -1,4 +1,4 @@
-// The URL record's value format (docs/records.md, "Value format, version 1"), its key and its
+// The URL record's value format (docs/records.md, "Value format, version 3"), its key and its
 // JSON line: every field round-trips, absent fields cost nothing, and every kind of damage is
 // refused naming what is wrong.
 #include "records/url_record.h"
@@ -31,6 +31,9 @@ UrlRecord full_record() {
   r.reason = "robots";
   r.flags = kRecordTruncated | kRecordRescuedFalsePositive;
   r.duplicate_of = "https://www.example.com/news/12";
+  r.sitemap_lastmod_s = 1764900000;
+  r.sitemap_changefreq = 3;  // daily
+  r.visits = {{3600, false}, {5040, true}, {0, false}};
   return r;
 }
 
@@ -69,6 +72,10 @@ TEST(UrlRecordTest, EachFieldAloneRoundTripsAndAbsentFieldsCostNothing) {
       [](UrlRecord& r, const UrlRecord& f) { r.next_fetch_ms = f.next_fetch_ms; },
       [](UrlRecord& r, const UrlRecord& f) { r.reason = f.reason; },
       [](UrlRecord& r, const UrlRecord& f) { r.flags = f.flags; },
+      [](UrlRecord& r, const UrlRecord& f) { r.duplicate_of = f.duplicate_of; },
+      [](UrlRecord& r, const UrlRecord& f) { r.sitemap_lastmod_s = f.sitemap_lastmod_s; },
+      [](UrlRecord& r, const UrlRecord& f) { r.sitemap_changefreq = f.sitemap_changefreq; },
+      [](UrlRecord& r, const UrlRecord& f) { r.visits = f.visits; },
   };
   for (size_t i = 0; i < setters.size(); ++i) {
     UrlRecord r = empty;
@@ -91,15 +98,35 @@ TEST(UrlRecordTest, DamageIsRefusedNamingWhatIsWrong) {
   const std::string good = encode_url_record(full_record());
   EXPECT_NE(decode_error("").find("truncated before the version"), std::string::npos);
   std::string other_version = good;
-  other_version[0] = 3;
-  EXPECT_NE(decode_error(other_version).find("version 3, not 1 or 2"), std::string::npos);
-  // Version 1 has no field 13 (duplicate_of): a version 1 reader would refuse it, and so do we.
-  std::string version_1 = good;
-  version_1[0] = 1;
-  EXPECT_NE(decode_error(version_1).find("unknown fields"), std::string::npos);
-  UrlRecord no_duplicate = full_record();
-  no_duplicate.duplicate_of.clear();
-  EXPECT_EQ(encode_url_record(no_duplicate)[0], 1) << "a record without version 2's field is written as version 1";
+  other_version[0] = 4;
+  EXPECT_NE(decode_error(other_version).find("version 4, not 1 to 3"), std::string::npos);
+  // Version 1 has no field 13 (duplicate_of), version 2 no fields 14 to 16 (the sitemap hints, visits):
+  // a reader of those versions would refuse them, and so do we.
+  for (const char older : {'\1', '\2'}) {
+    std::string old = good;
+    old[0] = older;
+    EXPECT_NE(decode_error(old).find("unknown fields"), std::string::npos) << int(older);
+  }
+  // A record is written as the lowest version that holds its fields.
+  UrlRecord r = full_record();
+  EXPECT_EQ(good[0], 3);
+  r.sitemap_lastmod_s = 0;
+  r.visits.clear();
+  EXPECT_EQ(encode_url_record(r)[0], 3) << "the changefreq is version 3's";
+  r.sitemap_changefreq = 0;
+  EXPECT_EQ(encode_url_record(r)[0], 2);
+  r.duplicate_of.clear();
+  EXPECT_EQ(encode_url_record(r)[0], 1) << "a record without version 2's field is written as version 1";
+  r.sitemap_changefreq = 8;  // past "never"
+  EXPECT_NE(decode_error(encode_url_record(r)).find("sitemap changefreq 8 is out of range"), std::string::npos);
+  // More visits than a record keeps: refused both ways.
+  r = full_record();
+  r.visits.assign(kRecordVisits + 1, {60, true});
+  EXPECT_THROW(encode_url_record(r), CheckpointError);
+  r.visits.resize(kRecordVisits);
+  std::string seventeen = encode_url_record(r);
+  seventeen[seventeen.size() - 1 - kRecordVisits] = char(kRecordVisits + 1);  // the count before 16 one-byte visits
+  EXPECT_NE(decode_error(seventeen + char(121)).find("visit count 17 is out of range"), std::string::npos);
   for (const char outcome : {'\0', '\5'}) {
     std::string bad = good;
     bad[1] = outcome;
@@ -167,7 +194,11 @@ TEST(UrlRecordTest, TheJsonLineIsValidJsonWithEveryField) {
   EXPECT_EQ(json["reason"], "robots");
   EXPECT_EQ(json["flags"], 3);
   EXPECT_EQ(json["duplicate_of"], r.duplicate_of);
-  EXPECT_EQ(json.size(), 17u);
+  EXPECT_EQ(json["sitemap_lastmod_s"], 1764900000);
+  EXPECT_EQ(json["sitemap_changefreq"], "daily");
+  EXPECT_EQ(json["visits"], nlohmann::json::parse(R"([{"interval_s":3600,"changed":false},
+      {"interval_s":5040,"changed":true},{"interval_s":0,"changed":false}])"));
+  EXPECT_EQ(json.size(), 20u);
 
   UrlRecord seed;
   seed.url = "https://s/";

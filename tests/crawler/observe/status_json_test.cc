@@ -56,5 +56,19 @@ TEST(StatusJsonTest, CarriesProgressMixHostsErrorsAndTheFilter) {
   EXPECT_EQ(s["history"]["pages"], nlohmann::json({10, 14}));
 }
 
+TEST(StatusJsonTest, CarriesTheRevisitFigures) {
+  nlohmann::json r = report(14, 48);
+  r["revisits"] = {{"revisited", 9},      {"not_modified", 4}, {"unchanged", 2},      {"changed", 2},
+                   {"gone", 1},           {"new_urls", 5},     {"bytes_saved", 8192}, {"next_due_ms", 1765000000000},
+                   {"due_within_hour", 3}};
+  const nlohmann::json s = status_json(r, StatusHistory(), 1002.5, 3);
+  EXPECT_EQ(s["progress"]["revisited"], 9);
+  EXPECT_EQ(s["progress"]["revisit_next_due_seconds"], 1765000000);
+  EXPECT_EQ(s["revisits"], nlohmann::json::parse(R"({"not_modified":4,"unchanged":2,"changed":2,"gone":1,
+      "new_urls":5,"bytes_saved":8192,"due_within_hour":3})"));
+  // A crawl without recrawl has no "revisits" section: the figures are zeros, never missing.
+  EXPECT_EQ(status_json(report(14, 48), StatusHistory(), 1002.5, 3)["revisits"]["due_within_hour"], 0);
+}
+
 }  // namespace
 }  // namespace bloomcrawl

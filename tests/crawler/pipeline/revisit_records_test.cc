@@ -8,6 +8,7 @@
 #include <string>
 
 #include "crawler/fetch/payload_digest.h"
+#include "crawler/recrawl/change_rate.h"
 
 namespace bloomcrawl {
 namespace {
@@ -133,12 +134,41 @@ TEST(RevisitRecords, IntervalsStayWithinTheBoundsAndSeedsWithinADay) {
   UrlRecord r = captured();
   for (int i = 0; i < 40; ++i) r = after(r, "unchanged", r.next_fetch_ms / kS);
   EXPECT_EQ(interval_s(r), 100000);
-  for (int i = 0; i < 40; ++i) r = after(r, "changed", r.next_fetch_ms / kS);
+  // From the maximum, the estimator needs 52 visits that all find a change to reach the minimum
+  // here: 10 before a change shows in the last 16 visits at all, then ~15% shorter at each.
+  for (int i = 0; i < 51; ++i) r = after(r, "changed", r.next_fetch_ms / kS);
+  EXPECT_GT(interval_s(r), 100);
+  r = after(r, "changed", r.next_fetch_ms / kS);
   EXPECT_EQ(interval_s(r), 100);
   UrlRecord seed = captured();
   seed.depth = 0;
   for (int i = 0; i < 40; ++i) seed = after(seed, "unchanged", seed.next_fetch_ms / kS);
   EXPECT_EQ(interval_s(seed), 86400);
+}
+
+TEST(RevisitRecords, EachRevisitJoinsTheVisitsAndTheEstimatorTakesOverAtTheThird) {
+  const UrlRecord r1 = after(captured(), "unchanged", 1010);
+  EXPECT_EQ(r1.visits, (std::vector<RecordVisit>{{1000, false}}));
+  EXPECT_EQ(interval_s(r1), 1400) << "one visit: the fixed factors";
+  const UrlRecord r2 = after(r1, "changed", 2410);
+  EXPECT_EQ(r2.visits, (std::vector<RecordVisit>{{1000, false}, {1400, true}}));
+  EXPECT_EQ(interval_s(r2), 1120);
+  const UrlRecord r3 = after(r2, "not_modified", 3530);
+  ASSERT_EQ(r3.visits, (std::vector<RecordVisit>{{1000, false}, {1400, true}, {1120, false}}));
+  const std::vector<recrawl::Visit> seen = {{1000, false}, {1400, true}, {1120, false}};
+  const double mean_change_s = 1 / recrawl::estimate_change_rate(seen);
+  EXPECT_EQ(interval_s(r3), std::llround(mean_change_s)) << "three visits: 1/λ of Cho and Garcia-Molina's estimate";
+  EXPECT_NE(interval_s(r3), 1568) << "not the fixed factors' 1120 x 1.4";
+
+  UrlRecord replayed = r3;  // the same fetch applied again adds no visit
+  schedule_next_fetch(replayed, r3, "not_modified", 9000 * kS, recrawl_config());
+  EXPECT_EQ(replayed.visits, r3.visits);
+  EXPECT_TRUE(after(r3, "gone", 5000).visits.empty()) << "a page gone starts its history over";
+  UrlRecord many = r3;
+  for (int i = 0; i < 20; ++i) many = after(many, "unchanged", many.next_fetch_ms / kS);
+  EXPECT_EQ(many.visits.size(), kRecordVisits);
+  EXPECT_FALSE(many.visits.back().changed);
+  EXPECT_EQ(interval_s(many), 100000) << "16 visits and no change: the maximum";
 }
 
 TEST(RevisitRecords, OnlyANewFetchMovesTheNextFetchTime) {
@@ -154,6 +184,67 @@ TEST(RevisitRecords, OnlyANewFetchMovesTheNextFetchTime) {
   refused.outcome = UrlOutcome::kDropped;
   schedule_next_fetch(refused, r, "robots_disallowed", 5000 * kS, recrawl_config());
   EXPECT_EQ(refused.next_fetch_ms, 5100 * kS) << "refused: tried again after the minimum";
+}
+
+// A sitemap's hints (docs/recrawl.md, rule 7), with recrawl_config(): min 100 s, max 100000 s.
+TEST(RevisitRecords, ASitemapsHintsAreStoredAndOnlyBringTheNextFetchForward) {
+  UrlRecord r = captured();  // fetched at 10 s, due at 1010 s
+  EXPECT_TRUE(take_sitemap_hint(r, " 1970-01-01T00:00:05Z ", "Hourly", recrawl_config()));
+  EXPECT_EQ(r.sitemap_lastmod_s, 5);
+  EXPECT_EQ(r.sitemap_changefreq, 2);
+  EXPECT_EQ(r.next_fetch_ms, 1010 * kS) << "a lastmod before the fetch and an hourly ceiling above the interval";
+  EXPECT_FALSE(take_sitemap_hint(r, "1970-01-01T00:00:05Z", "hourly", recrawl_config())) << "the same word again";
+
+  UrlRecord modified = captured();
+  take_sitemap_hint(modified, "1970-01-01T00:00:20Z", "", recrawl_config());
+  EXPECT_EQ(modified.next_fetch_ms, 110 * kS) << "modified after the fetch: due the minimum after it";
+
+  UrlRecord always = captured();
+  take_sitemap_hint(always, "", "always", recrawl_config());
+  EXPECT_EQ(always.next_fetch_ms, 110 * kS) << "changefreq always: the minimum";
+  EXPECT_EQ(always.sitemap_changefreq, 1);
+
+  UrlRecord never = captured();
+  take_sitemap_hint(never, "", "never", recrawl_config());
+  EXPECT_EQ(never.next_fetch_ms, 1010 * kS) << "a hint never pushes a page later";
+
+  UrlRecord junk = captured();
+  junk.sitemap_changefreq = 3;
+  EXPECT_TRUE(take_sitemap_hint(junk, "last Tuesday", "fortnightly", recrawl_config()));
+  EXPECT_EQ(junk.sitemap_lastmod_s, 0) << "no W3C Datetime: no hint";
+  EXPECT_EQ(junk.sitemap_changefreq, 0) << "the sitemap's latest word replaces the one before";
+  EXPECT_EQ(junk.next_fetch_ms, 1010 * kS);
+
+  UrlRecord queued = captured();
+  queued.outcome = UrlOutcome::kQueued;  // a revisit on its way: its outcome schedules it
+  take_sitemap_hint(queued, "", "always", recrawl_config());
+  EXPECT_EQ(queued.next_fetch_ms, 1010 * kS);
+  EXPECT_EQ(queued.sitemap_changefreq, 1);
+  UrlRecord fresh;  // admitted, never fetched: the hints wait for its first fetch
+  take_sitemap_hint(fresh, "2026-12-01", "daily", recrawl_config());
+  EXPECT_EQ(fresh.next_fetch_ms, 0);
+  EXPECT_EQ(fresh.sitemap_lastmod_s, 1796083200);
+}
+
+TEST(RevisitRecords, TheNextFetchFollowsTheRecordsSitemapHints) {
+  UrlRecord hourly;
+  hourly.depth = 1;
+  hourly.sitemap_changefreq = 2;
+  EXPECT_EQ(interval_s(after(hourly, "ok", 5)), 1000) << "the ceiling of an hour is above the default";
+  RecrawlConfig wide = recrawl_config();
+  wide.default_interval_s = 10000;
+  UrlRecord first = hourly;
+  first.outcome = UrlOutcome::kFetched;
+  first.http_status = 200;
+  first.last_fetched_ms = 5 * kS + 123;  // a fetch time within a second: the interval stays whole
+  schedule_next_fetch(first, hourly, "ok", 5 * kS, wide);
+  EXPECT_EQ(first.next_fetch_ms - first.last_fetched_ms, 3600 * kS) << "a first fetch capped at an hour";
+  UrlRecord changed = captured();
+  changed.sitemap_lastmod_s = 2000;  // said modified after the revisit at 1010 s
+  EXPECT_EQ(after(changed, "unchanged", 1010).next_fetch_ms, 1110 * kS);
+  UrlRecord gone = captured();
+  gone.sitemap_changefreq = 1;
+  EXPECT_EQ(interval_s(after(gone, "gone", 1010)), 100000) << "a page gone waits the maximum, hints or not";
 }
 
 }  // namespace
