@@ -11,6 +11,7 @@
 
 #include "crawler/cluster/cluster_registry.h"
 #include "crawler/cluster/redis_client.h"
+#include "tests/support/partition_port.h"
 #include "tests/support/redis_server.h"
 #include "tests/support/spawn.h"
 #include "tests/support/temp_dir.h"
@@ -27,6 +28,10 @@ TEST(ClusterOutboxFailure, TheNodeStopsWithExitOneNamingRedis) {
   o.trap = false;
   o.hosts = {"127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"};
   o.pages_per_host = 10;
+  // Node 1 owns one of the hosts, so links go to its inbox and the send fails. Ownership hashes
+  // host:port: on an ephemeral port node 0 owned all four hosts about one run in 16, nothing was
+  // sent, and the node waited for good for node 1 (never started) to be idle.
+  o.port = testing::port_giving_every_node_a_host(o.hosts, 2);
   testweb::TestWeb web(o);
   web.start();
   RedisClient(RedisEndpoint{"127.0.0.1", redis.port()}).command({"SET", cluster_key("fail", "inbox:1"), "x"});
