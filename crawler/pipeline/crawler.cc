@@ -345,6 +345,14 @@ Crawler::RobotsVerdict Crawler::robots_verdict(const std::string& host, std::str
   inject_fault(WorkerPath::kRobotsLookup, url);
   std::string origin = origin_of(url);
   RobotsLookup lookup = robots_.lookup(origin, now);
+  if (lookup.state == RobotsLookup::State::kFetching) {
+    // The fetch may settle, and release the host, between the lookup and a hold: the host would
+    // stay held for good and the crawl never end. Asked again once held, a settled fetch shows.
+    frontier_.hold_host(host);
+    lookup = robots_.lookup(origin, now);
+    if (lookup.state == RobotsLookup::State::kFetching) return RobotsVerdict{Kind::kWait};
+    frontier_.release_host(host, now);  // as the settled fetch's own release would have
+  }
   switch (lookup.state) {
     case RobotsLookup::State::kReady: {
       // A re-fetch of a failing robots.txt: the last good copy decides meanwhile.
@@ -357,9 +365,8 @@ Crawler::RobotsVerdict Crawler::robots_verdict(const std::string& host, std::str
       frontier_.hold_host(host);
       start_robots_fetch({host, origin, origin + "/robots.txt"});
       return RobotsVerdict{Kind::kWait};
-    case RobotsLookup::State::kFetching: break;
+    case RobotsLookup::State::kFetching: break;  // answered above
   }
-  frontier_.hold_host(host);
   return RobotsVerdict{Kind::kWait};
 }
 
