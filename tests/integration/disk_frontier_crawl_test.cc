@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -61,15 +62,23 @@ TEST(DiskFrontierCrawl, AtTheMinimumMemoryLimitFetchesTheGroundTruthOnceOverMany
   const std::set<std::string> truth(truth_list.begin(), truth_list.end());
   ASSERT_GT(truth.size(), 1500u) << "the site must outgrow the frontier's RAM";
   std::set<std::string> fetched;
+  std::map<std::string, std::string> unfetched;  // URL -> its record, for the failure message
   uint64_t records = 0;
   std::ifstream pages(dir.path() / "out" / "pages.jsonl");
   for (std::string line; std::getline(pages, line); ++records) {
     const nlohmann::json r = nlohmann::json::parse(line);
-    if (r["status"].get<long>() != 0) fetched.insert(r["url"].get<std::string>());
+    if (r["status"].get<long>() != 0) {
+      fetched.insert(r["url"].get<std::string>());
+    } else {
+      unfetched[r["url"].get<std::string>()] = line;
+    }
   }
   std::vector<std::string> missing;
   std::set_difference(truth.begin(), truth.end(), fetched.begin(), fetched.end(), std::back_inserter(missing));
-  EXPECT_TRUE(missing.empty()) << "not fetched: " << ::testing::PrintToString(missing);
+  std::string why;
+  for (const std::string& url : missing)
+    why += "\n  " + (unfetched.contains(url) ? unfetched[url] : url + ": no record");
+  EXPECT_TRUE(missing.empty()) << "not fetched:" << why;
   const testweb::FetchLogSummary s = web.summary();
   EXPECT_EQ(s.duplicate_fetches, 0u);
   EXPECT_EQ(s.robots_violations, 0u);
