@@ -153,10 +153,17 @@ void WarcWriter::open_file_locked() {
   std::tm tm{};
   gmtime_r(&now, &tm);
   std::strftime(stamp, sizeof stamp, "%Y%m%d%H%M%S", &tm);
-  char name[256];
-  std::snprintf(name, sizeof name, "%s-%s-%05llu-%d.warc.gz", options_.prefix.c_str(), stamp,
-                (unsigned long long)serial_++, int(getpid()));
-  filename_ = name;
+  // A name no file of the directory has: two writers of one process in one second (a crawl
+  // resumed in the process that ran it, as a library user or a test does) share the stamp, the pid
+  // and serial 0, and the second file's rename would replace the first, its records lost.
+  std::error_code ec;
+  do {
+    char name[256];
+    std::snprintf(name, sizeof name, "%s-%s-%05llu-%d.warc.gz", options_.prefix.c_str(), stamp,
+                  (unsigned long long)serial_++, int(getpid()));
+    filename_ = name;
+  } while (std::filesystem::exists(options_.directory / filename_, ec) ||
+           std::filesystem::exists(options_.directory / (filename_ + ".open"), ec));
   open_path_ = options_.directory / (filename_ + ".open");
   file_ = std::make_shared<OpenFile>(open_path_);
   sync_directory(options_.directory);  // its name, before any of its records can be called durable

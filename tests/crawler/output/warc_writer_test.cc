@@ -156,6 +156,20 @@ TEST_F(WarcWriterTest, RotatesAtTheSizeLimitAndCompletesFiles) {
   EXPECT_EQ(responses, 6u);
 }
 
+// Writers one after the other in one process on one directory (a crawl resumed in the process
+// that ran it): their files share the second, the pid and serial 0, and must still not replace
+// each other. Three writers, each file kept with its own records.
+TEST_F(WarcWriterTest, WritersOfOneProcessInOneSecondKeepEachOthersFiles) {
+  for (int i = 0; i < 3; ++i) {
+    WarcWriter writer({.directory = dir_});
+    write_test_exchange(writer, i);
+  }
+  EXPECT_EQ(warc_files(dir_).size(), 3u);
+  size_t responses = 0;
+  for (const auto& r : testing::read_with_warcio(warc_files(dir_))) responses += r["type"] == "response";
+  EXPECT_EQ(responses, 3u);
+}
+
 // A full disk part-way through an exchange: the write throws naming the file, the torn exchange
 // is cut off and the file completed, so every exchange archived before it still reads back.
 TEST_F(WarcWriterTest, AFailedWriteKeepsTheWholeExchangesReadable) {
