@@ -287,6 +287,12 @@ std::optional<FirstCapture> CrawlRecords::first_capture_of(std::string_view url,
   return first;
 }
 
+std::optional<FirstCapture> CrawlRecords::indexed_capture(std::string_view payload_sha1) {
+  if (payload_sha1.empty()) return std::nullopt;
+  std::lock_guard<std::mutex> lock(mu_);
+  return store_->first_capture(payload_sha1);
+}
+
 bool CrawlRecords::holds(std::string_view url) {
   std::lock_guard<std::mutex> lock(mu_);
   return store_->get(url).has_value();

@@ -90,6 +90,9 @@ class CrawlRecords {
   // and replayed with the records: replay() indexes the body of each completed first capture.
   std::optional<FirstCapture> first_capture_of(std::string_view url, std::string_view payload_digest,
                                                int64_t fetched_ms);
+  // The digest index's first capture of the body whose raw SHA-1 is `payload_sha1`, without
+  // indexing anything: where that payload was archived whole. Nothing when it is not indexed.
+  std::optional<FirstCapture> indexed_capture(std::string_view payload_sha1);
   // Whether the records hold `url` (every URL the seen filter admitted has one): an exact answer.
   bool holds(std::string_view url);
   // A record pages.jsonl got: the URL's outcome.

@@ -117,9 +117,20 @@ void Crawler::set_page_outcome(const PageRequest& page, const FetchResult& resul
 
 bool Crawler::archive_revisit(const PageRequest& page, const FetchResult& result) {
   if (!page.previous) return false;
-  const std::string original_date = rfc3339_utc_ms(from_unix_ms(page.previous->last_fetched_ms));
+  // The record that holds the payload: the previous fetch may have been a revisit itself, which
+  // holds none, so the digest index's first capture of the payload is the original when it has
+  // one (with content_seen.digest on); otherwise the previous fetch.
+  std::string original_url = page.url;
+  int64_t original_ms = page.previous->last_fetched_ms;
+  if (settings_.content_seen.digest) {
+    if (std::optional<FirstCapture> first = checkpointer_->records().indexed_capture(page.previous->payload_sha1)) {
+      original_url = std::move(first->url);
+      original_ms = first->fetched_ms;
+    }
+  }
+  const std::string original_date = rfc3339_utc_ms(from_unix_ms(original_ms));
   const std::string original_digest = payload_digest_of_sha1(page.previous->payload_sha1);
-  const std::optional<WarcExchange> exchange = warc_revisit_of(result, {page.url, original_date, original_digest});
+  const std::optional<WarcExchange> exchange = warc_revisit_of(result, {original_url, original_date, original_digest});
   if (!exchange) return false;
   archive(result.id, *exchange);
   return true;

@@ -322,6 +322,43 @@ TEST_F(RevisitCrawlTest, ARoundSendsTheValidatorsRecordsEachOutcomeAndFindsTheNe
   }
 }
 
+// Pages revisited twice without a change (a 304, and a 200 with the same body): each revisit
+// record refers to the capture that holds the payload, the first round's response, never to the
+// revisit record before it, which holds none (WARC 1.1 6.7: a reader follows WARC-Refers-To-* to
+// the payload).
+TEST_F(RevisitCrawlTest, ARevisitOfARevisitRefersToTheCaptureHoldingThePayload) {
+  const CrawlerSettings first_settings = testing::checkpointed_settings(config());
+  ASSERT_EQ(Crawler(first_settings).run()["crawl"]["stopped_by"], "done");
+  for (int round = 2; round <= 3; ++round) {
+    site_.next_round();
+    CrawlerSettings settings = first_settings;
+    settings.revisit_all = true;
+    const nlohmann::json report =
+        Crawler(settings, std::make_unique<CrawlCheckpoint>(load_crawl_checkpoint(dir_.path() / "ckpt"))).run();
+    ASSERT_EQ(report["crawl"]["stopped_by"], "done") << "round " << round;
+  }
+  const auto pages = testing::read_page_records(dir_.path() / "out");
+  std::vector<fs::path> warcs;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir_.path() / "out" / "warc")) {
+    if (e.path().string().ends_with(".warc.gz")) warcs.push_back(e.path());
+  }
+  std::sort(warcs.begin(), warcs.end());
+  std::map<std::string, std::vector<nlohmann::json>> revisits;
+  for (const nlohmann::json& rec : testing::read_with_warcio(warcs)) {
+    if (rec["type"] == "revisit") revisits[rec["target"].get<std::string>()].push_back(rec);
+  }
+  for (const char* path : {"/etag", "/neither"}) {
+    const std::string url = site_.url(path);
+    ASSERT_EQ(revisits[url].size(), 2u) << url << ": one revisit record a round";
+    const nlohmann::json& original = pages.at(url).front();
+    for (const nlohmann::json& r : revisits[url]) {
+      EXPECT_EQ(r["refers_to_uri"], url);
+      EXPECT_EQ(r["refers_to_date"], original["fetch_time"]) << url;
+      EXPECT_EQ(r["payload_digest"], original["payload_digest"]) << url;
+    }
+  }
+}
+
 // kill -9 during a revisit round (the `bloomcrawl` binary, a page held in flight), then a plain
 // resume: the round completes, every page revisited, none twice but the transfers in flight at
 // the kill (the journal's dispatched and not completed).
