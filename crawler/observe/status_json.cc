@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -38,6 +39,34 @@ nlohmann::json top_hosts(const nlohmann::json& r) {
   nlohmann::json out = nlohmann::json::array();
   for (size_t i = 0; i < hosts.size() && i < kStatusTopHosts; ++i)
     out.push_back({{"host", hosts[i].first}, {"duplicates_avoided", hosts[i].second}});
+  return out;
+}
+
+// The report's content_seen.rules in force (host, parameter, agreeing pairs), the best evidenced
+// first, at most kStatusRules of them: a crawl of many hosts may learn a rule on each.
+nlohmann::json rules_in_force(const nlohmann::json& r) {
+  struct Rule {
+    std::string host, param;
+    uint64_t agreeing;
+  };
+  std::vector<Rule> rules;
+  const Pointer p("/content_seen/rules");
+  if (r.contains(p) && r.at(p).is_array()) {
+    for (const nlohmann::json& rule : r.at(p)) {
+      if (!rule.is_object() || !rule.value("in_force", false)) continue;
+      const nlohmann::json host = rule.value("host", nlohmann::json());
+      const nlohmann::json param = rule.value("param", nlohmann::json());
+      if (!host.is_string() || !param.is_string()) continue;
+      rules.push_back(
+          {host.get<std::string>(), param.get<std::string>(), count_of(rule.value("agreeing", nlohmann::json()))});
+    }
+  }
+  std::sort(rules.begin(), rules.end(), [](const Rule& a, const Rule& b) {
+    return a.agreeing != b.agreeing ? a.agreeing > b.agreeing : std::tie(a.host, a.param) < std::tie(b.host, b.param);
+  });
+  nlohmann::json out = nlohmann::json::array();
+  for (size_t i = 0; i < rules.size() && i < kStatusRules; ++i)
+    out.push_back({{"host", rules[i].host}, {"param", rules[i].param}, {"agreeing", rules[i].agreeing}});
   return out;
 }
 
@@ -100,6 +129,11 @@ nlohmann::json status_json(const nlohmann::json& report, const StatusHistory& hi
         {"new_urls", count(r, "/revisits/new_urls")},
         {"bytes_saved", count(r, "/revisits/bytes_saved")},
         {"due_within_hour", count(r, "/revisits/due_within_hour")}}},
+      {"content_seen",
+       {{"near_duplicates", count(r, "/content_seen/near_duplicates")},
+        {"fetches_saved_by_rules", count(r, "/content_seen/fetches_saved_by_rules")},
+        {"warc_bytes_saved", count(r, "/content_seen/warc_bytes_saved")},
+        {"rules", rules_in_force(r)}}},
       {"history", history.to_json()},
   };
 }

@@ -10,6 +10,8 @@ namespace bloomcrawl {
 
 // Hosts listed in top_hosts.
 inline constexpr size_t kStatusTopHosts = 10;
+// Learned parameter rules listed in content_seen.rules.
+inline constexpr size_t kStatusRules = 50;
 
 // A history sample of the report, taken at `unix_seconds`.
 StatusHistory::Sample status_sample(const nlohmann::json& report, double unix_seconds);

@@ -78,6 +78,14 @@ constexpr std::string_view kPage = R"html(<!DOCTYPE html>
       <div class="figure"><b id="revisit-due-within-hour">-</b><span>due within the hour</span></div>
     </div>
   </section>
+  <section><h2>Content seen</h2>
+    <div class="figures">
+      <div class="figure"><b id="content-near-duplicates">-</b><span>near duplicates (SimHash)</span></div>
+      <div class="figure"><b id="content-fetches-saved-by-rules">-</b><span>fetches saved by learned rules</span></div>
+      <div class="figure"><b id="content-mb-warc-saved">-</b><span>MB of WARC payload saved</span></div>
+    </div>
+    <table id="content-rules"></table>
+  </section>
   <section><h2>Top hosts by duplicates avoided</h2><table id="top-hosts"></table></section>
   <section><h2>Recent errors</h2><table id="recent-errors"></table></section>
 </main>
@@ -167,6 +175,15 @@ function render(s) {
   for (const field of ["not_modified", "unchanged", "changed", "gone", "new_urls", "due_within_hour"])
     text("revisit-" + field.replaceAll("_", "-"), fmt(v[field]));
   text("revisit-mb-saved", (v.bytes_saved / 1048576).toFixed(2));
+
+  const c = s.content_seen;
+  text("content-near-duplicates", fmt(c.near_duplicates));
+  text("content-fetches-saved-by-rules", fmt(c.fetches_saved_by_rules));
+  text("content-mb-warc-saved", (c.warc_bytes_saved / 1048576).toFixed(2));
+  const rules = $("content-rules");
+  rules.replaceChildren();
+  for (const r of c.rules) { const row = rules.insertRow(); cell(row, r.host); cell(row, r.param); cell(row, fmt(r.agreeing) + " pairs", "n"); }
+  if (!c.rules.length) cell(rules.insertRow(), "no parameter rule learned");
 
   const hosts = $("top-hosts");
   hosts.replaceChildren();

@@ -174,7 +174,8 @@ TEST(ObserveCrawlTest, ChromiumRendersTheStatusPageWithChangingFigures) {
   const std::optional<double> pages = figure(*first, "pages-fetched");
   ASSERT_TRUE(pages.has_value()) << *first;
   for (const char* id : {"queued", "hosts", "in-flight", "filter-keys", "duplicates-avoided", "revisit-changed",
-                         "revisit-mb-saved", "revisit-due-within-hour"})
+                         "revisit-mb-saved", "revisit-due-within-hour", "content-near-duplicates",
+                         "content-fetches-saved-by-rules", "content-mb-warc-saved"})
     EXPECT_TRUE(figure(*first, id).has_value()) << id << " in\n" << *first;
   EXPECT_NE(first->find("id=\"status-2xx\""), std::string::npos);  // the status mix's legend
   EXPECT_NE(first->find("<canvas id=\"chart-rate\""), std::string::npos);

@@ -1,6 +1,8 @@
 // status_json() and StatusHistory: what the status page gets from a report and the samples.
 #include "crawler/observe/status_json.h"
 
+#include <string>
+
 #include <gtest/gtest.h>
 
 #include "crawler/observe/status_history.h"
@@ -68,6 +70,40 @@ TEST(StatusJsonTest, CarriesTheRevisitFigures) {
       "new_urls":5,"bytes_saved":8192,"due_within_hour":3})"));
   // A crawl without recrawl has no "revisits" section: the figures are zeros, never missing.
   EXPECT_EQ(status_json(report(14, 48), StatusHistory(), 1002.5, 3)["revisits"]["due_within_hour"], 0);
+}
+
+TEST(StatusJsonTest, CarriesTheContentSeenFiguresAndTheRulesInForceBestEvidencedFirst) {
+  nlohmann::json r = report(14, 48);
+  r["content_seen"] = {{"exact_duplicates", 7},
+                       {"near_duplicates", 3},
+                       {"fetches_saved_by_rules", 40},
+                       {"warc_bytes_saved", 65536},
+                       {"learned_rules", 2},
+                       {"rules", nlohmann::json::parse(R"([
+                           {"host":"a.test","param":"vid","agreeing":5,"disagreeing":0,"in_force":true},
+                           {"host":"a.test","param":"page","agreeing":2,"disagreeing":1,"in_force":false},
+                           {"host":"b.test","param":"sort","agreeing":9,"disagreeing":0,"in_force":true}])")}};
+  const nlohmann::json s = status_json(r, StatusHistory(), 1002.5, 3);
+  EXPECT_EQ(s["progress"]["exact_duplicates"], 7);
+  EXPECT_EQ(s["progress"]["learned_rules"], 2);
+  EXPECT_EQ(s["content_seen"], nlohmann::json::parse(R"({"near_duplicates":3,"fetches_saved_by_rules":40,
+      "warc_bytes_saved":65536,"rules":[{"host":"b.test","param":"sort","agreeing":9},
+      {"host":"a.test","param":"vid","agreeing":5}]})"));
+  // Without content_seen in the report: zeros and no rules, never missing.
+  const nlohmann::json bare = status_json(report(14, 48), StatusHistory(), 1002.5, 3);
+  EXPECT_EQ(bare["content_seen"]["warc_bytes_saved"], 0);
+  EXPECT_EQ(bare["content_seen"]["rules"], nlohmann::json::array());
+}
+
+TEST(StatusJsonTest, ListsAtMostTheRulesItsLimitAllows) {
+  nlohmann::json r = report(14, 48);
+  nlohmann::json rules = nlohmann::json::array();
+  for (size_t i = 0; i < kStatusRules + 5; ++i)
+    rules.push_back({{"host", "h" + std::to_string(i) + ".test"}, {"param", "p"}, {"agreeing", i}, {"in_force", true}});
+  r["content_seen"] = {{"rules", rules}};
+  const nlohmann::json listed = status_json(r, StatusHistory(), 1002.5, 3)["content_seen"]["rules"];
+  ASSERT_EQ(listed.size(), kStatusRules);
+  EXPECT_EQ(listed[0]["agreeing"], kStatusRules + 4);
 }
 
 }  // namespace
