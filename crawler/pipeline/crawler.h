@@ -154,6 +154,7 @@ class Crawler {
   bool settle_page(const PageRequest& page, const FetchResult& result);
   // Gives back the frontier slot of a robots.txt request whose transfer ended.
   void settle_robots_slot(const RobotsRequest& request, const FetchResult& result);
+  size_t in_flight_budget() const;  // transfers the fetcher may have out at once, robots.txt's included
   void group_by_address(const std::string& host, const std::string& ip);
 
   // Parse workers.
