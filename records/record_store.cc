@@ -14,6 +14,7 @@
 
 #include "base/data_error.h"
 #include "base/store_file_system.h"
+#include "records/record_merge.h"
 
 namespace bloomcrawl {
 namespace {
@@ -72,6 +73,8 @@ rocksdb::Options store_options(size_t memory_budget, rocksdb::Env* env, const st
   options.paranoid_checks = true;
   // Closing writes nothing (persist() writes what must be kept): nothing to fail on a full disk.
   options.avoid_flush_during_shutdown = true;
+  // Outcomes written without a read (RecordStore::update); every open needs it to read them.
+  options.merge_operator = record_outcome_merge_operator();
   return options;
 }
 
@@ -164,15 +167,58 @@ void RecordStore::require_writable() const {
   if (mode_ != Mode::kWritable) throw_read_error("opened for reading only");
 }
 
+void RecordStore::make_room_for(const std::string& key) {
+  // Written before the new entry joins the batch, so that a put or update that throws has
+  // recorded nothing.
+  if (pending_.size() + pending_digests_.size() >= kBatchedPuts && !pending_.contains(key)) flush();
+}
+
 void RecordStore::put(const UrlRecord& record) {
   require_writable();
   if (failed()) throw_failure();
   std::string value = encode_url_record(record);
   std::string key = record_key(record.url);
-  // Written before this record joins the batch, so that a put that throws has recorded nothing.
-  if (pending_.size() + pending_digests_.size() >= kBatchedPuts && !pending_.contains(key)) flush();
+  make_room_for(key);
   std::lock_guard lock(pending_mu_);
-  pending_.insert_or_assign(std::move(key), std::move(value));
+  pending_.insert_or_assign(std::move(key), PendingRecord{.value = std::move(value), .outcomes = {}});
+}
+
+void RecordStore::update(std::string_view canonical_url, const RecordOutcome& outcome) {
+  require_writable();
+  if (failed()) throw_failure();
+  std::string key = record_key(canonical_url);
+  make_room_for(key);
+  const auto it = pending_.find(key);  // the writing thread reads the batch without the lock
+  if (it != pending_.end() && it->second.value) {
+    UrlRecord record = decode(key, *it->second.value);
+    apply_record_outcome(record, outcome);
+    std::string value = encode_url_record(record);
+    std::lock_guard lock(pending_mu_);
+    it->second.value = std::move(value);
+    return;
+  }
+  std::string operand = encode_record_outcome(outcome);
+  std::lock_guard lock(pending_mu_);
+  pending_[std::move(key)].outcomes.push_back(std::move(operand));
+}
+
+UrlRecord RecordStore::resolve(std::string_view key, const PendingRecord& pending,
+                               const std::string_view* stored) const {
+  if (pending.value) return decode(key, *pending.value);
+  const std::string_view url = url_of_record_key(key);
+  std::optional<UrlRecord> record;
+  if (stored != nullptr) record = decode(key, *stored);
+  for (const std::string& operand : pending.outcomes) {
+    RecordOutcome outcome;
+    try {
+      outcome = decode_record_outcome(url, operand);
+    } catch (const CheckpointError& e) {
+      throw_read_error(e.what());
+    }
+    if (!record) record = record_made_by(url, outcome);
+    apply_record_outcome(*record, outcome);
+  }
+  return std::move(*record);  // a pending entry without a value holds an operand
 }
 
 void RecordStore::put_first_capture(std::string_view payload_sha1, const FirstCapture& capture) {
@@ -206,16 +252,27 @@ std::optional<FirstCapture> RecordStore::first_capture(std::string_view payload_
 bool RecordStore::write_pending() {
   if (pending_.empty() && pending_digests_.empty()) return true;
   // In key order: the memtable's skip list then finds each key's place from the one before.
-  std::vector<const std::pair<const std::string, std::string>*> sorted;
+  std::vector<const std::pair<const std::string, PendingRecord>*> sorted;
   sorted.reserve(pending_.size());
   for (const auto& entry : pending_) sorted.push_back(&entry);
   std::sort(sorted.begin(), sorted.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
   rocksdb::WriteBatch batch;
   for (const auto* entry : sorted) {
-    const rocksdb::Status status = batch.Put(entry->first, entry->second);
-    if (!status.ok()) {
-      record_failure(status.ToString());
-      return false;
+    const PendingRecord& pending = entry->second;
+    if (pending.value) {
+      const rocksdb::Status status = batch.Put(entry->first, *pending.value);
+      if (!status.ok()) {
+        record_failure(status.ToString());
+        return false;
+      }
+      continue;
+    }
+    for (const std::string& operand : pending.outcomes) {
+      const rocksdb::Status status = batch.Merge(entry->first, operand);
+      if (!status.ok()) {
+        record_failure(status.ToString());
+        return false;
+      }
     }
   }
   for (const auto& [key, value] : pending_digests_) {
@@ -266,15 +323,19 @@ std::vector<std::optional<UrlRecord>> RecordStore::get_many(const std::vector<st
   std::vector<std::string> keys;
   keys.reserve(urls.size());
   for (const std::string_view url : urls) keys.push_back(record_key(url));
-  std::vector<size_t> from_store;  // indexes of the URLs the pending batch does not hold
+  std::vector<size_t> from_store;  // indexes of the URLs whose record the pending batch does not hold
+  std::unordered_map<size_t, PendingRecord> outcomes;  // of those, the ones with outcomes pending
   {
     std::lock_guard lock(pending_mu_);
     for (size_t i = 0; i < keys.size(); ++i) {
       const auto it = pending_.find(keys[i]);
       if (it == pending_.end()) {
         from_store.push_back(i);
+      } else if (it->second.value) {
+        results[i] = decode(keys[i], *it->second.value);
       } else {
-        results[i] = decode(keys[i], it->second);
+        from_store.push_back(i);
+        outcomes.emplace(i, it->second);
       }
     }
   }
@@ -287,10 +348,15 @@ std::vector<std::optional<UrlRecord>> RecordStore::get_many(const std::vector<st
   db_->MultiGet(rocksdb::ReadOptions(), db_->DefaultColumnFamily(), slices.size(), slices.data(), values.data(),
                 statuses.data());
   for (size_t j = 0; j < from_store.size(); ++j) {
-    if (statuses[j].IsNotFound()) continue;
-    if (!statuses[j].ok()) throw_read_error(statuses[j].ToString());
     const size_t i = from_store[j];
-    results[i] = decode(keys[i], std::string_view(values[j].data(), values[j].size()));
+    if (!statuses[j].ok() && !statuses[j].IsNotFound()) throw_read_error(statuses[j].ToString());
+    const std::string_view stored(values[j].data(), values[j].size());
+    const auto pending = outcomes.find(i);
+    if (pending != outcomes.end()) {
+      results[i] = resolve(keys[i], pending->second, statuses[j].ok() ? &stored : nullptr);
+    } else if (statuses[j].ok()) {
+      results[i] = decode(keys[i], stored);
+    }
   }
   return results;
 }
@@ -298,12 +364,12 @@ std::vector<std::optional<UrlRecord>> RecordStore::get_many(const std::vector<st
 void RecordStore::scan_all(const std::function<bool(const UrlRecord&)>& visit) {
   // The pending batch (at most kBatchedPuts records, or what a failed write kept), in key order,
   // is merged into the pass; its records are newer than the store's.
-  std::vector<std::pair<std::string, std::string>> pending;
+  std::vector<std::pair<std::string, PendingRecord>> pending;
   {
     std::lock_guard lock(pending_mu_);
     pending.assign(pending_.begin(), pending_.end());
   }
-  std::sort(pending.begin(), pending.end());
+  std::sort(pending.begin(), pending.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   rocksdb::ReadOptions read;
   read.readahead_size = size_t{2} << 20;  // sequential
   read.fill_cache = false;
@@ -314,7 +380,7 @@ void RecordStore::scan_all(const std::function<bool(const UrlRecord&)>& visit) {
   auto visit_pending_before = [&](const rocksdb::Slice* key) {
     for (; next_pending != pending.end() && (key == nullptr || rocksdb::Slice(next_pending->first).compare(*key) < 0);
          ++next_pending) {
-      if (!visit(decode(next_pending->first, next_pending->second))) return false;
+      if (!visit(resolve(next_pending->first, next_pending->second, nullptr))) return false;
     }
     return true;
   };
@@ -322,13 +388,14 @@ void RecordStore::scan_all(const std::function<bool(const UrlRecord&)>& visit) {
     const rocksdb::Slice key = it->key();
     if (!visit_pending_before(&key)) return;
     const std::string_view key_view(key.data(), key.size());
+    const rocksdb::Slice value = it->value();
+    const std::string_view stored(value.data(), value.size());
     if (next_pending != pending.end() && key_view == next_pending->first) {
-      if (!visit(decode(next_pending->first, next_pending->second))) return;
+      if (!visit(resolve(next_pending->first, next_pending->second, &stored))) return;
       ++next_pending;
       continue;
     }
-    const rocksdb::Slice value = it->value();
-    if (!visit(decode(key_view, std::string_view(value.data(), value.size())))) return;
+    if (!visit(decode(key_view, stored))) return;
   }
   if (!it->status().ok()) throw_read_error(it->status().ToString());
   visit_pending_before(nullptr);

@@ -5,7 +5,11 @@
 //    RocksDB write when kBatchedPuts records are pending and at flush(). No write-ahead log: the
 //    crawl's journal makes the records durable between checkpoints; persist() writes the
 //    memtables out so that the directory alone holds every record (a crawl without checkpoints).
-//  - get(), get_many() and scan_all() see the pending batch, and go on after a write failure.
+//  - update() records an outcome without reading the record (docs/records.md, "Outcome operand"):
+//    applied at once to a record in the pending batch, else kept in the batch as an operand and
+//    written as a RocksDB Merge, which the store's merge operator applies to the stored record.
+//  - get(), get_many() and scan_all() see the pending batch (operands applied), and go on after
+//    a write failure.
 //  - Every RocksDB failure throws CheckpointError "DIR: records store: STATUS" and is sticky
 //    (docs/records.md, "When the store fails"): from then on the store calls RocksDB for no write
 //    again, and put(), flush(), persist() and checkpoint_to() throw the first failure. A put() that
@@ -33,6 +37,7 @@
 
 #include "base/sticky_failure.h"
 #include "records/first_capture.h"
+#include "records/record_outcome.h"
 #include "records/url_record.h"
 
 namespace rocksdb {
@@ -74,6 +79,8 @@ class RecordStore {
   static constexpr size_t kBatchedPuts = 1024;
 
   void put(const UrlRecord& record);
+  // The outcome of `canonical_url`, without a read; counts as a put for the batch.
+  void update(std::string_view canonical_url, const RecordOutcome& outcome);
   void flush();
   // flush(), then the memtables written out as SST files.
   void persist();
@@ -125,6 +132,16 @@ class RecordStore {
   // Writes the pending batch: false (the failure recorded, the batch kept) when RocksDB refuses.
   bool write_pending();
   UrlRecord decode(std::string_view key, std::string_view value) const;
+  // A record put, or outcomes waiting for the stored record (exactly one of the two).
+  struct PendingRecord {
+    std::optional<std::string> value;   // encoded record
+    std::vector<std::string> outcomes;  // operands, oldest first
+  };
+  // The record a pending entry stands for: its value, or its operands applied to `stored` (the
+  // store's value; null when the store holds none, and the first operand makes the record).
+  UrlRecord resolve(std::string_view key, const PendingRecord& pending, const std::string_view* stored) const;
+  // A batch slot for `key`: the batch written first when it is full and does not hold the key.
+  void make_room_for(const std::string& key);
 
   std::filesystem::path directory_;
   Mode mode_;
@@ -132,11 +149,11 @@ class RecordStore {
   std::shared_ptr<rocksdb::Cache> cache_;
   std::unique_ptr<rocksdb::DB> db_;
   rocksdb::ColumnFamilyHandle* digests_ = nullptr;  // the digest index; owned by db_ (writable stores only)
-  // Records put and not yet written: encoded value by key. Changed by the writing thread under
+  // Records put and outcomes updated, not yet written, by key. Changed by the writing thread under
   // pending_mu_, read by lookups under it; the writer reads it without the lock (it is the only
   // one that changes it), so a RocksDB write of the batch blocks no lookup.
   mutable std::mutex pending_mu_;
-  std::unordered_map<std::string, std::string> pending_;
+  std::unordered_map<std::string, PendingRecord> pending_;
   std::unordered_map<std::string, std::string> pending_digests_;  // the digest index's, the same way
   StickyFailure failure_{"records store"};
 };

@@ -38,29 +38,30 @@ struct FetchFacts {
   std::string_view duplicate_of;
 };
 
-// The outcome of a page into `r` (its other fields as they were): a fetch counted once however
-// often the same one is applied (a replay over a copy that already holds it).
+// What the outcome `word` of a page with `f` sets in its record (records/record_outcome.h), and
+// the record it makes, should the store hold none, from `depth`, `parent` and `admitted_ms`.
+RecordOutcome record_outcome(std::string_view word, const FetchFacts& f, uint32_t depth = 0,
+                             std::string_view parent = {}, int64_t admitted_ms = 0) {
+  RecordOutcome o;
+  o.outcome = url_outcome_of(word);
+  o.reason = o.outcome == UrlOutcome::kFetched && !is_revisit_word(word) ? "" : std::string(word);
+  o.not_modified = word == kNotModifiedWord;
+  o.fetched_ms = f.fetched_ms;
+  o.http_status = f.status;
+  o.body_bytes = f.bytes;
+  o.payload_sha1 = sha1_of_payload_digest(f.digest);
+  o.truncated = f.truncated;
+  o.etag = std::string(f.etag);
+  o.last_modified = std::string(f.last_modified);
+  o.duplicate_of = std::string(f.duplicate_of);
+  o.depth = depth;
+  o.parent_hash = parent.empty() ? 0 : url_record_hash(parent);
+  o.admitted_ms = admitted_ms;
+  return o;
+}
+
 void apply_outcome(UrlRecord& r, std::string_view word, const FetchFacts& f) {
-  r.outcome = url_outcome_of(word);
-  r.reason = r.outcome == UrlOutcome::kFetched && !is_revisit_word(word) ? "" : std::string(word);
-  if (f.fetched_ms == 0) return;
-  if (r.last_fetched_ms != f.fetched_ms) ++r.fetch_count;
-  r.last_fetched_ms = f.fetched_ms;
-  const bool fetched = r.outcome == UrlOutcome::kFetched;  // a failure's partial counts are not kept
-  // A revisit that brought no body (a 304) or no answer keeps the capture (revisit_records.h); a
-  // 304 may bring updated validators.
-  if (word == kNotModifiedWord || (!fetched && has_capture(r))) {
-    if (word == kNotModifiedWord && !f.etag.empty()) r.etag = std::string(f.etag);
-    if (word == kNotModifiedWord && !f.last_modified.empty()) r.last_modified = std::string(f.last_modified);
-    return;
-  }
-  r.http_status = fetched ? uint16_t(f.status) : 0;
-  r.body_bytes = fetched ? f.bytes : 0;
-  r.payload_sha1 = sha1_of_payload_digest(f.digest);
-  r.etag = fetched ? std::string(f.etag) : "";
-  r.last_modified = fetched ? std::string(f.last_modified) : "";
-  r.duplicate_of = fetched ? std::string(f.duplicate_of) : "";
-  r.flags = f.truncated ? r.flags | kRecordTruncated : r.flags & ~kRecordTruncated;
+  apply_record_outcome(r, record_outcome(word, f));
 }
 
 // apply_outcome(), the journal's word of a revisit made the record's (the crawl's) first, then the
@@ -75,12 +76,9 @@ void apply_fetch(UrlRecord& r, std::string_view word, const FetchFacts& facts, c
 }
 
 UrlRecord queued_record(std::string_view url, uint32_t depth, std::string_view parent, int64_t admitted_ms) {
-  UrlRecord r;
-  r.url = std::string(url);
-  r.depth = depth;
-  r.parent_hash = parent.empty() ? 0 : url_record_hash(parent);
-  r.first_admitted_ms = admitted_ms;
-  return r;
+  return record_made_by(url, RecordOutcome{.depth = depth,
+                                           .parent_hash = parent.empty() ? 0 : url_record_hash(parent),
+                                           .admitted_ms = admitted_ms});
 }
 
 }  // namespace
@@ -227,14 +225,21 @@ void CrawlRecords::admit_handed_over(SeenFilter& filter, const std::vector<std::
 }
 
 void CrawlRecords::ended(const PageRecord& page) {
-  std::lock_guard<std::mutex> lock(mu_);
-  std::optional<UrlRecord> r = store_->get(page.url);
-  if (!r) r = queued_record(page.url, page.depth, page.parent, unix_ms(std::chrono::system_clock::now()));
+  const int64_t now_ms = unix_ms(std::chrono::system_clock::now());
   const int64_t fetched_ms = page.fetch_time ? unix_ms(*page.fetch_time) : 0;
-  apply_fetch(*r, page.outcome,
-              {uint32_t(page.status), page.bytes, fetched_ms, page.payload_digest, page.truncated, page.etag,
-               page.last_modified, page.duplicate_of},
-              recrawl_);
+  const FetchFacts facts{uint32_t(page.status), page.bytes, fetched_ms,         page.payload_digest,
+                         page.truncated,        page.etag,  page.last_modified, page.duplicate_of};
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!recrawl_.enabled) {
+    // A URL is fetched once, so the word does not depend on the record (record_word_of with no
+    // capture before): the outcome goes in without a read (docs/records.md, "In the crawl").
+    const std::string word = record_word_of(UrlRecord{}, page.outcome, facts.status, facts.digest, fetched_ms);
+    store_->update(page.url, record_outcome(word, facts, page.depth, page.parent, now_ms));
+    return;
+  }
+  std::optional<UrlRecord> r = store_->get(page.url);
+  if (!r) r = queued_record(page.url, page.depth, page.parent, now_ms);
+  apply_fetch(*r, page.outcome, facts, recrawl_);
   store_->put(*r);
 }
 

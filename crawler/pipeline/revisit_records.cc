@@ -54,8 +54,6 @@ bool is_revisit_word(std::string_view word) {
   return word == kNotModifiedWord || word == kUnchangedWord || word == kChangedWord || word == kGoneWord;
 }
 
-bool has_capture(const UrlRecord& record) { return record.fetch_count > 0 && record.http_status != 0; }
-
 bool revisit_due(const UrlRecord& record, int64_t now_ms, bool all) {
   if (record.outcome == UrlOutcome::kQueued || !has_capture(record)) return false;
   return all || (record.next_fetch_ms != 0 && record.next_fetch_ms <= now_ms);

@@ -27,6 +27,7 @@
 #include "config/config.h"
 #include "crawler/fetch/fetcher.h"
 #include "crawler/fetch/payload_digest.h"
+#include "records/record_outcome.h"  // has_capture
 #include "records/url_record.h"
 
 namespace bloomcrawl {
@@ -40,9 +41,6 @@ inline constexpr std::string_view kUntrustedNotModified = "untrusted_not_modifie
 
 // One of the four words a revisit with a response is recorded as.
 bool is_revisit_word(std::string_view word);
-
-// Whether the record holds a capture a revisit can be compared with.
-bool has_capture(const UrlRecord& record);
 
 // Whether a record is due for a revisit at `now_ms` (`all`: --revisit-all, every capture is due).
 // A record queued already (a revisit on its way) is never due.

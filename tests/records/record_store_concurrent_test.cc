@@ -32,17 +32,23 @@ TEST(RecordStoreConcurrentTest, LookupsRunConcurrentlyWithPuts) {
   std::atomic<int> misses{0};
   std::thread reader([&] {
     std::vector<std::string> urls;
+    urls.reserve(500);
     for (int i = 0; i < 500; ++i) urls.push_back(concurrent_page(0, i));
     const std::vector<std::string_view> views(urls.begin(), urls.end());
     do {
       for (const std::optional<UrlRecord>& r : store.get_many(views)) misses += r ? 0 : 1;
     } while (!done.load());
   });
-  for (int i = 500; i < 6000; ++i) store.put(concurrent_record(concurrent_page(i % 9, i)));
+  for (int i = 500; i < 6000; ++i) {
+    store.put(concurrent_record(concurrent_page(i % 9, i)));
+    // Outcomes too, on records the reader looks up: in the batch and as operands over written ones.
+    store.update(concurrent_page(0, i % 500), RecordOutcome{.outcome = UrlOutcome::kDropped, .reason = "stop"});
+  }
   store.flush();
   done = true;
   reader.join();
   EXPECT_EQ(misses.load(), 0) << "a record put before the lookup started was not seen";
+  EXPECT_EQ(store.get(concurrent_page(0, 499))->reason, "stop");
 }
 
 }  // namespace

@@ -120,6 +120,70 @@ TEST_F(RecordStoreTest, ScanVisitsEveryRecordOnceHostByHostWithTheBatchMerged) {
   EXPECT_EQ(visited, 10);
 }
 
+RecordOutcome fetched_at(int64_t ms) {
+  RecordOutcome o;
+  o.outcome = UrlOutcome::kFetched;
+  o.fetched_ms = ms;
+  o.http_status = 200;
+  o.body_bytes = 100 + static_cast<uint64_t>(ms % 1000);
+  o.depth = 9;  // for a record the store does not hold
+  o.admitted_ms = ms - 1;
+  return o;
+}
+
+// update(): outcomes without a read, in the batch, as RocksDB merge operands, and in every view of
+// the store (point and batched lookups, the scan, a checkpoint, a read-only open, compactions).
+TEST_F(RecordStoreTest, UpdatesApplyWhereverTheRecordIs) {
+  const fs::path gen = dir_.path() / "records-000001";
+  std::map<std::string, UrlRecord> expected;
+  std::map<std::string, UrlRecord> in_checkpoint;
+  auto expect_update = [&](RecordStore& store, const std::string& url, const RecordOutcome& o) {
+    store.update(url, o);
+    UrlRecord& r = expected.contains(url) ? expected[url] : (expected[url] = record_made_by(url, o));
+    apply_record_outcome(r, o);
+  };
+  {
+    RecordStore store(live_, kStoreBudget);
+    for (int i = 0; i < 3000; ++i) {  // written out: more than two batches
+      store.put(admitted(page(i % 7, i)));
+      expected[page(i % 7, i)] = admitted(page(i % 7, i));
+    }
+    store.put(admitted("https://pending/"));
+    expected["https://pending/"] = admitted("https://pending/");
+    expect_update(store, "https://pending/", fetched_at(5000));  // applied in the batch itself
+    for (int i = 0; i < 600; ++i) expect_update(store, page(i % 7, i), fetched_at(1000 + i));  // operands
+    expect_update(store, page(1, 1), fetched_at(9000));                 // a second operand on the same record
+    expect_update(store, "https://never-admitted/", fetched_at(7000));  // no record: made by the operand
+    // Pending operands, seen by every lookup.
+    EXPECT_EQ(*store.get(page(1, 1)), expected[page(1, 1)]);
+    EXPECT_EQ(store.get(page(1, 1))->fetch_count, 2u);
+    EXPECT_EQ(*store.get("https://never-admitted/"), expected["https://never-admitted/"]);
+    const std::vector<std::string> urls = {page(2, 2), "https://absent/", "https://pending/"};
+    const std::vector<std::string_view> asked(urls.begin(), urls.end());
+    const std::vector<std::optional<UrlRecord>> found = store.get_many(asked);
+    EXPECT_EQ(*found[0], expected[page(2, 2)]);
+    EXPECT_FALSE(found[1]);
+    EXPECT_EQ(*found[2], expected["https://pending/"]);
+    EXPECT_EQ(scanned(store), expected);
+    // Written as merges: the same answers from RocksDB.
+    store.flush();
+    EXPECT_EQ(*store.get(page(1, 1)), expected[page(1, 1)]);
+    EXPECT_EQ(*store.get("https://never-admitted/"), expected["https://never-admitted/"]);
+    EXPECT_EQ(scanned(store), expected);
+    // A put after operands replaces the record whole.
+    UrlRecord replaced = admitted(page(3, 3), 4);
+    replaced.outcome = UrlOutcome::kDropped;
+    store.put(replaced);
+    expected[page(3, 3)] = replaced;
+    store.checkpoint_to(gen);
+    in_checkpoint = expected;
+    expect_update(store, page(4, 4), fetched_at(8000));  // after the checkpoint: not in it
+    store.persist();
+  }
+  EXPECT_EQ(scanned(*RecordStore::open_read_only(gen)), in_checkpoint);
+  EXPECT_EQ(scanned(*RecordStore::open_read_only(live_)), expected);
+}
+
 TEST_F(RecordStoreTest, ACheckpointHoldsEveryPutBeforeItAndSharesTableFiles) {
   const fs::path gen1 = dir_.path() / "records-000001";
   const fs::path gen2 = dir_.path() / "records-000002";
