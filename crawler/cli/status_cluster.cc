@@ -6,6 +6,7 @@
 #include "crawler/cluster/cluster_status.h"
 #include "crawler/cluster/redis_client.h"
 #include "crawler/cluster/redis_password.h"
+#include "crawler/output/timestamp.h"
 
 namespace bloomcrawl::cli {
 namespace {
@@ -19,7 +20,10 @@ std::string row(const std::string& node, const NodeCounters& c, const std::strin
 }
 
 std::string format_status(const ClusterStatus& s) {
-  std::string out = "cluster " + s.name + ": " + std::to_string(s.nodes) + " nodes" + (s.done ? ", crawl done" : "") +
+  // Round 0 is the first run; a revisit round's end is the round's, not the crawl's (docs/cluster.md, "Rounds").
+  const std::string done = s.round == 0 ? ", crawl done" : ", round done";
+  std::string out = "cluster " + s.name + ": " + std::to_string(s.nodes) + " nodes" +
+                    (s.round > 0 ? ", round " + std::to_string(s.round) : "") + (s.done ? done : "") +
                     (s.stop_requests > 0 ? ", stop requested " + std::to_string(s.stop_requests) + "x" : "") + "\n";
   out += "node   state            pages    pages/s       queued  in flight  dups avoided   age\n";
   for (const NodeStatus& n : s.per_node) {
@@ -28,6 +32,12 @@ std::string format_status(const ClusterStatus& s) {
     out += row(std::to_string(n.node), n.counters, age);
   }
   out += row("total", s.total, "");
+  for (const NodeStatus& n : s.per_node) {
+    if (n.counters.next_due_ms <= 0) continue;
+    out += "node " + std::to_string(n.node) + ": round " + std::to_string(n.round) + ", next due " +
+           rfc3339_utc_ms(std::chrono::system_clock::time_point(std::chrono::milliseconds(n.counters.next_due_ms))) +
+           "\n";
+  }
   return out;
 }
 

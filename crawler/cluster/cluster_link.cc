@@ -34,24 +34,42 @@ redis.call('XACK', KEYS[1], 'nodes', ARGV[1])
 return redis.call('XDEL', KEYS[1], ARGV[1])
 )lua";
 
-// KEYS: the done key, the N node hashes, the N inboxes. ARGV: this node's index (1-based among the
-// node hashes) and the acknowledged total its idleness was seen with. Marks the node idle unless
-// it acknowledged more since; returns 1 when the crawl is over (recorded in the done key).
+// KEYS: the done key, the round key, the N node hashes, the N inboxes. ARGV: this node's index
+// (1-based among the node hashes), the acknowledged total its idleness was seen with, and its round.
+// Returns 2 when a later round has started, 1 when the node's round is over (recorded in the done
+// key, which holds the round), 0 while it goes on. Marks the node idle unless it acknowledged more
+// since; only the marks of the current round count (a node's `round` field).
 constexpr const char* kFinishedScript = R"lua(
+local round = tonumber(redis.call('GET', KEYS[2]) or '0')
+if round ~= tonumber(ARGV[3]) then return 2 end
 if redis.call('EXISTS', KEYS[1]) == 1 then return 1 end
-local n = (#KEYS - 1) / 2
-local own = KEYS[1 + tonumber(ARGV[1])]
+local n = (#KEYS - 2) / 2
+local own = KEYS[2 + tonumber(ARGV[1])]
 if tonumber(redis.call('HGET', own, 'received') or '0') == tonumber(ARGV[2]) then
   redis.call('HSET', own, 'idle', '1')
 end
-for i = 2, n + 1 do
+for i = 3, n + 2 do
   if redis.call('HGET', KEYS[i], 'idle') ~= '1' then return 0 end
+  if tonumber(redis.call('HGET', KEYS[i], 'round') or '0') ~= round then return 0 end
 end
-for i = n + 2, #KEYS do
+for i = n + 3, #KEYS do
   if redis.call('XLEN', KEYS[i]) > 0 then return 0 end
 end
-redis.call('SET', KEYS[1], '1')
+redis.call('SET', KEYS[1], round)
 return 1
+)lua";
+
+// KEYS: the done key, the round key, the node hash. ARGV: "1" to start the next round when the
+// current one is over (done). Marks the node busy in the round it takes part in and returns it.
+constexpr const char* kEnterRoundScript = R"lua(
+local round = tonumber(redis.call('GET', KEYS[2]) or '0')
+if ARGV[1] == '1' and redis.call('EXISTS', KEYS[1]) == 1 then
+  round = round + 1
+  redis.call('SET', KEYS[2], round)
+  redis.call('DEL', KEYS[1])
+end
+redis.call('HSET', KEYS[3], 'round', round, 'idle', '0')
+return round
 )lua";
 
 // KEYS: the node hash, its liveness key, the stop key. ARGV: how long the node counts as alive in ms
@@ -123,7 +141,7 @@ std::vector<RoutedBatch> decode_batches(std::string_view text) {
   }
 }
 
-ClusterLink::ClusterLink(ClusterSettings settings)
+ClusterLink::ClusterLink(ClusterSettings settings, RoundStart start)
     : settings_(std::move(settings)),
       partition_(settings_.nodes),
       send_client_(settings_.redis),
@@ -135,7 +153,7 @@ ClusterLink::ClusterLink(ClusterSettings settings)
     if (std::string(e.what()).find("BUSYGROUP") == std::string::npos) throw;  // it exists: a restart
   }
   const std::string key = node_key(settings_.node);
-  control_client_.command({"HSET", key, "idle", "0"});
+  enter_round(start);
   const RedisValue received = control_client_.command({"HGET", key, "received"});
   acknowledged_ = received.is_nil() ? 0 : std::stoll(received.text());
   const RedisValue stop = control_client_.command({"GET", cluster_key(settings_.name, "stop")});
@@ -231,23 +249,36 @@ void ClusterLink::acknowledge(const std::vector<InboxEntry>& entries) {
   batches_received_.fetch_add(entries.size());
 }
 
-bool ClusterLink::finished(const std::function<bool()>& locally_idle) {
+RoundEnd ClusterLink::finished(const std::function<bool()>& locally_idle) {
   // Read before looking at the node's own work: an entry acknowledged after this read makes the
   // script's comparison fail, so the node is never published idle with work it took meanwhile.
   const int64_t acknowledged = acknowledged_.load();
   if (!locally_idle()) {
     if (published_idle_) control_client_.command({"HSET", node_key(settings_.node), "idle", "0"});
     published_idle_ = false;
-    return false;
+    return RoundEnd::kRunning;
   }
-  std::vector<std::string> argv = {"EVAL", kFinishedScript, std::to_string(1 + 2 * settings_.nodes),
-                                   cluster_key(settings_.name, "done")};
+  std::vector<std::string> argv = {"EVAL", kFinishedScript, std::to_string(2 + 2 * settings_.nodes),
+                                   cluster_key(settings_.name, "done"), cluster_key(settings_.name, "round")};
   for (uint32_t i = 0; i < settings_.nodes; ++i) argv.push_back(node_key(i));
   for (uint32_t i = 0; i < settings_.nodes; ++i) argv.push_back(inbox(i));
   argv.push_back(std::to_string(1 + settings_.node));
   argv.push_back(std::to_string(acknowledged));
+  argv.push_back(std::to_string(round_));
   published_idle_ = true;
-  return control_client_.call(argv, [](const RedisValue& v) { return v.integer(); }) == 1;
+  const int64_t end = control_client_.call(argv, [](const RedisValue& v) { return v.integer(); });
+  return end == 2 ? RoundEnd::kLater : end == 1 ? RoundEnd::kOver : RoundEnd::kRunning;
+}
+
+int64_t ClusterLink::enter_round() { return enter_round(RoundStart::kNextWhenOver); }
+
+int64_t ClusterLink::enter_round(RoundStart start) {
+  round_ = control_client_.call(
+      {"EVAL", kEnterRoundScript, "3", cluster_key(settings_.name, "done"), cluster_key(settings_.name, "round"),
+       node_key(settings_.node), start == RoundStart::kNextWhenOver ? "1" : "0"},
+      [](const RedisValue& v) { return v.integer(); });
+  published_idle_ = false;
+  return round_;
 }
 
 }  // namespace bloomcrawl

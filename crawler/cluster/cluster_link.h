@@ -12,9 +12,14 @@
 //   entry (no batch, or one that does not decode) is not returned: it is logged, moved to this node's
 //   dead-letter stream bloomcrawl:NAME:dead-letter:I with the reason, and counted (dead_letters()), so
 //   it cannot fail the node at every resume.
-// - finished() is the cluster's end-of-crawl test: it publishes this node as idle (only if no entry
-//   was acknowledged since the caller's own idleness was seen) and, in one atomic script, says the
-//   crawl is over when every node is idle and every inbox is empty, then records that for all.
+// - Rounds (docs/cluster.md, "Rounds"): the crawl's first run is round 0, each revisit round the
+//   next. The constructor joins the cluster's current round; with RoundStart::kNextWhenOver (a
+//   resume that revisits) it starts the next one when the current one is over. enter_round() does
+//   the latter later in the run (recrawl.continuous).
+// - finished() is the round's end test: it publishes this node as idle in its round (only if no
+//   entry was acknowledged since the caller's own idleness was seen) and, in one atomic script,
+//   says the round is over when every node is idle in it and every inbox is empty, then records
+//   that for all (the done key); RoundEnd::kLater when another node has started a later round.
 // - publish() writes this node's counters to its node hash (stamped with Redis's clock) and renews its
 //   liveness key, which expires `alive_for` later so a dead node shows as stale; it returns true once
 //   `bloomcrawl stop --cluster` has asked the crawl to stop after this node started.
@@ -78,10 +83,16 @@ struct InboxEntry {
   std::vector<RoutedBatch> batches;
 };
 
+// How a starting node takes part in the cluster's rounds: it joins the current round, or starts
+// the next one when the current one is over.
+enum class RoundStart { kJoin, kNextWhenOver };
+// The end test's answer: the node's round goes on, is over, or is over and a later one runs.
+enum class RoundEnd { kRunning, kOver, kLater };
+
 class ClusterLink {
  public:
-  // Connects, creates this node's consumer group if missing, and marks the node busy.
-  explicit ClusterLink(ClusterSettings settings);
+  // Connects, creates this node's consumer group if missing, and marks the node busy in its round.
+  explicit ClusterLink(ClusterSettings settings, RoundStart start = RoundStart::kJoin);
 
   const ClusterSettings& settings() const { return settings_; }
   uint32_t owner(std::string_view host) const { return partition_.owner(host); }
@@ -90,7 +101,11 @@ class ClusterLink {
   std::vector<InboxEntry> receive(std::chrono::milliseconds wait);
   void acknowledge(const std::vector<InboxEntry>& entries);
   // `locally_idle`: this node has no work (frontier empty, nothing pending).
-  bool finished(const std::function<bool()>& locally_idle);
+  RoundEnd finished(const std::function<bool()>& locally_idle);
+  // Marks the node busy in the cluster's current round, or in the next one, which it starts, when
+  // the current one is over. Returns the node's round.
+  int64_t enter_round();
+  int64_t round() const { return round_; }
 
   bool publish(const NodeCounters& counters, std::chrono::milliseconds alive_for);
   // store_report(): this node's final report, stamped with Redis's clock. gather_reports(): the
@@ -116,6 +131,7 @@ class ClusterLink {
   std::string alive_key(uint32_t node) const;
   std::string dead_letter_key() const;
   std::string handover_key() const;
+  int64_t enter_round(RoundStart start);
 
   ClusterSettings settings_;
   HostPartition partition_;
@@ -128,6 +144,7 @@ class ClusterLink {
   // Entries this node has acknowledged in all its runs (node:I's `received`, as the script left it).
   std::atomic<int64_t> acknowledged_{0};
   bool published_idle_ = false;  // finished()'s thread
+  int64_t round_ = 0;            // finished()'s thread: the round this node takes part in
   int64_t stop_requests_ = 0;    // the stop key's value at the start: a higher one asks this node to stop
   int64_t started_ms_ = 0;       // Redis's clock at the start: older reports are from earlier runs
   std::atomic<uint64_t> batches_sent_{0};

@@ -40,6 +40,8 @@ std::vector<std::string> counter_fields(const NodeCounters& c) {
           std::to_string(c.filter_keys),
           "dead_letters",
           std::to_string(c.dead_letters),
+          "next_due_ms",
+          std::to_string(c.next_due_ms),
           "state",
           c.state};
 }
@@ -58,6 +60,8 @@ ClusterStatus read_cluster_status(RedisClient& redis, std::string_view name) {
   }
   status.nodes = record["nodes"].get<uint32_t>();
   status.done = redis.command({"EXISTS", cluster_key(name, "done")}).integer() == 1;
+  const RedisValue round = redis.command({"GET", cluster_key(name, "round")});
+  status.round = round.is_nil() ? 0 : std::stoll(round.text());
   const RedisValue stop = redis.command({"GET", cluster_key(name, "stop")});
   status.stop_requests = stop.is_nil() ? 0 : std::stoll(stop.text());
   for (uint32_t i = 0; i < status.nodes; ++i) {
@@ -83,6 +87,8 @@ ClusterStatus read_cluster_status(RedisClient& redis, std::string_view name) {
     c.duplicates_avoided = number(fields, "duplicates_avoided");
     c.filter_keys = number(fields, "filter_keys");
     c.dead_letters = number(fields, "dead_letters");
+    c.next_due_ms = fields.contains("next_due_ms") ? std::stoll(fields["next_due_ms"]) : 0;
+    n.round = fields.contains("round") ? std::stoll(fields["round"]) : 0;
     c.state = fields.contains("state") ? fields["state"] : "absent";
     if (fields.contains("updated_ms")) n.age_seconds = double(now_ms - std::stoll(fields["updated_ms"])) / 1000.0;
     if (!alive && (c.state == "running" || c.state == "stopping")) c.state = "stale";
@@ -114,12 +120,18 @@ nlohmann::json to_json(const ClusterStatus& status) {
     nlohmann::json j = counters(n.counters);
     j["node"] = n.node;
     j["state"] = n.counters.state;
+    j["round"] = n.round;
+    j["next_due_ms"] = n.counters.next_due_ms;
     j["age_seconds"] = n.age_seconds < 0 ? nlohmann::json() : nlohmann::json(n.age_seconds);
     nodes.push_back(std::move(j));
   }
-  return {{"name", status.name},          {"nodes", status.nodes},
-          {"done", status.done},          {"stop_requests", status.stop_requests},
-          {"per_node", std::move(nodes)}, {"total", counters(status.total)}};
+  return {{"name", status.name},
+          {"nodes", status.nodes},
+          {"round", status.round},
+          {"done", status.done},
+          {"stop_requests", status.stop_requests},
+          {"per_node", std::move(nodes)},
+          {"total", counters(status.total)}};
 }
 
 int64_t request_cluster_stop(RedisClient& redis, std::string_view name) {

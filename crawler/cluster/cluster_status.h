@@ -32,6 +32,7 @@ struct NodeCounters {
   uint64_t duplicates_avoided = 0;
   uint64_t filter_keys = 0;
   uint64_t dead_letters = 0;  // malformed inbox entries moved to the node's dead-letter stream
+  int64_t next_due_ms = 0;    // recrawl: when the node's next known page falls due (Unix ms; 0: none)
   std::string state;          // "running", "stopping", "stopped" or "done"; read back also "stale" or "absent"
 };
 
@@ -42,12 +43,14 @@ struct NodeStatus {
   uint32_t node = 0;
   NodeCounters counters;
   double age_seconds = -1;  // since updated_ms, by Redis's clock; -1 when absent
+  int64_t round = 0;        // the round the node last took part in (its hash's `round`, set by the scripts)
 };
 
 struct ClusterStatus {
   std::string name;
   uint32_t nodes = 0;
-  bool done = false;          // the end of the crawl was detected
+  bool done = false;          // the end of the current round (the first run's: the crawl's) was detected
+  int64_t round = 0;          // the cluster's current round: 0 the first run, then each revisit round
   int64_t stop_requests = 0;  // times `bloomcrawl stop --cluster` was run
   std::vector<NodeStatus> per_node;
   NodeCounters total;  // sums; state empty

@@ -93,7 +93,7 @@ Crawler::Crawler(CrawlerSettings settings, std::unique_ptr<CrawlCheckpoint> resu
     throw std::invalid_argument("resuming needs the checkpoint directory");
   }
   if (settings_.cluster.enabled()) {
-    cluster_ = std::make_unique<ClusterLink>(settings_.cluster);
+    cluster_ = std::make_unique<ClusterLink>(settings_.cluster, revisit_round_start());
     start_outbox();
   }
 }

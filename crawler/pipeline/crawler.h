@@ -173,9 +173,19 @@ class Crawler {
   // keep_revisiting(): the end test's veto in recrawl.continuous: queues what is due, or waits
   // for it. prepare_page_fetch(): a revisit's validators (and the record it is compared with).
   // set_page_outcome(): the page's outcome word, a revisit's (revisit_records.h) included.
-  void queue_due_revisits();
+  // Rounds in cluster mode (docs/cluster.md, "Rounds"): revisit_round_start() how this node's
+  // ClusterLink enters the cluster's rounds; revisit_in_round(): recrawl.continuous, a locally idle
+  // node's due records queued (at most once a second) in the cluster's round, which it starts when
+  // the round is over; keep_revisiting_in_cluster(): after the round's end, whether the node goes on
+  // (continuous), joining a later round another node started.
+  size_t queue_due_revisits();  // the number queued
   bool keep_revisiting();
-  void summarize_due();  // the report's next due time and the count due within the hour
+  RoundStart revisit_round_start() const;
+  bool revisit_in_round(const std::function<bool()>& locally_idle);
+  bool keep_revisiting_in_cluster(RoundEnd end);
+  bool revisits_continue() const;  // recrawl.continuous, and no stop or failure
+  size_t scan_due_revisits();      // queue_due_revisits() at most once a second
+  void summarize_due();            // the report's next due time and the count due within the hour
   void prepare_page_fetch(PageRequest& page, FetchRequest& request);
   void set_page_outcome(const PageRequest& page, const FetchResult& result, PageRecord& record);
   // A revisit's WARC revisit record (warc_revisit.h) when the page is one (a 304, or the payload of
@@ -241,7 +251,8 @@ class Crawler {
   void join_grown_cluster();
   void start_inbox();
   void stop_inbox();
-  // The scheduler's end test: finished() here, and in cluster mode every node idle, every inbox empty.
+  // The scheduler's end test: finished() here, and in cluster mode every node idle in the round,
+  // every inbox empty.
   bool crawl_over();
   // Scheduler thread, every second: publishes this node's counters, and stops the crawl when
   // `bloomcrawl stop --cluster` asked it to.

@@ -243,7 +243,10 @@ bool Crawler::crawl_over() {
   if (!cluster_) return finished() && !keep_revisiting();
   try {
     // finished() first: a page's links are in the outbox before the page stops being pending.
-    return cluster_->finished([this] { return finished() && outbox_->idle(); });
+    const auto locally_idle = [this] { return finished() && outbox_->idle(); };
+    if (revisit_in_round(locally_idle)) return false;
+    const RoundEnd end = cluster_->finished(locally_idle);
+    return end != RoundEnd::kRunning && !keep_revisiting_in_cluster(end);
   } catch (const RedisError& e) {
     fail(std::string("cluster end test: ") + e.what());
     return true;
@@ -270,6 +273,7 @@ void Crawler::publish_counters(const char* state) {
   c.duplicates_avoided = stats_.links_duplicate.load() + stats_.redirects_deduplicated.load();
   c.filter_keys = filter_.stats(/*compute_fill=*/false).keys;
   c.dead_letters = cluster_->dead_letters();
+  c.next_due_ms = stats_.revisits.next_due_ms.load();
   c.state = state;
   last_publish_ = now;
   pages_at_publish_ = pages;

@@ -30,14 +30,15 @@ void publish_due(const CrawlRecords::DueSummary& summary, RevisitStats& revisits
 
 }  // namespace
 
-void Crawler::queue_due_revisits() {
-  if (!settings_.recrawl.enabled) return;
+size_t Crawler::queue_due_revisits() {
+  if (!settings_.recrawl.enabled) return 0;
   const int64_t now_ms = unix_ms(std::chrono::system_clock::now());
   const bool all = settings_.revisit_all && !revisit_all_taken_;
   revisit_all_taken_ = true;
   CrawlRecords& records = checkpointer_->records();
   const auto [due, summary] = records.take_due(now_ms, all, kHourMs);
   JournalBatch batch;
+  size_t queued_now = 0;
   std::vector<std::pair<std::string, std::string>> new_hosts;  // host, a URL of it
   for (const CrawlRecords::Due& d : due) {
     const CanonicalUrl c = canonicalize(d.url, nullptr, settings_.canonicalize);
@@ -53,7 +54,10 @@ void Crawler::queue_due_revisits() {
       add_record(batch,
                  AdmittedRecord{host, std::move(entry), d.depth, queued, now_ms, queued ? "" : refusal_outcome(r)});
     }
-    if (r == AdmitResult::kQueued) stats_.revisits.queued.fetch_add(1, std::memory_order_relaxed);
+    if (r == AdmitResult::kQueued) {
+      stats_.revisits.queued.fetch_add(1, std::memory_order_relaxed);
+      ++queued_now;
+    }
     if (new_host && settings_.obey_robots) new_hosts.emplace_back(host, d.url);
   }
   const Clock::time_point now = Clock::now();
@@ -67,6 +71,7 @@ void Crawler::queue_due_revisits() {
     std::lock_guard<std::mutex> lock(work_mu_);
     scheduler_wake_ = true;
   }
+  return queued_now;
 }
 
 void Crawler::summarize_due() {
@@ -74,26 +79,58 @@ void Crawler::summarize_due() {
               stats_.revisits);
 }
 
-bool Crawler::keep_revisiting() {
-  if (!settings_.recrawl.enabled) return false;
-  if (!settings_.recrawl.continuous || stop_requested_.load() || failed_.load()) {
-    // The crawl ends: the report says when its records fall due.
-    or_fail("recrawl", [&] { summarize_due(); });
-    return false;
-  }
+bool Crawler::revisits_continue() const {
+  return settings_.recrawl.enabled && settings_.recrawl.continuous && !stop_requested_.load() && !failed_.load();
+}
+
+size_t Crawler::scan_due_revisits() {
   const auto now = std::chrono::steady_clock::now();
-  if (now < next_revisit_scan_) return true;
+  if (now < next_revisit_scan_) return 0;
   next_revisit_scan_ = now + kIdleScanInterval;
   const bool had_queued = !frontier_.empty_and_idle();
+  size_t queued = 0;
   or_fail("recrawl", [&] {
     CheckpointGate::Pass pass(checkpointer_->gate());
-    queue_due_revisits();
+    queued = queue_due_revisits();
   });
   if (!had_queued && frontier_.empty_and_idle()) {
     const int64_t next = stats_.revisits.next_due_ms.load();
     spdlog::debug("recrawl: nothing due; next at {}", next ? rfc3339_utc_ms(from_unix_ms(next)) : "never");
   }
+  return queued;
+}
+
+bool Crawler::keep_revisiting() {
+  if (!settings_.recrawl.enabled) return false;
+  if (!revisits_continue()) {
+    // The crawl ends: the report says when its records fall due.
+    or_fail("recrawl", [&] { summarize_due(); });
+    return false;
+  }
+  scan_due_revisits();
   return !failed_.load();
+}
+
+// A resumed node of a crawl that revisits starts a revisit round when the cluster's is over, whether
+// or not its own records are due: every node takes part in every round, so that the links a changed
+// page gives to another node's host are fetched in the round (docs/cluster.md, "Rounds").
+RoundStart Crawler::revisit_round_start() const {
+  return settings_.recrawl.enabled && checkpointer_->resuming() ? RoundStart::kNextWhenOver : RoundStart::kJoin;
+}
+
+bool Crawler::revisit_in_round(const std::function<bool()>& locally_idle) {
+  // Queued before the end test can mark this node idle, and the node marked busy in a round (the
+  // current one, or the next when it is over) before it fetches them.
+  if (!revisits_continue() || !locally_idle() || scan_due_revisits() == 0) return false;
+  const int64_t round = cluster_->round();
+  if (cluster_->enter_round() != round) spdlog::info("recrawl: revisits in cluster round {}", cluster_->round());
+  return true;
+}
+
+bool Crawler::keep_revisiting_in_cluster(RoundEnd end) {
+  if (!keep_revisiting()) return false;
+  if (end == RoundEnd::kLater) spdlog::info("recrawl: joined cluster round {}", cluster_->enter_round());
+  return true;
 }
 
 void Crawler::prepare_page_fetch(PageRequest& page, FetchRequest& request) {
