@@ -155,7 +155,10 @@ Manifest decode_manifest(std::span<const uint8_t> bytes, const std::string& file
   const size_t runs_at = entries_at + kManifestEntryBytes * count + kManifestShardBytes * shard_count;
   size_t expected = runs_at + kChecksumBytes;
   for (uint32_t r = 0; r < run_count; ++r) {
-    if (bytes.size() < expected + kManifestRunBytes) break;  // the size check below reports it
+    if (bytes.size() < expected + kManifestRunBytes) {
+      throw CheckpointError(file, "truncated: " + std::to_string(bytes.size()) + " bytes, run " + std::to_string(r) +
+                                      " of " + std::to_string(run_count) + " starts beyond them");
+    }
     const uint32_t run_shards = load_u32(p + expected - kChecksumBytes + 8);
     if (!valid_shard_count(run_shards) || load_u32(p + expected - kChecksumBytes + 12) != 0) {
       throw CheckpointError(file, "run " + std::to_string(r) + ": shard count " + std::to_string(run_shards) +

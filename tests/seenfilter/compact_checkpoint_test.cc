@@ -13,9 +13,11 @@
 #include <string_view>
 #include <vector>
 
+#include "base/checksum.h"
 #include "base/data_error.h"
 #include "seenfilter/checkpoint.h"
 #include "seenfilter/checkpoint_files.h"
+#include "seenfilter/checkpoint_format.h"
 #include "seenfilter/compact_layers.h"
 #include "tests/seenfilter/url_keys.h"
 #include "tests/support/temp_dir.h"
@@ -153,6 +155,39 @@ TEST(CompactCheckpoint, VersionTwoCheckpointsStillLoad) {
   for (const uint64_t i : more) ASSERT_TRUE(loaded->contains(testing::url_key(i))) << i;
   save_checkpoint(loaded->snapshot(), dir.path());
   EXPECT_EQ(inspect_checkpoint(dir.path()).version, seenfilter::kTieredManifestVersion);
+}
+
+TEST(CompactCheckpoint, VersionThreeManifestRoundTripsAndRejectsEveryTruncation) {
+  seenfilter::Manifest m;
+  m.version = seenfilter::kTieredManifestVersion;
+  m.options.initial_capacity = 1000;
+  m.options.target_fpr = 1e-6;
+  m.layers.push_back({3, 4, 1000, 10, 16, seenfilter::layer_file_size(16), 7});
+  m.shards = {{1, 5, 100, 9}, {1, 0, 0, 0}};
+  m.runs = {{7, {{0, 7, 120, 11}}}, {8, {{1, 3, 90, 12}, {1, 5, 95, 13}}}};
+  m.compact_keys = 5;
+  m.log_keys = 5 + 7 + 8 + 10;
+  std::vector<uint8_t> bytes = seenfilter::encode_manifest(m);
+  const seenfilter::Manifest back = seenfilter::decode_manifest(bytes, "manifest");
+  EXPECT_EQ(back.version, seenfilter::kTieredManifestVersion);
+  ASSERT_EQ(back.runs.size(), 2u);
+  EXPECT_EQ(back.runs[1].keys, 8u);
+  ASSERT_EQ(back.runs[1].shards.size(), 2u);
+  EXPECT_EQ(back.runs[1].shards[1].checksum, 13u);
+  EXPECT_EQ(back.shards[0].keys, 5u);
+  EXPECT_EQ(back.log_keys, m.log_keys);
+  for (size_t n = 0; n < bytes.size(); ++n) {
+    EXPECT_THROW(seenfilter::decode_manifest(std::span(bytes).first(n), "manifest"), CheckpointError) << n;
+  }
+  // A run count one higher, checksum recomputed: the bytes end exactly where that run would start.
+  bytes[68] += 1;
+  const size_t body = bytes.size() - seenfilter::kChecksumBytes;
+  const uint64_t sum = checksum64(bytes.data(), body);
+  for (size_t i = 0; i < 8; ++i) bytes[body + i] = static_cast<uint8_t>(sum >> (8 * i));
+  EXPECT_THROW(seenfilter::decode_manifest(bytes, "manifest"), CheckpointError);
+  // Keys that do not add up to the log's.
+  m.log_keys += 1;
+  EXPECT_THROW(seenfilter::decode_manifest(seenfilter::encode_manifest(m), "manifest"), CheckpointError);
 }
 
 // A real kill: the child saves, grows until a job reaches `step` (a merge's first shard switch, or
