@@ -11,7 +11,7 @@
 // switches the big level's shards one at a time and drops each run's shard once the big shards
 // under it are switched. Lookups test the active layer, the frozen one, every run and the big level.
 //
-// FPR: the big level's 2^-f_big, kMaxRuns runs' 2^-f_run and two Bloom layers (active and frozen)
+// FPR: the big level's 2^-f_big, max_runs() runs' 2^-f_run and two Bloom layers (active and frozen)
 // stay within target_fpr at every instant (compact_math.h, split_tiered_budget).
 // Thread safety: as SeenFilter. Inserts and lookups hold view_mu_ shared (one acquisition per
 // batch); sealing and each switch hold it exclusively for a pointer swap, so a key inserted
