@@ -5,7 +5,8 @@
 //
 // Prints markdown: one row per structure with bits per key at the end and the worst and best seen
 // at any point of the growth (sampled every 4096 keys, so every seal and shard switch is caught
-// within 4096 keys; the worst also once past 8x START), batch insert ns per key as wall time and as CPU time of the
+// within 4096 keys; the worst also once past 8x START and past START/a, where active layers of
+// a·keys take over from START-key ones), batch insert ns per key as wall time and as CPU time of the
 // whole process (the rebuild thread included), batch lookup ns per key (hits, then PROBES absent keys), the measured
 // FPR, false negatives among the keys whose insert returned kNew, rebuilds, and the peak bytes a rebuild held beside
 // the filter. A seal waits for the previous rebuild, so insert wall time includes what the rebuild thread could not
@@ -49,7 +50,8 @@ double wall_seconds() {
 struct Figures {
   double insert_wall_ns = 0, insert_cpu_ns = 0;
   double bits_end = 0, bits_worst = 0, bits_best = 1e9;
-  double bits_worst_grown = 0;  // worst once the filter holds 8x START keys (the active layer is keys/8)
+  double bits_worst_grown = 0;    // worst once the filter holds 8x START keys
+  double bits_worst_settled = 0;  // worst once it holds START/a keys (active layers of a·keys, not START)
   double hit_ns = 0, miss_ns = 0;
   uint64_t false_positives = 0, missing = 0, layers = 0;
   uint64_t unrecorded = 0;  // inserts answered kSeen by a false positive (never recorded)
@@ -72,6 +74,9 @@ Figures measure(SeenFilter& filter, uint64_t start, uint64_t end, uint64_t probe
       f.bits_worst = std::max(f.bits_worst, s.bits_per_key);
       f.bits_best = std::min(f.bits_best, s.bits_per_key);
       if (at >= 8 * start) f.bits_worst_grown = std::max(f.bits_worst_grown, s.bits_per_key);
+      if (static_cast<double>(at) >= static_cast<double>(start) / seenfilter::kTieredActiveRatio) {
+        f.bits_worst_settled = std::max(f.bits_worst_settled, s.bits_per_key);
+      }
     }
   }
   if (auto* compact = filter.compact_layers()) compact->wait_for_rebuild();  // its cost counts
@@ -116,7 +121,7 @@ Figures measure_libbloom(uint64_t end, uint64_t probes, int& k) {
   }
   f.insert_wall_ns = (wall_seconds() - wall) * 1e9 / static_cast<double>(end);
   f.insert_cpu_ns = (process_cpu_seconds() - cpu) * 1e9 / static_cast<double>(end);
-  f.bits_end = f.bits_best = f.bits_worst = f.bits_worst_grown =
+  f.bits_end = f.bits_best = f.bits_worst = f.bits_worst_grown = f.bits_worst_settled =
       static_cast<double>(bloom.bytes()) * 8.0 / static_cast<double>(end);
   f.unrecorded = static_cast<uint64_t>(std::count(recorded.begin(), recorded.end(), false));
   const uint64_t hits = std::min<uint64_t>(end, 4'000'000);
@@ -137,13 +142,13 @@ Figures measure_libbloom(uint64_t end, uint64_t probes, int& k) {
 
 void print_row(const char* name, uint64_t start, uint64_t end, uint64_t probes, const Figures& f, const char* extra) {
   std::printf(
-      "| %llu -> %llu | %s | %.2f | %.2f - %.2f (%.2f past 8x) | %.1f / %.1f | %.1f / %.1f | %llu / %llu = %.3g | %llu "
-      "| %s |\n",
+      "| %llu -> %llu | %s | %.2f | %.2f - %.2f (%.2f past 8x, %.2f past %.0fx) | %.1f / %.1f | %.1f / %.1f | %llu / "
+      "%llu = %.3g | %llu | %s |\n",
       static_cast<unsigned long long>(start), static_cast<unsigned long long>(end), name, f.bits_end, f.bits_best,
-      f.bits_worst, f.bits_worst_grown, f.insert_wall_ns, f.insert_cpu_ns, f.hit_ns, f.miss_ns,
-      static_cast<unsigned long long>(f.false_positives), static_cast<unsigned long long>(probes),
-      static_cast<double>(f.false_positives) / static_cast<double>(probes), static_cast<unsigned long long>(f.missing),
-      extra);
+      f.bits_worst, f.bits_worst_grown, f.bits_worst_settled, 1 / seenfilter::kTieredActiveRatio, f.insert_wall_ns,
+      f.insert_cpu_ns, f.hit_ns, f.miss_ns, static_cast<unsigned long long>(f.false_positives),
+      static_cast<unsigned long long>(probes), static_cast<double>(f.false_positives) / static_cast<double>(probes),
+      static_cast<unsigned long long>(f.missing), extra);
 }
 
 }  // namespace
@@ -188,12 +193,16 @@ int main(int argc, char** argv) {
   const SeenFilterStats s = compact.stats(false);
   char extra[256];
   std::snprintf(extra, sizeof extra,
-                "%llu rebuilds, compact layer %.2f bits/key, peak rebuild memory %.1f%% of the filter (%.1f MB), "
-                "%llu inserts kSeen by a false positive",
-                static_cast<unsigned long long>(layers->rebuilds()), s.layers.front().bits_per_key,
+                "%llu merges, %llu runs built, %zu runs at the end, big level %.2f bits/key, peak rebuild memory "
+                "%.1f%% of the filter (%.1f MB), %llu inserts kSeen by a false positive",
+                static_cast<unsigned long long>(layers->rebuilds()),
+                static_cast<unsigned long long>(layers->runs_built()),
+                static_cast<size_t>(std::count_if(s.layers.begin(), s.layers.end(),
+                                                  [](const LayerStats& l) { return l.kind == "run"; })),
+                s.layers.front().bits_per_key,
                 100.0 * static_cast<double>(layers->peak_rebuild_bytes()) / static_cast<double>(s.bytes),
                 static_cast<double>(layers->peak_rebuild_bytes()) / 1e6, static_cast<unsigned long long>(f.unrecorded));
-  print_row("compact SeenFilter (fuse shards + active Bloom)", start, end, probes, f, extra);
+  print_row("compact SeenFilter (tiered: big level + runs + active Bloom)", start, end, probes, f, extra);
   std::filesystem::remove_all(dir);
   return f.missing + layered_figures.missing + libbloom_figures.missing == 0 ? 0 : 1;
 }

@@ -58,7 +58,7 @@ FilterSnapshot read_checkpoint(const std::filesystem::path& dir, std::string_vie
 std::unique_ptr<SeenFilter> load_checkpoint(const std::filesystem::path& dir, std::string_view manifest_name = {});
 
 struct CheckpointLayerInfo {
-  std::string kind = "bloom";  // or "compact": the fuse shards (version 2), entry.keys their keys
+  std::string kind = "bloom";  // or "compact" (the big level's fuse shards) or "run" (version 3); entry.keys their keys
   uint64_t bytes = 0;
   seenfilter::ManifestLayer entry;
   std::string file;

@@ -6,6 +6,7 @@
 
 #include "base/checksum.h"
 #include "base/coding.h"
+#include "seenfilter/compact_math.h"
 
 namespace bloomcrawl::seenfilter {
 namespace {
@@ -64,9 +65,11 @@ std::optional<uint64_t> parse_manifest_file_name(std::string_view name) {
 uint64_t layer_file_size(uint64_t blocks) { return kLayerHeaderBytes + blocks * kBlockBytes + kChecksumBytes; }
 
 std::vector<uint8_t> encode_manifest(const Manifest& m) {
-  const bool compact = m.version == kCompactManifestVersion;
+  const bool compact = m.compact();
+  size_t run_bytes = 0;
+  for (const ManifestRun& run : m.runs) run_bytes += kManifestRunBytes + kManifestShardBytes * run.shards.size();
   std::vector<uint8_t> out(kManifestHeaderBytes + (compact ? kCompactSectionBytes : 0) +
-                           kManifestEntryBytes * m.layers.size() + kManifestShardBytes * m.shards.size() +
+                           kManifestEntryBytes * m.layers.size() + kManifestShardBytes * m.shards.size() + run_bytes +
                            kChecksumBytes);
   uint8_t* p = out.data();
   std::memcpy(p, kManifestMagic, 8);
@@ -81,7 +84,7 @@ std::vector<uint8_t> encode_manifest(const Manifest& m) {
   p += kManifestHeaderBytes;
   if (compact) {
     store_u32(p, static_cast<uint32_t>(m.shards.size()));
-    store_u32(p + 4, 0);
+    store_u32(p + 4, static_cast<uint32_t>(m.runs.size()));
     store_u64(p + 8, m.compact_keys);
     store_u64(p + 16, m.log_keys);
     p += kCompactSectionBytes;
@@ -96,13 +99,21 @@ std::vector<uint8_t> encode_manifest(const Manifest& m) {
     store_u64(p + 40, l.checksum);
     p += kManifestEntryBytes;
   }
-  for (const ManifestShard& sh : m.shards) {
+  const auto store_shard = [&p](const ManifestShard& sh) {
     store_u32(p, sh.rotation);
     store_u32(p + 4, 0);
     store_u64(p + 8, sh.keys);
     store_u64(p + 16, sh.file_size);
     store_u64(p + 24, sh.checksum);
     p += kManifestShardBytes;
+  };
+  for (const ManifestShard& sh : m.shards) store_shard(sh);
+  for (const ManifestRun& run : m.runs) {
+    store_u64(p, run.keys);
+    store_u32(p + 8, static_cast<uint32_t>(run.shards.size()));
+    store_u32(p + 12, 0);
+    p += kManifestRunBytes;
+    for (const ManifestShard& sh : run.shards) store_shard(sh);
   }
   store_u64(p, checksum64(out.data(), static_cast<size_t>(p - out.data())));
   return out;
@@ -114,26 +125,47 @@ Manifest decode_manifest(std::span<const uint8_t> bytes, const std::string& file
                                     std::to_string(kManifestHeaderBytes + kChecksumBytes));
   }
   const uint8_t* p = bytes.data();
-  const uint32_t version = check_magic_and_version(p, kManifestMagic, "manifest", file, kCompactManifestVersion);
-  const bool compact = version == kCompactManifestVersion;
+  const uint32_t version = check_magic_and_version(p, kManifestMagic, "manifest", file, kTieredManifestVersion);
+  const bool compact = version == kCompactManifestVersion || version == kTieredManifestVersion;
+  const bool tiered = version == kTieredManifestVersion;
   const uint32_t count = load_u32(p + 12);
   const uint32_t max_layers = compact ? 2 : SeenFilter::kMaxLayers;
   if (count < 1 || count > max_layers) {
     throw CheckpointError(file, "layer count " + std::to_string(count) + " outside 1.." + std::to_string(max_layers));
   }
   uint32_t shard_count = 0;
+  uint32_t run_count = 0;
+  const auto valid_shard_count = [](uint32_t n) { return n >= 1 && n <= 256 && (n & (n - 1)) == 0; };
   if (compact) {
     if (bytes.size() < kManifestHeaderBytes + kCompactSectionBytes + kChecksumBytes) {
       throw CheckpointError(file, "truncated: " + std::to_string(bytes.size()) + " bytes");
     }
     shard_count = load_u32(p + kManifestHeaderBytes);
-    if (shard_count < 1 || shard_count > 256 || (shard_count & (shard_count - 1)) != 0 ||
-        load_u32(p + kManifestHeaderBytes + 4) != 0) {
+    run_count = load_u32(p + kManifestHeaderBytes + 4);
+    if (!valid_shard_count(shard_count)) {
       throw CheckpointError(file, "shard count " + std::to_string(shard_count) + " is not a power of two in 1..256");
+    }
+    if (run_count > (tiered ? kMaxRuns : 0)) {
+      throw CheckpointError(file, "run count " + std::to_string(run_count) +
+                                      (tiered ? " is over 16" : ": the field is reserved in version 2"));
     }
   }
   const size_t entries_at = kManifestHeaderBytes + (compact ? kCompactSectionBytes : 0);
-  const size_t expected = entries_at + kManifestEntryBytes * count + kManifestShardBytes * shard_count + kChecksumBytes;
+  // Runs' sizes are in their headers: walked within the bytes, each bounded, before the total is known.
+  const size_t runs_at = entries_at + kManifestEntryBytes * count + kManifestShardBytes * shard_count;
+  size_t expected = runs_at + kChecksumBytes;
+  for (uint32_t r = 0; r < run_count; ++r) {
+    if (bytes.size() < expected + kManifestRunBytes) {
+      throw CheckpointError(file, "truncated: " + std::to_string(bytes.size()) + " bytes, run " + std::to_string(r) +
+                                      " of " + std::to_string(run_count) + " starts beyond them");
+    }
+    const uint32_t run_shards = load_u32(p + expected - kChecksumBytes + 8);
+    if (!valid_shard_count(run_shards) || load_u32(p + expected - kChecksumBytes + 12) != 0) {
+      throw CheckpointError(file, "run " + std::to_string(r) + ": shard count " + std::to_string(run_shards) +
+                                      " is not a power of two in 1..256");
+    }
+    expected += kManifestRunBytes + kManifestShardBytes * size_t{run_shards};
+  }
   if (bytes.size() != expected) {
     throw CheckpointError(file, std::string(bytes.size() < expected ? "truncated" : "trailing bytes") + ": " +
                                     std::to_string(bytes.size()) + " bytes, expected " + std::to_string(expected) +
@@ -180,19 +212,36 @@ Manifest decode_manifest(std::span<const uint8_t> bytes, const std::string& file
   if (compact) {
     m.compact_keys = load_u64(p + kManifestHeaderBytes + 8);
     m.log_keys = load_u64(p + kManifestHeaderBytes + 16);
+    const auto load_shard = [&](const uint8_t* e, const std::string& which) {
+      const ManifestShard sh{load_u32(e), load_u64(e + 8), load_u64(e + 16), load_u64(e + 24)};
+      if (sh.rotation > 8 || load_u32(e + 4) != 0 || (sh.file_size == 0 && (sh.checksum != 0 || sh.keys != 0))) {
+        throw CheckpointError(file, which + " is invalid");
+      }
+      return sh;
+    };
+    for (uint32_t i = 0; i < shard_count; ++i) {
+      m.shards.push_back(load_shard(p + entries_at + kManifestEntryBytes * count + kManifestShardBytes * i,
+                                    "shard entry " + std::to_string(i)));
+    }
     uint64_t keys = m.compact_keys;
+    const uint8_t* at = p + runs_at;
+    for (uint32_t r = 0; r < run_count; ++r) {
+      ManifestRun run;
+      run.keys = load_u64(at);
+      const uint32_t run_shards = load_u32(at + 8);
+      at += kManifestRunBytes;
+      for (uint32_t i = 0; i < run_shards; ++i, at += kManifestShardBytes) {
+        run.shards.push_back(load_shard(at, "run " + std::to_string(r) + " shard entry " + std::to_string(i)));
+      }
+      if (run.keys > m.log_keys) throw CheckpointError(file, "run " + std::to_string(r) + " holds too many keys");
+      keys += run.keys;
+      m.runs.push_back(std::move(run));
+    }
     for (const ManifestLayer& l : m.layers) keys += l.keys;
     if (keys != m.log_keys) {
       throw CheckpointError(file, "log keys " + std::to_string(m.log_keys) +
-                                      " are not the compact keys plus the layers' (" + std::to_string(keys) + ")");
-    }
-    for (uint32_t i = 0; i < shard_count; ++i) {
-      const uint8_t* e = p + entries_at + kManifestEntryBytes * count + kManifestShardBytes * i;
-      const ManifestShard sh{load_u32(e), load_u64(e + 8), load_u64(e + 16), load_u64(e + 24)};
-      if (sh.rotation > 8 || load_u32(e + 4) != 0 || (sh.file_size == 0 && (sh.checksum != 0 || sh.keys != 0))) {
-        throw CheckpointError(file, "shard entry " + std::to_string(i) + " is invalid");
-      }
-      m.shards.push_back(sh);
+                                      " are not the compact keys plus the runs' " + "and the layers' (" +
+                                      std::to_string(keys) + ")");
     }
   }
   return m;

@@ -18,8 +18,10 @@
 namespace bloomcrawl::seenfilter {
 
 inline constexpr uint32_t kCheckpointVersion = 1;       // layer files, and a layered filter's manifest
-inline constexpr uint32_t kCompactManifestVersion = 2;  // a compact filter's manifest
-inline constexpr size_t kCompactSectionBytes = 24;      // after the header, version 2 only
+inline constexpr uint32_t kCompactManifestVersion = 2;  // a compact filter's manifest, big level only
+inline constexpr uint32_t kTieredManifestVersion = 3;   // a compact filter's manifest with runs
+inline constexpr size_t kCompactSectionBytes = 24;      // after the header, versions 2 and 3
+inline constexpr size_t kManifestRunBytes = 16;         // a run's header, version 3
 inline constexpr size_t kManifestShardBytes = 32;
 inline constexpr const char* kHashLogFileName = "hashlog";
 inline constexpr size_t kManifestHeaderBytes = 64;
@@ -50,14 +52,22 @@ struct ManifestShard {
   std::string file_name() const;
 };
 
+// Version 3: one run (docs/checkpoint-format.md, "Version 3").
+struct ManifestRun {
+  uint64_t keys = 0;
+  std::vector<ManifestShard> shards;
+};
+
 struct Manifest {
   uint32_t version = kCheckpointVersion;
   uint64_t sequence = 0;
   SeenFilterOptions options;
   std::vector<ManifestLayer> layers;
-  std::vector<ManifestShard> shards;  // version 2
-  uint64_t compact_keys = 0;          // version 2
-  uint64_t log_keys = 0;              // version 2
+  std::vector<ManifestShard> shards;  // versions 2 and 3: the big level
+  std::vector<ManifestRun> runs;      // version 3
+  uint64_t compact_keys = 0;          // versions 2 and 3
+  uint64_t log_keys = 0;              // versions 2 and 3
+  bool compact() const { return version == kCompactManifestVersion || version == kTieredManifestVersion; }
 };
 
 std::string manifest_file_name(uint64_t sequence);

@@ -1,5 +1,6 @@
 // read_checkpoint / load_checkpoint / inspect_checkpoint: all go through the same verified
 // manifest and layer-file readers (checkpoint_files.h).
+#include <algorithm>
 #include <cstring>
 #include <new>
 
@@ -44,6 +45,41 @@ std::shared_ptr<const seenfilter::FuseFilter> read_shard_file(const fs::path& di
   return filter;
 }
 
+// A level's shards (consecutive entries naming one file share its filter).
+std::vector<FilterSnapshot::Shard> read_shards(const fs::path& dir,
+                                               const std::vector<seenfilter::ManifestShard>& entries) {
+  std::vector<FilterSnapshot::Shard> shards;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const seenfilter::ManifestShard& entry = entries[i];
+    if (i > 0 && entry.file_size != 0 && entry.checksum == entries[i - 1].checksum) {
+      shards.push_back({shards.back().filter, entry.rotation});
+      continue;
+    }
+    shards.push_back({read_shard_file(dir, entry), entry.rotation});
+  }
+  return shards;
+}
+
+// A level's description for inspect: its distinct files read and verified; the FPR of its
+// filters' fingerprint size (a version 2 big level's may differ from today's budget).
+CheckpointLayerInfo describe_shards(const fs::path& dir, const std::vector<seenfilter::ManifestShard>& entries,
+                                    const char* kind, uint64_t keys, double target_fpr) {
+  CheckpointLayerInfo layer;
+  layer.kind = kind;
+  layer.entry.keys = layer.entry.capacity = keys;
+  layer.entry.probes = 3;
+  layer.target_fpr = target_fpr;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const seenfilter::ManifestShard& entry = entries[i];
+    if (entry.file_size == 0 || (i > 0 && entry.checksum == entries[i - 1].checksum)) continue;
+    const auto filter = read_shard_file(dir, entry);  // decoding verifies every field
+    layer.bytes += filter->bytes();
+    layer.estimated_fpr = std::max(layer.estimated_fpr, seenfilter::fuse_fpr(filter->fingerprint_bits()));
+  }
+  layer.bits_per_key = keys == 0 ? 0.0 : static_cast<double>(layer.bytes) * 8.0 / static_cast<double>(keys);
+  return layer;
+}
+
 }  // namespace
 
 bool checkpoint_exists(const fs::path& dir) {
@@ -67,18 +103,13 @@ FilterSnapshot read_checkpoint(const fs::path& dir, std::string_view manifest_na
     bits->cache_checksum(entry.keys, entry.checksum);
     snapshot.layers.push_back({std::move(bits), entry.keys});
   }
-  if (manifest.version == seenfilter::kCompactManifestVersion) {
+  if (manifest.compact()) {
     snapshot.options.hash_log = dir / seenfilter::kHashLogFileName;
     snapshot.compact_keys = manifest.compact_keys;
     snapshot.log_keys = manifest.log_keys;
-    for (size_t i = 0; i < manifest.shards.size(); ++i) {
-      const seenfilter::ManifestShard& entry = manifest.shards[i];
-      if (i > 0 && entry.file_size != 0 && entry.checksum == manifest.shards[i - 1].checksum) {
-        snapshot.shards.push_back({snapshot.shards.back().filter, entry.rotation});
-        continue;
-      }
-      snapshot.shards.push_back({read_shard_file(dir, entry), entry.rotation});
-    }
+    snapshot.shards = read_shards(dir, manifest.shards);
+    for (const seenfilter::ManifestRun& run : manifest.runs)
+      snapshot.runs.push_back({read_shards(dir, run.shards), run.keys});
   }
   return snapshot;
 }
@@ -95,27 +126,18 @@ CheckpointInfo inspect_checkpoint(const fs::path& dir, std::string_view manifest
   info.options = manifest.options;
   info.version = manifest.version;
   info.log_keys = manifest.log_keys;
-  const bool compact = manifest.version == seenfilter::kCompactManifestVersion;
-  const seenfilter::FprBudget budget =
-      seenfilter::split_fpr_budget(manifest.options.target_fpr, seenfilter::kActiveRatio);
+  const bool compact = manifest.compact();
+  const seenfilter::TieredBudget budget = seenfilter::split_tiered_budget(
+      manifest.options.target_fpr, seenfilter::kTieredActiveRatio, seenfilter::kMergeRatio);
   if (compact) {
-    CheckpointLayerInfo layer;
-    layer.kind = "compact";
-    layer.entry.keys = layer.entry.capacity = manifest.compact_keys;
-    layer.entry.probes = 3;
-    for (size_t i = 0; i < manifest.shards.size(); ++i) {
-      const seenfilter::ManifestShard& entry = manifest.shards[i];
-      if (entry.file_size == 0 || (i > 0 && entry.checksum == manifest.shards[i - 1].checksum)) continue;
-      layer.bytes += read_shard_file(dir, entry)->bytes();  // decoding verifies every field
+    info.layers.push_back(describe_shards(dir, manifest.shards, "compact", manifest.compact_keys, budget.big_fpr));
+    for (const seenfilter::ManifestRun& run : manifest.runs) {
+      info.layers.push_back(describe_shards(dir, run.shards, "run", run.keys, budget.run_fpr));
     }
-    layer.bits_per_key = manifest.compact_keys == 0
-                             ? 0.0
-                             : static_cast<double>(layer.bytes) * 8.0 / static_cast<double>(manifest.compact_keys);
-    layer.target_fpr = budget.compact_fpr;
-    layer.estimated_fpr = manifest.compact_keys == 0 ? 0.0 : budget.compact_fpr;
-    info.keys += manifest.compact_keys;
-    info.bytes += layer.bytes;
-    info.layers.push_back(layer);
+    for (const CheckpointLayerInfo& layer : info.layers) {
+      info.keys += layer.entry.keys;
+      info.bytes += layer.bytes;
+    }
   }
   std::vector<seenfilter::LayerLoad> loads;
   for (const ManifestLayer& entry : manifest.layers) {
@@ -143,9 +165,11 @@ CheckpointInfo inspect_checkpoint(const fs::path& dir, std::string_view manifest
   info.estimated_fpr = seenfilter::compounded_fpr(loads);
   info.estimated_false_positives = seenfilter::expected_false_positives(loads);
   if (compact) {
-    // The Bloom layers' compounded FPR with the compact layer's; false positives bounded by the target.
-    const double compact_fpr = info.layers.front().estimated_fpr;
-    info.estimated_fpr = 1.0 - (1.0 - info.estimated_fpr) * (1.0 - compact_fpr);
+    // The Bloom layers' compounded FPR with the big level's and the runs'; false positives bounded
+    // by the target.
+    for (const CheckpointLayerInfo& layer : info.layers) {
+      if (layer.kind != "bloom") info.estimated_fpr = 1.0 - (1.0 - info.estimated_fpr) * (1.0 - layer.estimated_fpr);
+    }
     info.estimated_false_positives = static_cast<double>(info.keys) * manifest.options.target_fpr;
   }
   return info;

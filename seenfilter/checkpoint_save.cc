@@ -106,22 +106,32 @@ seenfilter::ManifestShard store_shard(const FilterSnapshot::Shard& shard, const 
   return entry;
 }
 
-// Version 2: the compact layer's shards and the log position; the log itself is already durable
-// up to it (SeenFilter::snapshot()) and must be this directory's.
+// The entries of a level's shards, each distinct filter stored once.
+std::vector<seenfilter::ManifestShard> store_shards(const std::vector<FilterSnapshot::Shard>& shards,
+                                                    const fs::path& dir) {
+  std::vector<seenfilter::ManifestShard> entries;
+  for (size_t i = 0; i < shards.size(); ++i) {
+    const bool same = i > 0 && shards[i].filter == shards[i - 1].filter;
+    entries.push_back(same ? entries.back() : store_shard(shards[i], dir));
+    entries.back().rotation = shards[i].rotation;
+  }
+  return entries;
+}
+
+// Version 3: the big level's shards, the runs and the log position; the log itself is already
+// durable up to it (SeenFilter::snapshot()) and must be this directory's.
 void store_compact(const FilterSnapshot& snapshot, const fs::path& dir, seenfilter::Manifest& manifest) {
   const fs::path log = fs::weakly_canonical(snapshot.options.hash_log);
   if (log != fs::weakly_canonical(dir / seenfilter::kHashLogFileName)) {
     throw CheckpointError(dir.string(), "a compact filter saves only into the directory of its hash log (" +
                                             snapshot.options.hash_log.string() + ")");
   }
-  manifest.version = seenfilter::kCompactManifestVersion;
+  manifest.version = seenfilter::kTieredManifestVersion;
   manifest.compact_keys = snapshot.compact_keys;
   manifest.log_keys = snapshot.log_keys;
-  for (size_t i = 0; i < snapshot.shards.size(); ++i) {
-    const bool same = i > 0 && snapshot.shards[i].filter == snapshot.shards[i - 1].filter;
-    manifest.shards.push_back(same ? manifest.shards.back() : store_shard(snapshot.shards[i], dir));
-    manifest.shards.back().rotation = snapshot.shards[i].rotation;
-  }
+  manifest.shards = store_shards(snapshot.shards, dir);
+  for (const FilterSnapshot::Run& run : snapshot.runs)
+    manifest.runs.push_back({run.keys, store_shards(run.shards, dir)});
 }
 
 uint64_t next_sequence(const fs::path& dir) {
@@ -207,6 +217,9 @@ void retain_checkpoints(const fs::path& dir, uint32_t keep, const std::set<std::
       const seenfilter::Manifest m = seenfilter::read_manifest_file(dir / name);
       for (const ManifestLayer& l : m.layers) referenced.insert(l.file_name());
       for (const seenfilter::ManifestShard& sh : m.shards) referenced.insert(sh.file_name());
+      for (const seenfilter::ManifestRun& run : m.runs) {
+        for (const seenfilter::ManifestShard& sh : run.shards) referenced.insert(sh.file_name());
+      }
     } catch (const std::exception&) {
       all_kept_readable = false;  // its layer files are unknown: delete none
     }

@@ -24,9 +24,33 @@ constexpr size_t kSpillBatch = 512;
 
 uint64_t insert_stripe(uint64_t block, uint32_t layer_index) { return (block << 7) | layer_index; }
 
-const FilterSnapshot::Shard& shard_of(const std::vector<FilterSnapshot::Shard>& shards, uint32_t bits, uint64_t h) {
+const FilterSnapshot::Shard& shard_of(const std::vector<FilterSnapshot::Shard>& shards, uint64_t h) {
+  const auto bits = static_cast<uint32_t>(std::countr_zero(shards.size()));
   return shards[bits == 0 ? 0 : h >> (64 - bits)];
 }
+
+bool shard_contains(const std::vector<FilterSnapshot::Shard>& shards, uint64_t h) {
+  const FilterSnapshot::Shard& s = shard_of(shards, h);
+  return s.filter && s.filter->contains(std::rotl(h, static_cast<int>(s.rotation)));
+}
+
+void shard_prefetch(const std::vector<FilterSnapshot::Shard>& shards, uint64_t h) {
+  const FilterSnapshot::Shard& s = shard_of(shards, h);
+  if (s.filter) s.filter->prefetch(std::rotl(h, static_cast<int>(s.rotation)));
+}
+
+// Bytes of the distinct filters of `shards` (consecutive entries may share one).
+uint64_t shards_bytes(const std::vector<FilterSnapshot::Shard>& shards) {
+  uint64_t bytes = 0;
+  const FuseFilter* previous = nullptr;
+  for (const FilterSnapshot::Shard& s : shards) {
+    if (s.filter && s.filter.get() != previous) bytes += s.filter->bytes();
+    previous = s.filter.get();
+  }
+  return bytes;
+}
+
+bool valid_shard_count(size_t n) { return std::has_single_bit(n) && n <= (size_t{1} << kMaxShardBits); }
 
 // Bytes of the compact layer a rebuild of `keys` keys produces (the memory limit's estimate).
 uint64_t compact_bytes_for(uint64_t keys, uint32_t fingerprint_bits) {
@@ -43,23 +67,37 @@ uint32_t shard_bits_for(uint64_t keys) {
   return bits;
 }
 
+uint32_t run_shard_bits_for(uint64_t keys, uint32_t big_bits) {
+  uint32_t bits = big_bits;
+  while (bits > 0 && (keys >> bits) < kMinRunShardKeys) --bits;
+  return bits;
+}
+
 CompactLayers::CompactLayers(const FilterSnapshot& snapshot)
     : options_(snapshot.options),
-      budget_(split_fpr_budget(snapshot.options.target_fpr, kActiveRatio)),
+      budget_(split_tiered_budget(snapshot.options.target_fpr, kTieredActiveRatio, kMergeRatio)),
       bloom_share_(budget_.bloom_layer_fpr),
       log_(snapshot.options.hash_log, snapshot.log_keys) {
-  if (budget_.fingerprint_bits == 0) {
+  if (budget_.big_fingerprint_bits == 0 || budget_.max_runs > kMaxRuns) {
     throw std::invalid_argument("SeenFilter: target_fpr " + std::to_string(options_.target_fpr) +
                                 " cannot be split between a compact layer and Bloom layers");
   }
   if (snapshot.layers.size() > 2) throw std::invalid_argument("SeenFilter: compact snapshot has more than two layers");
   shards_ = snapshot.shards.empty() ? std::vector<FilterSnapshot::Shard>(1) : snapshot.shards;
-  if (!std::has_single_bit(shards_.size()) || shards_.size() > (size_t{1} << kMaxShardBits)) {
+  if (!valid_shard_count(shards_.size())) {
     throw std::invalid_argument("SeenFilter: compact snapshot has " + std::to_string(shards_.size()) + " shards");
+  }
+  if (snapshot.runs.size() > kMaxRuns) {
+    throw std::invalid_argument("SeenFilter: compact snapshot has " + std::to_string(snapshot.runs.size()) + " runs");
+  }
+  for (const FilterSnapshot::Run& run : snapshot.runs) {
+    if (!valid_shard_count(run.shards.size()))
+      throw std::invalid_argument("SeenFilter: a run's shard count is invalid");
   }
   shard_bits_ = static_cast<uint32_t>(std::countr_zero(shards_.size()));
   compact_keys_ = snapshot.compact_keys;
-  uint64_t keys = compact_keys_;
+  runs_ = snapshot.runs;
+  uint64_t keys = compact_keys_ + runs_keys_locked();
   for (const FilterSnapshot::Layer& l : snapshot.layers) keys += l.keys;
   if (keys != snapshot.log_keys) {
     throw std::invalid_argument("SeenFilter: compact snapshot holds " + std::to_string(keys) + " keys, its log " +
@@ -79,7 +117,7 @@ CompactLayers::CompactLayers(const FilterSnapshot& snapshot)
     // Saved during a rebuild: finish it.
     frozen_ = snapshot.layers[0].bits;
     frozen_keys_ = snapshot.layers[0].keys;
-    start_rebuild_locked(compact_keys_ + frozen_keys_);
+    start_rebuild_locked(compact_keys_ + runs_keys_locked() + frozen_keys_);
   }
 }
 
@@ -105,8 +143,8 @@ void CompactLayers::report(std::string_view step) const {
 }
 
 bool CompactLayers::shards_contain(uint64_t h) const {
-  const FilterSnapshot::Shard& s = shard_of(shards_, shard_bits_, h);
-  return s.filter && s.filter->contains(std::rotl(h, static_cast<int>(s.rotation)));
+  return shard_contains(shards_, h) ||
+         std::ranges::any_of(runs_, [h](const FilterSnapshot::Run& run) { return shard_contains(run.shards, h); });
 }
 
 bool CompactLayers::contains_locked(const KeyHash& hash, uint64_t h) const {
@@ -123,8 +161,8 @@ void CompactLayers::prefetch_locked(const KeyHash& hash, bool for_insert) const 
   if (for_insert) stripes_.prefetch(insert_stripe(block, active.geometry().index));
   if (frozen_) frozen_->prefetch(block_index(hash, frozen_->geometry()));
   const uint64_t h = log_hash(hash);
-  const FilterSnapshot::Shard& s = shard_of(shards_, shard_bits_, h);
-  if (s.filter) s.filter->prefetch(std::rotl(h, static_cast<int>(s.rotation)));
+  shard_prefetch(shards_, h);
+  for (const FilterSnapshot::Run& run : runs_) shard_prefetch(run.shards, h);
 }
 
 bool CompactLayers::contains(const KeyHash& hash) const {
@@ -225,13 +263,15 @@ void CompactLayers::refuse_locked(std::string reason) {
 }
 
 uint64_t CompactLayers::compact_bytes_locked() const {
-  uint64_t bytes = 0;
-  const FuseFilter* previous = nullptr;
-  for (const FilterSnapshot::Shard& s : shards_) {
-    if (s.filter && s.filter.get() != previous) bytes += s.filter->bytes();
-    previous = s.filter.get();
-  }
+  uint64_t bytes = shards_bytes(shards_);
+  for (const FilterSnapshot::Run& run : runs_) bytes += shards_bytes(run.shards);
   return bytes;
+}
+
+uint64_t CompactLayers::runs_keys_locked() const {
+  uint64_t keys = 0;
+  for (const FilterSnapshot::Run& run : runs_) keys += run.keys;
+  return keys;
 }
 
 bool CompactLayers::seal(uint32_t generation) {
@@ -252,10 +292,10 @@ bool CompactLayers::seal(uint32_t generation) {
     log_.flush();  // the rebuild reads the file
     keys = log_.keys();
   }
-  const auto capacity = std::max<uint64_t>(options_.initial_capacity,
-                                           static_cast<uint64_t>(std::ceil(static_cast<double>(keys) * kActiveRatio)));
+  const auto capacity = std::max<uint64_t>(
+      options_.initial_capacity, static_cast<uint64_t>(std::ceil(static_cast<double>(keys) * kTieredActiveRatio)));
   const LayerGeometry g = size_layer(next_layer_index_ % SeenFilter::kMaxLayers, capacity, bloom_share_);
-  const uint64_t needed = compact_bytes_locked() + compact_bytes_for(keys, budget_.fingerprint_bits) +
+  const uint64_t needed = compact_bytes_locked() + compact_bytes_for(keys, budget_.big_fingerprint_bits) +
                           active_->bits->geometry().bytes() + g.bytes();
   std::lock_guard state_lock(state_mu_);
   if (needed > options_.memory_limit_bytes) {
@@ -279,9 +319,37 @@ bool CompactLayers::seal(uint32_t generation) {
   return true;
 }
 
+// A merge when the runs and the frozen keys would pass kMergeRatio of the big level's keys or the
+// runs be more than the budget counts, and when the state is not one runs can be added to: shards
+// of another fingerprint size (a version 2 checkpoint's) or a run a merge had begun to drop (a
+// checkpoint taken during a merge).
+bool CompactLayers::merge_due_locked() const {
+  if (runs_.size() + 1 > budget_.max_runs) return true;
+  if (static_cast<double>(runs_keys_locked() + frozen_keys_) > kMergeRatio * static_cast<double>(compact_keys_)) {
+    return true;
+  }
+  for (const FilterSnapshot::Shard& s : shards_) {
+    if (s.filter && s.filter->fingerprint_bits() != budget_.big_fingerprint_bits) return true;
+  }
+  for (const FilterSnapshot::Run& run : runs_) {
+    for (const FilterSnapshot::Shard& s : run.shards) {
+      if (!s.filter) return true;
+    }
+  }
+  return false;
+}
+
 void CompactLayers::start_rebuild_locked(uint64_t upto_keys) {
+  // Runs split on the big level's bits at their size, so a merge drops each run's shards as the
+  // big shards under them switch (a merge's bits are at least a run's: it holds more keys).
   const uint32_t bits = std::max(shard_bits_, shard_bits_for(upto_keys));
-  rebuild_thread_ = std::thread([this, upto_keys, bits] { rebuild(upto_keys, bits); });
+  if (merge_due_locked()) {
+    rebuild_thread_ = std::thread([this, upto_keys, bits] { merge(upto_keys, bits); });
+  } else {
+    const uint64_t first = upto_keys - frozen_keys_;
+    const uint32_t run_bits = run_shard_bits_for(frozen_keys_, bits);
+    rebuild_thread_ = std::thread([this, first, upto_keys, run_bits] { build_run(first, upto_keys, run_bits); });
+  }
 }
 
 void CompactLayers::switch_shard(uint32_t bits, uint32_t shard, std::shared_ptr<const FuseFilter> filter) {
@@ -294,85 +362,131 @@ void CompactLayers::switch_shard(uint32_t bits, uint32_t shard, std::shared_ptr<
     shard_bits_ = bits;
   }
   shards_[shard] = {std::move(filter), bits};
+  // A run's shard whose last big shard this is: every key of it is now in the big level.
+  for (FilterSnapshot::Run& run : runs_) {
+    const auto run_bits = static_cast<uint32_t>(std::countr_zero(run.shards.size()));
+    if (run_bits > bits) continue;  // finer than the merge (not made so): dropped when it ends
+    const uint32_t under = bits - run_bits;
+    if (((shard + 1) & ((uint32_t{1} << under) - 1)) == 0) run.shards[shard >> under].filter.reset();
+  }
 }
 
-// Reads the log once, spilling each hash to its shard's file beside the log, then builds and
-// switches the shards one at a time: memory holds the spill buffers and one shard's build.
-void CompactLayers::rebuild(uint64_t upto_keys, uint32_t bits) {
-  try {
-    const fs::path spill_dir = options_.hash_log.string() + ".rebuild";
-    fs::remove_all(spill_dir);
-    fs::create_directories(spill_dir);
-    const size_t shards = size_t{1} << bits;
-    const auto spill_path = [&](size_t s) { return spill_dir / ("shard-" + std::to_string(s)); };
-    std::vector<uint64_t> counts(shards);
-    // Hashes are gathered per shard and written kSpillBatch at a time (one write call per batch;
-    // the streams themselves are unbuffered, so these buffers are the only ones).
-    std::vector<uint64_t> pending(shards * kSpillBatch);
-    std::vector<uint32_t> filled(shards);
-    const uint64_t spill_buffer_bytes = pending.capacity() * sizeof(uint64_t);
-    {
-      std::vector<std::ofstream> spill(shards);
-      for (size_t s = 0; s < shards; ++s) {
-        spill[s].rdbuf()->pubsetbuf(nullptr, 0);
-        spill[s].open(spill_path(s), std::ios::binary | std::ios::trunc);
-      }
-      const auto write_pending = [&](size_t s) {
-        spill[s].write(reinterpret_cast<const char*>(&pending[s * kSpillBatch]),
-                       static_cast<std::streamsize>(filled[s] * sizeof(uint64_t)));
-        filled[s] = 0;
-      };
-      uint64_t read = 0;
-      read_hash_log(options_.hash_log, [&](std::span<const uint64_t> hashes) {
-        for (const uint64_t h : hashes) {
-          if (read++ >= upto_keys) return;
-          const size_t s = bits == 0 ? 0 : h >> (64 - bits);
-          pending[s * kSpillBatch + filled[s]] = std::rotl(h, static_cast<int>(bits));
-          if (++filled[s] == kSpillBatch) write_pending(s);
-          ++counts[s];
-        }
-      });
-      if (read < upto_keys) {
-        throw CheckpointError(options_.hash_log.string(),
-                              "holds " + std::to_string(read) + " keys, the filter " + std::to_string(upto_keys));
-      }
-      for (size_t s = 0; s < shards; ++s) {
-        write_pending(s);
-        spill[s].close();
-        if (!spill[s]) throw CheckpointError(spill_path(s).string(), "cannot write the rebuild's spill file");
-      }
-    }
-    pending = std::vector<uint64_t>();
-    report("spilled");
-    std::vector<uint64_t> keys;
-    FuseBuildScratch scratch;  // shards are of similar sizes: one allocation serves them all
+// Reads the log once from `first`, spilling each hash to its shard's file beside the log, then
+// builds the shards one at a time: memory holds the spill buffers and one shard's build.
+void CompactLayers::build_shards(uint64_t first, uint64_t upto, uint32_t bits, uint32_t fingerprint_bits,
+                                 const std::function<void(uint32_t, std::shared_ptr<const FuseFilter>)>& built) {
+  const fs::path spill_dir = options_.hash_log.string() + ".rebuild";
+  fs::remove_all(spill_dir);
+  fs::create_directories(spill_dir);
+  const size_t shards = size_t{1} << bits;
+  const auto spill_path = [&](size_t s) { return spill_dir / ("shard-" + std::to_string(s)); };
+  std::vector<uint64_t> counts(shards);
+  // Hashes are gathered per shard and written kSpillBatch at a time (one write call per batch;
+  // the streams themselves are unbuffered, so these buffers are the only ones).
+  std::vector<uint64_t> pending(shards * kSpillBatch);
+  std::vector<uint32_t> filled(shards);
+  const uint64_t spill_buffer_bytes = pending.capacity() * sizeof(uint64_t);
+  {
+    std::vector<std::ofstream> spill(shards);
     for (size_t s = 0; s < shards; ++s) {
-      keys.resize(counts[s]);
-      std::ifstream in(spill_path(s), std::ios::binary);
-      in.read(reinterpret_cast<char*>(keys.data()), static_cast<std::streamsize>(keys.size() * sizeof(uint64_t)));
-      if (!in) throw CheckpointError(spill_path(s).string(), "cannot read the rebuild's spill file");
-      FuseFilterBuilder builder(keys.size(), budget_.fingerprint_bits, 0, &scratch);
-      const uint64_t key_bytes = keys.capacity() * sizeof(uint64_t);
-      builder.add_partition(0, keys);
-      auto filter = std::make_shared<const FuseFilter>(builder.finish());
-      const uint64_t held = std::max(spill_buffer_bytes, key_bytes + builder.peak_scratch_bytes() + filter->bytes());
-      peak_rebuild_bytes_.store(std::max(peak_rebuild_bytes_.load(std::memory_order_relaxed), held),
-                                std::memory_order_release);
-      switch_shard(bits, static_cast<uint32_t>(s), std::move(filter));
-      fs::remove(spill_path(s));
-      report("shard " + std::to_string(s) + " switched");
+      spill[s].rdbuf()->pubsetbuf(nullptr, 0);
+      spill[s].open(spill_path(s), std::ios::binary | std::ios::trunc);
     }
+    const auto write_pending = [&](size_t s) {
+      spill[s].write(reinterpret_cast<const char*>(&pending[s * kSpillBatch]),
+                     static_cast<std::streamsize>(filled[s] * sizeof(uint64_t)));
+      filled[s] = 0;
+    };
+    uint64_t read = first;
+    read_hash_log(
+        options_.hash_log,
+        [&](std::span<const uint64_t> hashes) {
+          for (const uint64_t h : hashes) {
+            if (read++ >= upto) return;
+            const size_t s = bits == 0 ? 0 : h >> (64 - bits);
+            pending[s * kSpillBatch + filled[s]] = std::rotl(h, static_cast<int>(bits));
+            if (++filled[s] == kSpillBatch) write_pending(s);
+            ++counts[s];
+          }
+        },
+        first);
+    if (read < upto) {
+      throw CheckpointError(options_.hash_log.string(),
+                            "holds " + std::to_string(read) + " keys, the filter " + std::to_string(upto));
+    }
+    for (size_t s = 0; s < shards; ++s) {
+      write_pending(s);
+      spill[s].close();
+      if (!spill[s]) throw CheckpointError(spill_path(s).string(), "cannot write the rebuild's spill file");
+    }
+  }
+  pending = std::vector<uint64_t>();
+  report("spilled");
+  std::vector<uint64_t> keys;
+  FuseBuildScratch scratch;  // shards are of similar sizes: one allocation serves them all
+  for (size_t s = 0; s < shards; ++s) {
+    keys.resize(counts[s]);
+    std::ifstream in(spill_path(s), std::ios::binary);
+    in.read(reinterpret_cast<char*>(keys.data()), static_cast<std::streamsize>(keys.size() * sizeof(uint64_t)));
+    if (!in) throw CheckpointError(spill_path(s).string(), "cannot read the rebuild's spill file");
+    FuseFilterBuilder builder(keys.size(), fingerprint_bits, 0, &scratch);
+    const uint64_t key_bytes = keys.capacity() * sizeof(uint64_t);
+    builder.add_partition(0, keys);
+    auto filter = std::make_shared<const FuseFilter>(builder.finish());
+    const uint64_t held = std::max(spill_buffer_bytes, key_bytes + builder.peak_scratch_bytes() + filter->bytes());
+    peak_rebuild_bytes_.store(std::max(peak_rebuild_bytes_.load(std::memory_order_relaxed), held),
+                              std::memory_order_release);
+    built(static_cast<uint32_t>(s), std::move(filter));
+    fs::remove(spill_path(s));
+  }
+  fs::remove_all(spill_dir);
+}
+
+// The frozen keys alone into a new run, switched in with the frozen layer's drop in one step.
+void CompactLayers::build_run(uint64_t first, uint64_t upto, uint32_t bits) {
+  try {
+    FilterSnapshot::Run run;
+    run.keys = upto - first;
+    run.shards.resize(size_t{1} << bits);
+    build_shards(first, upto, bits, budget_.run_fingerprint_bits,
+                 [&](uint32_t shard, std::shared_ptr<const FuseFilter> filter) {
+                   run.shards[shard] = {std::move(filter), bits};
+                   report("run shard " + std::to_string(shard) + " built");
+                 });
     {
       std::unique_lock lock(view_mu_);
+      runs_.push_back(std::move(run));
+      frozen_.reset();
+      frozen_keys_ = 0;
+    }
+    runs_built_.fetch_add(1, std::memory_order_acq_rel);
+    report("run switched");
+  } catch (const std::exception& e) {
+    // The frozen layer stays, so no key is lost; growth stops with the reason.
+    std::lock_guard lock(state_mu_);
+    refuse_locked(std::string("compact run build failed: ") + e.what());
+  }
+}
+
+// The big level, the runs and the frozen keys (the log's first upto_keys) into a new big level,
+// switched shard by shard; the runs and the frozen layer go when the last shard is switched.
+void CompactLayers::merge(uint64_t upto_keys, uint32_t bits) {
+  try {
+    build_shards(0, upto_keys, bits, budget_.big_fingerprint_bits,
+                 [&](uint32_t shard, std::shared_ptr<const FuseFilter> filter) {
+                   switch_shard(bits, shard, std::move(filter));
+                   report("shard " + std::to_string(shard) + " switched");
+                 });
+    {
+      std::unique_lock lock(view_mu_);
+      runs_.clear();
       frozen_.reset();
       frozen_keys_ = 0;
       compact_keys_ = upto_keys;
     }
-    fs::remove_all(spill_dir);
     rebuilds_.fetch_add(1, std::memory_order_acq_rel);
     report("rebuild done");
   } catch (const std::exception& e) {
-    // The frozen layer stays, so no key is lost; growth stops with the reason.
     std::lock_guard lock(state_mu_);
     refuse_locked(std::string("compact rebuild failed: ") + e.what());
   }
@@ -380,7 +494,7 @@ void CompactLayers::rebuild(uint64_t upto_keys, uint32_t bits) {
 
 uint64_t CompactLayers::size() const {
   std::shared_lock lock(view_mu_);
-  return compact_keys_ + frozen_keys_ + active_->keys();
+  return compact_keys_ + runs_keys_locked() + frozen_keys_ + active_->keys();
 }
 
 std::string CompactLayers::full_reason() const {
@@ -394,14 +508,23 @@ void CompactLayers::add_stats(SeenFilterStats& out, bool compute_fill) const {
   compact.kind = "compact";
   compact.keys = compact_keys_;
   compact.capacity = compact_keys_;
-  compact.bytes = compact_bytes_locked();
+  compact.bytes = shards_bytes(shards_);
   compact.probes = 3;
   compact.bits_per_key =
       compact_keys_ == 0 ? 0.0 : static_cast<double>(compact.bytes) * 8.0 / static_cast<double>(compact_keys_);
-  compact.target_fpr = budget_.compact_fpr;
-  compact.estimated_fpr = compact_keys_ == 0 ? 0.0 : budget_.compact_fpr;
+  compact.target_fpr = budget_.big_fpr;
+  compact.estimated_fpr = compact_keys_ == 0 ? 0.0 : budget_.big_fpr;
   compact.sealed = true;
   out.layers.push_back(compact);
+  for (const FilterSnapshot::Run& r : runs_) {
+    LayerStats run = compact;
+    run.kind = "run";
+    run.keys = run.capacity = r.keys;
+    run.bytes = shards_bytes(r.shards);
+    run.bits_per_key = static_cast<double>(run.bytes) * 8.0 / static_cast<double>(std::max<uint64_t>(r.keys, 1));
+    run.target_fpr = run.estimated_fpr = budget_.run_fpr;
+    out.layers.push_back(run);
+  }
   const auto bloom = [&](const LayerBits& bits, uint64_t keys, bool sealed) {
     const LayerGeometry& g = bits.geometry();
     LayerStats s;
@@ -440,6 +563,7 @@ FilterSnapshot CompactLayers::snapshot(const SeenFilterOptions& options) const {
     // Exclusive: no insert is between setting its bits and logging its hash.
     std::unique_lock lock(view_mu_);
     snap.shards = shards_;
+    snap.runs = runs_;
     snap.compact_keys = compact_keys_;
     if (frozen_) snap.layers.push_back({frozen_, frozen_keys_});
     snap.layers.push_back({active_->bits->copy(), active_->keys()});

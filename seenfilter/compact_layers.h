@@ -1,18 +1,22 @@
 // CompactLayers: the seen filter's compact mode (SeenFilterOptions::hash_log set), behind
 // SeenFilter. One active blocked Bloom layer takes new keys (the layered filter's insert-if-absent)
 // and every new key's hash is appended to the hash log (hash_log.h). When the active layer is full
-// it is frozen (still probed) and a fresh one takes its place, and a background thread rebuilds the
-// compact static layer from the log: the hash space in 2^s shards, each a FuseFilter (fuse_filter.h)
-// over its keys. Shards are rebuilt and switched one at a time, so a rebuild holds at most one
-// shard's build in memory beside the filter; the frozen layer is dropped once every shard holds
-// its keys. Lookups test the active layer, the frozen one and the key's shard.
+// it is frozen (still probed) and a fresh one takes its place, and a background job compacts the
+// frozen keys, two levels tiered (compact_math.h): usually it builds them alone into a *run*
+// (a static filter of those keys) and drops the frozen layer when the run is switched in; when the
+// runs would hold more than kMergeRatio of the *big level*'s keys (or be too many), it instead
+// *merges* the big level, the runs and the frozen keys into a new big level, read from the log.
+// Both levels are 2^s shards by the log hash's top s bits, each a FuseFilter (fuse_filter.h), built
+// one at a time: a job holds at most one shard's build in memory beside the filter. A merge
+// switches the big level's shards one at a time and drops each run's shard once the big shards
+// under it are switched. Lookups test the active layer, the frozen one, every run and the big level.
 //
-// FPR: the shards' 2^-f plus the shares of two Bloom layers (active and frozen, each half of the
-// rest) stays within target_fpr at every instant (compact_math.h, split_fpr_budget).
+// FPR: the big level's 2^-f_big, max_runs() runs' 2^-f_run and two Bloom layers (active and frozen)
+// stay within target_fpr at every instant (compact_math.h, split_tiered_budget).
 // Thread safety: as SeenFilter. Inserts and lookups hold view_mu_ shared (one acquisition per
-// batch); sealing and each shard switch hold it exclusively for a pointer swap, so a key inserted
-// before, during or after a rebuild is always in a layer that lookups test.
-// A rebuild or a log append that fails (I/O) leaves the layers in place and stops growth (kFull
+// batch); sealing and each switch hold it exclusively for a pointer swap, so a key inserted
+// before, during or after a job is always in a layer that lookups test.
+// A job or a log append that fails (I/O) leaves the layers in place and stops growth (kFull
 // with the reason), never losing a key; after a failed append, snapshot() throws CheckpointError. Design, budget and
 // measurements: docs/seenfilter.md.
 #pragma once
@@ -40,15 +44,21 @@
 
 namespace bloomcrawl::seenfilter {
 
-// Active keys per compact key when a layer seals: the rebuild reads (1 + a) / a keys per insert.
-inline constexpr double kActiveRatio = 1.0 / 8.0;
 // Shards hold at least this many keys (a fuse filter's size factor grows below it)...
 inline constexpr uint64_t kMinShardKeys = uint64_t{1} << 16;
 // ... and there are at most 2^kMaxShardBits of them (a rebuild keeps one spill file per shard open).
 inline constexpr uint32_t kMaxShardBits = 8;
 
+// A run's shards hold at least this many keys, unless the run is smaller (a run of 2^19 keys is in
+// 32 shards, size factor 1.23, not in the big level's 128: 1.29)...
+inline constexpr uint64_t kMinRunShardKeys = uint64_t{1} << 14;
+// ... and at most as many as the big level's: a merge drops a run's shard once the big shards
+// under it are switched, so the end of a merge holds one run shard per run beyond the new level.
+
 // log2 of the shard count for a compact layer of `keys` keys.
 uint32_t shard_bits_for(uint64_t keys);
+// log2 of the shard count for a run of `keys` keys when the big level will have 2^big_bits shards.
+uint32_t run_shard_bits_for(uint64_t keys, uint32_t big_bits);
 
 class CompactLayers {
  public:
@@ -79,11 +89,13 @@ class CompactLayers {
   // The layers as they are now and the log position they cover; the log is made durable up to it.
   FilterSnapshot snapshot(const SeenFilterOptions& options) const;
 
-  // Waits until no rebuild is running (tests, benchmarks, a clean shutdown).
+  // Waits until no job (run build or merge) is running (tests, benchmarks, a clean shutdown).
   void wait_for_rebuild();
-  // Called by the rebuild thread after each durable step ("shard 3 switched"); for crash tests.
+  // Called by the job's thread after each step ("run shard 3 built", "run switched", "spilled",
+  // "shard 3 switched", "rebuild done"); for crash tests.
   void set_rebuild_progress(std::function<void(std::string_view)> progress);
-  uint64_t rebuilds() const { return rebuilds_.load(std::memory_order_acquire); }
+  uint64_t rebuilds() const { return rebuilds_.load(std::memory_order_acquire); }  // merges done
+  uint64_t runs_built() const { return runs_built_.load(std::memory_order_acquire); }
   // Peak bytes a rebuild held beside the filter (spill buffers, one shard's build and filter).
   uint64_t peak_rebuild_bytes() const { return peak_rebuild_bytes_.load(std::memory_order_acquire); }
 
@@ -95,6 +107,7 @@ class CompactLayers {
   };
   enum class Probe : uint8_t { kNew, kSeen, kNoRoom };
 
+  using Shards = std::vector<FilterSnapshot::Shard>;
   bool shards_contain(uint64_t log_hash) const;
   bool contains_locked(const KeyHash& hash, uint64_t log_hash) const;
   void prefetch_locked(const KeyHash& hash, bool for_insert) const;
@@ -103,22 +116,32 @@ class CompactLayers {
   // Freezes the active layer of `generation` (unless another thread did) and starts a rebuild;
   // false when growth is refused.
   bool seal(uint32_t generation);
+  // Starts the job for the frozen layer: a merge of the log's first upto_keys keys, or a run of
+  // the keys after the big level's and the runs'.
   void start_rebuild_locked(uint64_t upto_keys);
-  void rebuild(uint64_t upto_keys, uint32_t shard_bits);
+  bool merge_due_locked() const;
+  // Spills the log keys [first, upto) to one file per shard (by the top `bits` bits), then builds
+  // each shard at `fingerprint_bits` and hands it to `built` in shard order.
+  void build_shards(uint64_t first, uint64_t upto, uint32_t bits, uint32_t fingerprint_bits,
+                    const std::function<void(uint32_t, std::shared_ptr<const FuseFilter>)>& built);
+  void build_run(uint64_t first, uint64_t upto, uint32_t shard_bits);
+  void merge(uint64_t upto_keys, uint32_t shard_bits);
   void switch_shard(uint32_t shard_bits, uint32_t shard, std::shared_ptr<const FuseFilter> filter);
+  uint64_t runs_keys_locked() const;
   uint64_t compact_bytes_locked() const;
   void append_to_log(std::span<const uint64_t> hashes);
   void refuse_locked(std::string reason);
   void report(std::string_view step) const;
 
   const SeenFilterOptions options_;
-  const FprBudget budget_;
+  const TieredBudget budget_;
   const double bloom_share_;  // each Bloom layer's FPR share
 
-  mutable std::shared_mutex view_mu_;          // guards the view below
-  std::vector<FilterSnapshot::Shard> shards_;  // 2^shard_bits_ entries
+  mutable std::shared_mutex view_mu_;  // guards the view below
+  Shards shards_;                      // the big level: 2^shard_bits_ entries
   uint32_t shard_bits_ = 0;
-  uint64_t compact_keys_ = 0;                // log keys the shards cover
+  uint64_t compact_keys_ = 0;                // log keys the big level covers
+  std::vector<FilterSnapshot::Run> runs_;    // the log keys after them, in order
   std::shared_ptr<const LayerBits> frozen_;  // being rebuilt into the shards; null otherwise
   uint64_t frozen_keys_ = 0;
   std::unique_ptr<Active> active_;
@@ -137,6 +160,7 @@ class CompactLayers {
   std::string full_reason_;
   std::function<void(std::string_view)> progress_;
   std::atomic<uint64_t> rebuilds_{0};
+  std::atomic<uint64_t> runs_built_{0};
   std::atomic<uint64_t> peak_rebuild_bytes_{0};
 };
 

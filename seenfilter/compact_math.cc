@@ -70,6 +70,38 @@ FprBudget split_fpr_budget(double target_fpr, double active_ratio) {
   return best;
 }
 
+uint32_t max_runs(double active_ratio, double merge_ratio) {
+  return static_cast<uint32_t>(std::ceil(std::log1p(merge_ratio) / std::log1p(active_ratio)));
+}
+
+double tiered_peak_bits_per_key(double big_bits_per_key, double run_bits_per_key, double bloom_bits_per_key,
+                                double active_ratio, double merge_ratio) {
+  const double bloom = bloom_bits_per_key * (active_ratio / (1 + active_ratio) + active_ratio);
+  const double run_end = (big_bits_per_key + merge_ratio * run_bits_per_key) / (1 + merge_ratio) + bloom;
+  return std::max(run_end, peak_bits_per_key(big_bits_per_key, bloom_bits_per_key, active_ratio));
+}
+
+double tiered_rebuilt_keys_per_insert(double merge_ratio) { return 1 + (1 + merge_ratio) / merge_ratio; }
+
+TieredBudget split_tiered_budget(double target_fpr, double active_ratio, double merge_ratio) {
+  TieredBudget best;
+  const uint32_t runs = max_runs(active_ratio, merge_ratio);
+  for (uint32_t big = fingerprint_bits_for(target_fpr); big <= kMaxFingerprintBits; ++big) {
+    for (uint32_t run = big; run <= kMaxFingerprintBits; ++run) {
+      const double bloom = target_fpr - fuse_fpr(big) - runs * fuse_fpr(run);
+      if (bloom <= 0) continue;
+      const LayerGeometry layer = size_layer(0, kReferenceActiveKeys, bloom / 2);
+      if (layer.blocks == 0) continue;
+      const double peak = tiered_peak_bits_per_key(kShardSizeFactor * big, kShardSizeFactor * run, layer.bits_per_key(),
+                                                   active_ratio, merge_ratio);
+      if (best.big_fingerprint_bits == 0 || peak < best.peak_bits_per_key) {
+        best = {big, run, runs, fuse_fpr(big), fuse_fpr(run), bloom / 2, peak};
+      }
+    }
+  }
+  return best;
+}
+
 uint32_t partition_bits_for(uint64_t keys, uint32_t fingerprint_bits) {
   const double filter_bytes_per_key = 1.125 * fingerprint_bits / 8.0;
   const double needed = kBuildBytesPerKey * kLargestPartitionSlack / (kRebuildMemoryShare * filter_bytes_per_key);

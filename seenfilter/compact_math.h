@@ -60,6 +60,47 @@ struct FprBudget {
 // kMaxFingerprintBits.
 FprBudget split_fpr_budget(double target_fpr, double active_ratio);
 
+// Tiered compaction (docs/seenfilter.md, "Two levels, tiered"): the compact part is a *big level*
+// and up to max_runs() small *runs*, each a static fuse filter. A seal builds the frozen layer's
+// keys alone into a run (one key rebuilt per insert) unless the runs and the frozen keys would then
+// hold more than merge_ratio of the big level's keys (or the runs be max_runs()): then it merges
+// the big level, the runs and the frozen keys into a new big level ((1 + r)/r keys per insert).
+// Lookups test the big level, every run and the Bloom layers, so the union bound is
+//   2^-f_big + max_runs · 2^-f_run + 2 · bloom share.
+inline constexpr double kTieredActiveRatio = 1.0 / 20;  // a: active keys per key held at a seal
+inline constexpr double kMergeRatio = 1.0 / 3;          // r: runs' keys per big-level key before a merge
+// The most runs a filter or its manifest may have (max_runs() of the chosen ratios is 6).
+inline constexpr uint32_t kMaxRuns = 16;
+// Cells per key of the shards the budget is sized for (fuse shards of 2^15-2^17 keys: 1.17-1.2).
+inline constexpr double kShardSizeFactor = 1.18;
+
+// The most runs there can be: each run holds at least active_ratio/(1 + active_ratio) of the keys...
+// precisely, k runs after a merge hold at least big·((1 + a)^k - 1) keys, so the runs pass
+// merge_ratio of the big level after ceil(ln(1 + r) / ln(1 + a)) of them.
+uint32_t max_runs(double active_ratio, double merge_ratio);
+// Bits per key at the peak of a tiered cycle, per key held: the larger of the end of a run's build
+// (the runs at their most, r/(1 + r) of the keys, the frozen layer not yet dropped and the new
+// active layer allocated) and the end of a merge (all keys in the big level, frozen and new active
+// layers as before: peak_bits_per_key at the big level's bits).
+double tiered_peak_bits_per_key(double big_bits_per_key, double run_bits_per_key, double bloom_bits_per_key,
+                                double active_ratio, double merge_ratio);
+// Keys read and built per key inserted, at most: each key is built once into a run, and a merge
+// reads all (1 + r) per r of new keys.
+double tiered_rebuilt_keys_per_insert(double merge_ratio);
+
+struct TieredBudget {
+  uint32_t big_fingerprint_bits = 0;  // 0: no split reaches the target
+  uint32_t run_fingerprint_bits = 0;
+  uint32_t max_runs = 0;
+  double big_fpr = 0;
+  double run_fpr = 0;          // each run's
+  double bloom_layer_fpr = 0;  // each of the (at most two) Bloom layers'
+  double peak_bits_per_key = 0;
+};
+// The f_big and f_run (f_run >= f_big) minimising tiered_peak_bits_per_key at kShardSizeFactor,
+// the two Bloom layers sharing what the big level and max_runs runs leave of the target.
+TieredBudget split_tiered_budget(double target_fpr, double active_ratio, double merge_ratio);
+
 // Scratch memory of a rebuild, relative to the filter it builds: at most this share.
 inline constexpr double kRebuildMemoryShare = 0.10;
 // Scratch bytes per key of one partition's build (see FuseBuilder in fuse_filter.cc): the sorted

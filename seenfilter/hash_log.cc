@@ -63,7 +63,7 @@ HashLogContents decode_hash_log(std::string_view bytes, const std::string& file,
   return contents;
 }
 
-HashLogContents read_hash_log(const std::filesystem::path& path, const HashLogVisitor& visit) {
+HashLogContents read_hash_log(const std::filesystem::path& path, const HashLogVisitor& visit, uint64_t first_key) {
   const std::string file = path.string();
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> in(std::fopen(file.c_str(), "rb"), &std::fclose);
   if (!in) throw_file_error(path, "cannot open hash log", errno);
@@ -82,13 +82,22 @@ HashLogContents read_hash_log(const std::filesystem::path& path, const HashLogVi
     const auto count = static_cast<uint32_t>(get_le(record, 0, 4));
     if (count == 0 || count > kMaxHashLogRecordKeys) break;
     const size_t payload = size_t{count} * 8;
+    if (contents.keys + count <= first_key) {
+      // Skipped unread: the records before a run's keys were checked by the build that read them.
+      if (std::fseek(in.get(), static_cast<long>(payload), SEEK_CUR) != 0) break;
+      contents.torn_tail = false;
+      contents.keys += count;
+      contents.valid_bytes += kHashLogRecordHeaderBytes + payload;
+      continue;
+    }
     const size_t got = std::fread(record.data() + kHashLogRecordHeaderBytes, 1, payload, in.get());
     const std::string_view view(record.data(), kHashLogRecordHeaderBytes + got);
     if (!parse_record(view.substr(0, kHashLogRecordHeaderBytes), view.substr(kHashLogRecordHeaderBytes), hashes)) {
       break;
     }
     contents.torn_tail = false;
-    visit(hashes);
+    const uint64_t skip = first_key > contents.keys ? first_key - contents.keys : 0;
+    visit(std::span<const uint64_t>(hashes).subspan(skip));
     contents.keys += count;
     contents.valid_bytes += kHashLogRecordHeaderBytes + payload;
   }

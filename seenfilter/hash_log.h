@@ -40,8 +40,9 @@ using HashLogVisitor = std::function<void(std::span<const uint64_t> hashes)>;
 // Decodes a whole log held in memory, calling `visit` once per intact record in order. Throws
 // CheckpointError naming `file` when the header is not a hash log's.
 HashLogContents decode_hash_log(std::string_view bytes, const std::string& file, const HashLogVisitor& visit);
-// The same, streaming the file in records (a log of a billion keys is 8 GB).
-HashLogContents read_hash_log(const std::filesystem::path& path, const HashLogVisitor& visit);
+// The same, streaming the file in records (a log of a billion keys is 8 GB). Keys before
+// `first_key` are skipped (whole records without reading them: a run's build reads only the end).
+HashLogContents read_hash_log(const std::filesystem::path& path, const HashLogVisitor& visit, uint64_t first_key = 0);
 
 class HashLogWriter {
  public:

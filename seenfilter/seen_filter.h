@@ -58,7 +58,7 @@ struct SeenFilterOptions {
 };
 
 struct LayerStats {
-  std::string kind = "bloom";  // "bloom" (blocked Bloom layer) or "compact" (the fuse shards)
+  std::string kind = "bloom";  // "bloom" (blocked Bloom layer), "compact" (the big level's fuse shards) or "run"
   uint32_t index = 0;
   uint64_t capacity = 0;
   uint64_t keys = 0;
@@ -97,12 +97,19 @@ struct FilterSnapshot {
     std::shared_ptr<const seenfilter::FuseFilter> filter;
     uint32_t rotation = 0;
   };
+  // Compact mode: a run, the log keys one seal froze (right after the big level's and the earlier
+  // runs'), in 2^s shards of its own; a shard without a filter was covered by a merge.
+  struct Run {
+    std::vector<Shard> shards;
+    uint64_t keys = 0;
+  };
   SeenFilterOptions options;
   // Layered: every layer. Compact mode: the Bloom layers, the frozen one (being compacted) if
   // any, then the active one.
   std::vector<Layer> layers;
-  std::vector<Shard> shards;  // compact mode: 2^s entries, by the log hash's top s bits
-  uint64_t compact_keys = 0;  // compact mode: log keys the shards hold
+  std::vector<Shard> shards;  // compact mode: the big level, 2^s entries, by the log hash's top s bits
+  std::vector<Run> runs;      // compact mode: in log order
+  uint64_t compact_keys = 0;  // compact mode: log keys the big level holds (the first ones)
   uint64_t log_keys = 0;      // compact mode: keys in the hash log (all of the filter's)
 };
 

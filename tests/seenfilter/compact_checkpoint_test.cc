@@ -8,11 +8,16 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "base/checksum.h"
 #include "base/data_error.h"
 #include "seenfilter/checkpoint.h"
+#include "seenfilter/checkpoint_files.h"
+#include "seenfilter/checkpoint_format.h"
 #include "seenfilter/compact_layers.h"
 #include "tests/seenfilter/url_keys.h"
 #include "tests/support/temp_dir.h"
@@ -49,7 +54,7 @@ TEST(CompactCheckpoint, SaveReloadsTheKeysItCoveredAndCutsTheLog) {
     insert_ids(filter, 60'000, 70'000);  // after the checkpoint: lost with the process
   }
   const CheckpointInfo info = inspect_checkpoint(dir.path());
-  EXPECT_EQ(info.version, seenfilter::kCompactManifestVersion);
+  EXPECT_EQ(info.version, seenfilter::kTieredManifestVersion);
   ASSERT_GE(info.layers.size(), 2u);
   EXPECT_EQ(info.layers.front().kind, "compact");
   EXPECT_GT(info.layers.front().entry.keys, 0u);
@@ -80,8 +85,114 @@ TEST(CompactCheckpoint, SavingIntoAnotherDirectoryThanTheLogsIsRefused) {
   EXPECT_THROW(save_checkpoint(filter.snapshot(), other.path()), CheckpointError);
 }
 
-// A real kill: the child saves, grows until a rebuild has switched its first shard, and dies there.
-TEST(CompactCheckpoint, KillDuringARebuildLeavesTheLastCheckpointLoadable) {
+TEST(CompactCheckpoint, RunsAreSavedInspectedAndReloaded) {
+  testing::TempDir dir;
+  std::vector<uint64_t> recorded;
+  uint64_t size = 0;
+  {
+    SeenFilter filter(compact_in(dir.path(), 4000));
+    // Grow until a seal has built a run beside the big level.
+    for (uint64_t from = 0;; from += 2000) {
+      ASSERT_LT(from, 400'000u) << "no run was built";
+      const std::vector<uint64_t> got = insert_ids(filter, from, from + 2000);
+      recorded.insert(recorded.end(), got.begin(), got.end());
+      filter.compact_layers()->wait_for_rebuild();
+      if (filter.stats(false).layers[1].kind == "run") break;
+    }
+    save_checkpoint(filter.snapshot(), dir.path());
+    size = filter.size();
+  }
+  const CheckpointInfo info = inspect_checkpoint(dir.path());
+  EXPECT_EQ(info.version, seenfilter::kTieredManifestVersion);
+  const seenfilter::TieredBudget budget =
+      seenfilter::split_tiered_budget(1e-6, seenfilter::kTieredActiveRatio, seenfilter::kMergeRatio);
+  ASSERT_GE(info.layers.size(), 3u);
+  const CheckpointLayerInfo& run = info.layers[1];
+  EXPECT_EQ(run.kind, "run");
+  EXPECT_GT(run.entry.keys, 0u);
+  EXPECT_GT(run.bits_per_key, budget.run_fingerprint_bits);  // cells per key above 1
+  EXPECT_LT(run.bits_per_key, 1.5 * budget.run_fingerprint_bits);
+  EXPECT_DOUBLE_EQ(run.target_fpr, budget.run_fpr);
+  EXPECT_DOUBLE_EQ(run.estimated_fpr, budget.run_fpr);
+  EXPECT_EQ(info.keys, size);
+  std::unique_ptr<SeenFilter> loaded = load_checkpoint(dir.path());
+  EXPECT_EQ(loaded->size(), size);
+  EXPECT_EQ(loaded->stats(false).layers[1].kind, "run");
+  for (const uint64_t i : recorded) ASSERT_TRUE(loaded->contains(testing::url_key(i))) << i;
+}
+
+// A version 2 checkpoint (big level only, possibly of another fingerprint size) loads as a tiered
+// filter with no runs; its next seal merges, and the filter goes on growing.
+TEST(CompactCheckpoint, VersionTwoCheckpointsStillLoad) {
+  testing::TempDir dir;
+  std::vector<uint64_t> recorded;
+  {
+    SeenFilter filter(compact_in(dir.path(), 4000));
+    recorded = insert_ids(filter, 0, 6000);  // one seal: the first job merges into an empty big level
+    filter.compact_layers()->wait_for_rebuild();
+    const FilterSnapshot snap = filter.snapshot();
+    ASSERT_TRUE(snap.runs.empty());
+    ASSERT_GT(snap.compact_keys, 0u);
+    save_checkpoint(snap, dir.path());
+  }
+  // The same checkpoint as version 2 wrote it: version 2's manifest is version 3's without runs.
+  const std::string name = seenfilter::resolve_manifest_name(dir.path(), {});
+  seenfilter::Manifest m = seenfilter::read_manifest_file(dir.path() / name);
+  m.version = seenfilter::kCompactManifestVersion;
+  const std::vector<uint8_t> bytes = seenfilter::encode_manifest(m);
+  {
+    std::ofstream out(dir.path() / name, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  }
+  EXPECT_EQ(inspect_checkpoint(dir.path()).version, seenfilter::kCompactManifestVersion);
+  std::unique_ptr<SeenFilter> loaded = load_checkpoint(dir.path());
+  for (const uint64_t i : recorded) ASSERT_TRUE(loaded->contains(testing::url_key(i))) << i;
+  const std::vector<uint64_t> more = insert_ids(*loaded, 6000, 30'000);
+  loaded->compact_layers()->wait_for_rebuild();
+  EXPECT_FALSE(loaded->full()) << loaded->full_reason();
+  EXPECT_GE(loaded->compact_layers()->rebuilds(), 1u);
+  for (const uint64_t i : recorded) ASSERT_TRUE(loaded->contains(testing::url_key(i))) << i;
+  for (const uint64_t i : more) ASSERT_TRUE(loaded->contains(testing::url_key(i))) << i;
+  save_checkpoint(loaded->snapshot(), dir.path());
+  EXPECT_EQ(inspect_checkpoint(dir.path()).version, seenfilter::kTieredManifestVersion);
+}
+
+TEST(CompactCheckpoint, VersionThreeManifestRoundTripsAndRejectsEveryTruncation) {
+  seenfilter::Manifest m;
+  m.version = seenfilter::kTieredManifestVersion;
+  m.options.initial_capacity = 1000;
+  m.options.target_fpr = 1e-6;
+  m.layers.push_back({3, 4, 1000, 10, 16, seenfilter::layer_file_size(16), 7});
+  m.shards = {{1, 5, 100, 9}, {1, 0, 0, 0}};
+  m.runs = {{7, {{0, 7, 120, 11}}}, {8, {{1, 3, 90, 12}, {1, 5, 95, 13}}}};
+  m.compact_keys = 5;
+  m.log_keys = 5 + 7 + 8 + 10;
+  std::vector<uint8_t> bytes = seenfilter::encode_manifest(m);
+  const seenfilter::Manifest back = seenfilter::decode_manifest(bytes, "manifest");
+  EXPECT_EQ(back.version, seenfilter::kTieredManifestVersion);
+  ASSERT_EQ(back.runs.size(), 2u);
+  EXPECT_EQ(back.runs[1].keys, 8u);
+  ASSERT_EQ(back.runs[1].shards.size(), 2u);
+  EXPECT_EQ(back.runs[1].shards[1].checksum, 13u);
+  EXPECT_EQ(back.shards[0].keys, 5u);
+  EXPECT_EQ(back.log_keys, m.log_keys);
+  for (size_t n = 0; n < bytes.size(); ++n) {
+    EXPECT_THROW(seenfilter::decode_manifest(std::span(bytes).first(n), "manifest"), CheckpointError) << n;
+  }
+  // A run count one higher, checksum recomputed: the bytes end exactly where that run would start.
+  bytes[68] += 1;
+  const size_t body = bytes.size() - seenfilter::kChecksumBytes;
+  const uint64_t sum = checksum64(bytes.data(), body);
+  for (size_t i = 0; i < 8; ++i) bytes[body + i] = static_cast<uint8_t>(sum >> (8 * i));
+  EXPECT_THROW(seenfilter::decode_manifest(bytes, "manifest"), CheckpointError);
+  // Keys that do not add up to the log's.
+  m.log_keys += 1;
+  EXPECT_THROW(seenfilter::decode_manifest(seenfilter::encode_manifest(m), "manifest"), CheckpointError);
+}
+
+// A real kill: the child saves, grows until a job reaches `step` (a merge's first shard switch, or
+// a run's first shard built), and dies there.
+void kill_at_step_leaves_the_last_checkpoint_loadable(std::string_view step) {
   testing::TempDir dir;
   constexpr uint64_t kSaved = 40'000;
   const pid_t child = ::fork();
@@ -91,26 +202,34 @@ TEST(CompactCheckpoint, KillDuringARebuildLeavesTheLastCheckpointLoadable) {
     insert_ids(filter, 0, kSaved);
     filter.compact_layers()->wait_for_rebuild();
     save_checkpoint(filter.snapshot(), dir.path());
-    filter.compact_layers()->set_rebuild_progress([](std::string_view step) {
-      if (step == "shard 0 switched") ::_exit(7);
+    filter.compact_layers()->set_rebuild_progress([step](std::string_view at) {
+      if (at == step) ::_exit(7);
     });
-    insert_ids(filter, kSaved, 4 * kSaved);
-    ::_exit(0);  // not reached: a seal starts a rebuild long before
+    insert_ids(filter, kSaved, 8 * kSaved);
+    ::_exit(0);  // not reached: seals start runs and merges long before
   }
   int status = 0;
   ASSERT_EQ(::waitpid(child, &status, 0), child);
   ASSERT_TRUE(WIFEXITED(status));
-  ASSERT_EQ(WEXITSTATUS(status), 7) << "the child died inside a rebuild";
+  ASSERT_EQ(WEXITSTATUS(status), 7) << "the child died inside a job at " << step;
   std::unique_ptr<SeenFilter> loaded = load_checkpoint(dir.path());
   uint64_t found = 0;
   for (uint64_t i = 0; i < kSaved; ++i) found += loaded->contains(testing::url_key(i)) ? 1 : 0;
   EXPECT_EQ(found, kSaved);
   EXPECT_EQ(loaded->size(), inspect_checkpoint(dir.path()).keys);
-  // It goes on growing (and rebuilding) from there.
+  // It goes on growing (building runs and merging) from there.
   insert_ids(*loaded, kSaved, 2 * kSaved);
   loaded->compact_layers()->wait_for_rebuild();
   EXPECT_FALSE(loaded->full()) << loaded->full_reason();
   for (uint64_t i = 0; i < kSaved; ++i) ASSERT_TRUE(loaded->contains(testing::url_key(i))) << i;
+}
+
+TEST(CompactCheckpoint, KillDuringAMergeLeavesTheLastCheckpointLoadable) {
+  kill_at_step_leaves_the_last_checkpoint_loadable("shard 0 switched");
+}
+
+TEST(CompactCheckpoint, KillDuringARunBuildLeavesTheLastCheckpointLoadable) {
+  kill_at_step_leaves_the_last_checkpoint_loadable("run shard 0 built");
 }
 
 TEST(CompactCheckpoint, LayeredFiltersStillWriteVersionOne) {

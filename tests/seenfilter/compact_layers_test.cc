@@ -1,7 +1,7 @@
 // Compact mode (seenfilter/compact_layers.h): no false negative over random sequences of inserts,
-// lookups, rebuilds and reloads checked against an exact set, a snapshot taken mid-rebuild (shards
-// half switched) reloads with every key, the measured FPR is within the target's confidence
-// interval at several sizes, and bits per key stay within the design's bound.
+// lookups, run builds, merges and reloads checked against an exact set, a snapshot taken mid-merge
+// (shards half switched, runs' shards dropped) or mid-run-build reloads with every key, the measured FPR is within the
+// target's confidence interval at several sizes, and bits per key stay within the design's bound.
 #include "seenfilter/compact_layers.h"
 
 #include <gtest/gtest.h>
@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <random>
@@ -46,6 +47,7 @@ TEST(CompactLayers, RandomSequencesNeverLoseAKey) {
   FilterSnapshot saved = filter->snapshot();  // and the set it holds
   std::set<uint64_t> saved_exact;
   uint64_t next_id = 0;
+  bool saw_runs = false;
   for (int round = 0; round < 60; ++round) {
     const uint64_t op = rng() % 10;
     if (op < 6) {  // a batch of new keys and repeats
@@ -79,62 +81,124 @@ TEST(CompactLayers, RandomSequencesNeverLoseAKey) {
       if (filter->insert(testing::url_key(id))) exact.insert(id);
     }
     ASSERT_EQ(filter->size(), exact.size()) << "round " << round;
+    for (const LayerStats& l : filter->stats(false).layers) saw_runs |= l.kind == "run";
     for (const uint64_t id : exact) ASSERT_TRUE(filter->contains(testing::url_key(id))) << "id " << id;
   }
   filter->compact_layers()->wait_for_rebuild();
-  EXPECT_GT(filter->stats(false).layers.front().keys, 4000u) << "the compact layer took sealed keys";
+  EXPECT_GT(filter->stats(false).layers.front().keys, 4000u) << "the big level took sealed keys";
+  EXPECT_TRUE(saw_runs) << "seals built runs beside the big level";
   for (const uint64_t id : exact) ASSERT_TRUE(filter->contains(testing::url_key(id)));
 }
 
-TEST(CompactLayers, SnapshotMidRebuildReloadsEveryKey) {
+// Holds a job at a step (a merge's first shard switch, a run's first shard built) while the test
+// inserts and snapshots there.
+class JobHold {
+ public:
+  // Holds only where `only_if` (if given) is true there.
+  JobHold(seenfilter::CompactLayers& layers, std::string step, std::function<bool()> only_if)
+      : step_(std::move(step)), only_if_(std::move(only_if)) {
+    layers.set_rebuild_progress([this](std::string_view at) {
+      const bool here = at == step_ && (!only_if_ || only_if_());
+      std::unique_lock lock(mu_);
+      if (at == "run switched" || at == "rebuild done") ++jobs_done_;
+      if (here && !held_) {
+        held_ = true;
+        cv_.notify_all();
+        cv_.wait(lock, [&] { return released_; });
+        return;
+      }
+      cv_.notify_all();
+    });
+  }
+  // Waits until the hold is reached or a job other than it ends; true when held.
+  bool wait(uint64_t jobs_done_before) {
+    std::unique_lock lock(mu_);
+    cv_.wait(lock, [&] { return held_ || jobs_done_ > jobs_done_before; });
+    return held_;
+  }
+  uint64_t jobs_done() {
+    std::lock_guard lock(mu_);
+    return jobs_done_;
+  }
+  void release() {
+    {
+      std::lock_guard lock(mu_);
+      released_ = true;
+    }
+    cv_.notify_all();
+  }
+
+ private:
+  std::string step_;
+  std::function<bool()> only_if_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool held_ = false, released_ = false;
+  uint64_t jobs_done_ = 0;
+};
+
+size_t bloom_layers(const SeenFilter& filter) {
+  const SeenFilterStats s = filter.stats(false);
+  return static_cast<size_t>(
+      std::count_if(s.layers.begin(), s.layers.end(), [](const LayerStats& l) { return l.kind == "bloom"; }));
+}
+
+bool has_runs(const SeenFilter& filter) {
+  const SeenFilterStats s = filter.stats(false);
+  return std::any_of(s.layers.begin(), s.layers.end(), [](const LayerStats& l) { return l.kind == "run"; });
+}
+
+// A snapshot taken while a job is held at `step` (a frozen layer beside the active one; during a
+// merge, big shards of two generations and a run whose first shard is dropped) reloads with every
+// key, and the reloaded filter finishes the job itself. Active layers of 2^16 keys make runs of
+// 2^16 keys in as many shards as the big level's (4 from 262k keys on), so a merge drops a run's
+// shard 0 with the big level's.
+void snapshot_mid_job_reloads_every_key(const std::string& step, bool merge) {
   testing::TempDir dir;
   auto filter = std::make_unique<SeenFilter>(compact_options(dir, 1 << 16, 1e-6));
-  const uint64_t n = 300'000 / testing::kScale;
+  const uint64_t n = 400'000 / testing::kScale;
   std::vector<uint64_t> recorded;  // a false positive's kSeen records nothing
   for (uint64_t i = 0; i < n; ++i) {
     if (filter->insert(testing::url_key(i))) recorded.push_back(i);
   }
   filter->compact_layers()->wait_for_rebuild();
-  // Hold the next rebuild after its first shard switch, and snapshot there.
-  std::mutex mu;
-  std::condition_variable cv;
-  bool switched = false, release = false;
-  filter->compact_layers()->set_rebuild_progress([&](std::string_view step) {
-    if (step != "shard 0 switched") return;
-    std::unique_lock lock(mu);
-    switched = true;
-    cv.notify_all();
-    cv.wait(lock, [&] { return release; });
-  });
+  const SeenFilter* live = filter.get();
+  JobHold hold(*filter->compact_layers(), step, [&] { return !merge || has_runs(*live); });
   uint64_t id = n;
-  const uint64_t rebuilds = filter->compact_layers()->rebuilds();
-  // Fill the active layer until it seals (a frozen layer appears), then wait for the first switch:
-  // inserting on could fill the new active layer too, whose seal would wait for the held rebuild.
-  while (filter->stats(false).layers.size() < 3) {
-    if (filter->insert(testing::url_key(id))) recorded.push_back(id);
-    ++id;
-  }
-  {
-    std::unique_lock lock(mu);
-    cv.wait(lock, [&] { return switched; });
+  // Fill the active layer until it seals (a frozen layer appears), then see whether that seal's job
+  // reaches the step: inserting on could fill the new active layer too, whose seal would wait for
+  // a held job.
+  for (;;) {
+    const uint64_t done = hold.jobs_done();
+    while (bloom_layers(*filter) < 2) {
+      if (filter->insert(testing::url_key(id))) recorded.push_back(id);
+      ++id;
+    }
+    if (hold.wait(done)) break;
   }
   for (int i = 0; i < 100; ++i, ++id) {
     if (filter->insert(testing::url_key(id))) recorded.push_back(id);
   }
   FilterSnapshot snap = filter->snapshot();
   EXPECT_EQ(snap.layers.size(), 2u) << "a frozen layer beside the active one";
-  {
-    std::lock_guard lock(mu);
-    release = true;
+  if (merge) {
+    ASSERT_FALSE(snap.runs.empty());
+    EXPECT_EQ(snap.runs[0].shards[0].filter, nullptr) << "the merge dropped the run's first shard";
+    EXPECT_NE(snap.runs[0].shards.back().filter, nullptr);
   }
-  cv.notify_all();
+  hold.release();
   filter->compact_layers()->wait_for_rebuild();
-  EXPECT_EQ(filter->compact_layers()->rebuilds(), rebuilds + 1);
-  filter = reload(std::move(filter), snap);  // finishes the interrupted rebuild itself
+  filter = reload(std::move(filter), snap);  // finishes the interrupted job itself
   for (const uint64_t i : recorded) ASSERT_TRUE(filter->contains(testing::url_key(i))) << i;
   filter->compact_layers()->wait_for_rebuild();
-  EXPECT_EQ(filter->stats(false).layers.size(), 2u) << "compact + active once the rebuild is done";
+  EXPECT_EQ(bloom_layers(*filter), 1u) << "the frozen layer compacted once the job is done";
   for (const uint64_t i : recorded) ASSERT_TRUE(filter->contains(testing::url_key(i))) << i;
+}
+
+TEST(CompactLayers, SnapshotMidMergeReloadsEveryKey) { snapshot_mid_job_reloads_every_key("shard 0 switched", true); }
+
+TEST(CompactLayers, SnapshotMidRunBuildReloadsEveryKey) {
+  snapshot_mid_job_reloads_every_key("run shard 0 built", false);
 }
 
 // At 1e-3 a million absent keys expect 1000 false positives: the bound is the target plus four
@@ -165,19 +229,27 @@ TEST(CompactLayers, GrownFilterStaysWithinTheBitsPerKeyBound) {
   SeenFilter filter(compact_options(dir, 10'000, 1e-6));
   const uint64_t n = 500'000 / testing::kScale;
   uint64_t recorded = 0;
-  // Past 8x the initial capacity (active layers of keys/8), every sample is within the peak model
-  // (compact_math.h) at the largest compact and Bloom bits per key seen.
-  double most = 0, compact_most = 0, bloom_most = 0;
+  // Past 1/a times the initial capacity (active layers of a·keys, a = 1/20), every sample is within
+  // the tiered peak model (compact_math.h) at the largest big-level, run and Bloom bits per key seen.
+  double most = 0, compact_most = 0, run_most = 0, bloom_most = 0;
+  uint64_t samples_with_runs = 0;
   for (uint64_t i = 0; i < n; ++i) {
     recorded += filter.insert(testing::url_key(i)) ? 1 : 0;
-    if (i >= 80'000 && i % 1024 == 0) {
+    if (i >= 200'000 / testing::kScale && i % 1024 == 0) {
       const SeenFilterStats sample = filter.stats(false);
       most = std::max(most, sample.bits_per_key);
       compact_most = std::max(compact_most, sample.layers.front().bits_per_key);
       bloom_most = std::max(bloom_most, sample.layers.back().bits_per_key);
+      for (const LayerStats& l : sample.layers) {
+        if (l.kind == "run") run_most = std::max(run_most, l.bits_per_key);
+      }
+      samples_with_runs += sample.layers[1].kind == "run" ? 1 : 0;
     }
   }
-  EXPECT_LE(most, seenfilter::peak_bits_per_key(compact_most, bloom_most, seenfilter::kActiveRatio) * 1.01);
+  EXPECT_GT(samples_with_runs, 0u) << "seals built runs";
+  EXPECT_LE(most, seenfilter::tiered_peak_bits_per_key(compact_most, run_most, bloom_most,
+                                                       seenfilter::kTieredActiveRatio, seenfilter::kMergeRatio) *
+                      1.01);
   filter.compact_layers()->wait_for_rebuild();
   const SeenFilterStats s = filter.stats(false);
   ASSERT_EQ(s.layers.front().kind, "compact");

@@ -57,6 +57,58 @@ TEST(CompactMath, BudgetSplitMeetsTheTarget) {
   EXPECT_DOUBLE_EQ(rebuilt_keys_per_insert(1.0 / 12), 13.0);
 }
 
+TEST(CompactMath, TieredBudgetMeetsTheTargetWithEveryRun) {
+  for (double target : {1e-3, 1e-4, 1e-6, 1e-8}) {
+    const TieredBudget b = split_tiered_budget(target, kTieredActiveRatio, kMergeRatio);
+    ASSERT_GT(b.big_fingerprint_bits, 0u) << target;
+    EXPECT_GE(b.run_fingerprint_bits, b.big_fingerprint_bits);
+    EXPECT_DOUBLE_EQ(b.big_fpr, fuse_fpr(b.big_fingerprint_bits));
+    EXPECT_DOUBLE_EQ(b.run_fpr, fuse_fpr(b.run_fingerprint_bits));
+    EXPECT_LE(b.big_fpr + b.max_runs * b.run_fpr + 2 * b.bloom_layer_fpr, target * (1 + 1e-12)) << target;
+    EXPECT_GT(b.bloom_layer_fpr, 0.0);
+  }
+}
+
+TEST(CompactMath, RunsAreBoundedByTheGeometricGrowthOfTheKeys) {
+  // k runs of at least a·(keys held) each pass r of the big level once (1 + a)^k > 1 + r.
+  EXPECT_EQ(max_runs(1.0 / 16, 0.5), 7u);      // 1.0625^6 = 1.44, 1.0625^7 = 1.53
+  EXPECT_EQ(max_runs(1.0 / 20, 1.0 / 3), 6u);  // 1.05^5 = 1.28, 1.05^6 = 1.34
+  EXPECT_EQ(max_runs(0.125, 0.5), 4u);
+  EXPECT_DOUBLE_EQ(tiered_rebuilt_keys_per_insert(0.5), 4.0);
+  EXPECT_DOUBLE_EQ(tiered_rebuilt_keys_per_insert(1.0 / 3), 5.0);
+}
+
+TEST(CompactMath, TieredPeakIsUnderThirtyTwoBitsAtOneInAMillion) {
+  // The chosen a = 1/20, r = 1/3 at 1e-6 (docs/seenfilter.md, "Two levels, tiered"): the peak at
+  // shards' size factor is under the 32 bits per key, where the one-level scheme at
+  // a = 1/8 is at 34 with 9 keys rebuilt per insert instead of 5.
+  const TieredBudget b = split_tiered_budget(1e-6, kTieredActiveRatio, kMergeRatio);
+  EXPECT_EQ(b.max_runs, 6u);
+  EXPECT_LT(b.peak_bits_per_key, 31.0);
+  EXPECT_GT(b.peak_bits_per_key, 29.0);
+  // The peak is the larger of a run build's end and a merge's end; with run bits no smaller than
+  // the big level's, the run build's end dominates.
+  const double bloom = size_layer(0, uint64_t{1} << 20, b.bloom_layer_fpr).bits_per_key();
+  const double big = kShardSizeFactor * b.big_fingerprint_bits;
+  const double run = kShardSizeFactor * b.run_fingerprint_bits;
+  const double a = kTieredActiveRatio;
+  const double r = kMergeRatio;
+  EXPECT_NEAR(b.peak_bits_per_key, (big + r * run) / (1 + r) + bloom * (a / (1 + a) + a), 1e-9);
+  EXPECT_GE(b.peak_bits_per_key, peak_bits_per_key(big, bloom, a));
+  // A minimum over both fingerprint sizes: one bit more or less for either costs more (or misses).
+  for (int big_delta : {-1, 0, 1}) {
+    for (int run_delta : {-1, 0, 1}) {
+      if (big_delta == 0 && run_delta == 0) continue;
+      const uint32_t fb = b.big_fingerprint_bits + big_delta;
+      const uint32_t fr = b.run_fingerprint_bits + run_delta;
+      const double left = 1e-6 - fuse_fpr(fb) - b.max_runs * fuse_fpr(fr);
+      if (left <= 0 || fr < fb) continue;
+      const double bb = size_layer(0, uint64_t{1} << 20, left / 2).bits_per_key();
+      EXPECT_GE(tiered_peak_bits_per_key(kShardSizeFactor * fb, kShardSizeFactor * fr, bb, a, r), b.peak_bits_per_key);
+    }
+  }
+}
+
 TEST(CompactMath, FuseGeometryFollowsGrafAndLemire) {
   EXPECT_NEAR(fuse_cells_per_key(10000000), 1.125, 0.01);
   EXPECT_GT(fuse_cells_per_key(10000), 1.2);  // small sets need more room

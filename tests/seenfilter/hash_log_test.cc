@@ -1,5 +1,5 @@
-// The hash log: keys come back in order, a torn tail (a kill mid-append) is skipped, a writer for a
-// loaded checkpoint cuts the log to the keys it covers, and a failed write leaves the log readable.
+// The hash log: keys come back in order (from any first key), a torn tail (a kill mid-append) is skipped, a writer for
+// a loaded checkpoint cuts the log to the keys it covers, and a failed write leaves the log readable.
 #include "seenfilter/hash_log.h"
 
 #include <gtest/gtest.h>
@@ -63,6 +63,23 @@ TEST(HashLog, KeysComeBackInOrderAcrossRecords) {
   uint64_t decoded = 0;
   EXPECT_EQ(decode_hash_log(bytes, "log", [&](std::span<const uint64_t> h) { decoded += h.size(); }).keys, keys.size());
   EXPECT_EQ(decoded, keys.size());
+}
+
+// A run's build reads the log from where the runs end: whole records before it are skipped, and
+// the record it falls in is visited from it on.
+TEST(HashLog, ReadsFromAFirstKeyAtOrInsideARecord) {
+  testing::TempDir dir;
+  const auto path = dir.path() / "hashlog";
+  append_records(path, 0, {sequence(0, 100), sequence(100, 50), sequence(150, 70)});
+  for (const uint64_t first : {uint64_t{0}, uint64_t{99}, uint64_t{100}, uint64_t{120}, uint64_t{150}, uint64_t{219},
+                               uint64_t{220}, uint64_t{300}}) {
+    std::vector<uint64_t> got;
+    const HashLogContents c = read_hash_log(
+        path, [&](std::span<const uint64_t> hashes) { got.insert(got.end(), hashes.begin(), hashes.end()); }, first);
+    EXPECT_EQ(got, sequence(first, first < 220 ? 220 - first : 0)) << "from " << first;
+    EXPECT_EQ(c.keys, 220u);
+    EXPECT_FALSE(c.torn_tail);
+  }
 }
 
 TEST(HashLog, TornTailIsSkippedAndCutOnReopen) {

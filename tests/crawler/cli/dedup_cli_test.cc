@@ -137,9 +137,9 @@ TEST_F(DedupCli, StateDedupesAcrossRuns) {
   EXPECT_EQ(j["kind"], "seen-filter");
   EXPECT_EQ(j["keys"], 5000);
   EXPECT_EQ(j["parameters"]["initial_capacity"], 1000);
-  // Compact mode (format version 2): the fuse shards, then the Bloom layers: one active, and the
-  // frozen one if the save caught a rebuild.
-  EXPECT_EQ(j["format_version"], 2);
+  // Compact mode (format version 3): the big level's fuse shards, the runs if any, then the Bloom
+  // layers: one active, and the frozen one if the save caught a job.
+  EXPECT_EQ(j["format_version"], 3);
   EXPECT_EQ(j["log_keys"], 5000);
   ASSERT_GE(j["layers"].size(), 2u);
   EXPECT_EQ(j["layers"][0]["kind"], "compact");
