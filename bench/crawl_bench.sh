@@ -9,7 +9,7 @@
 #                        [--no-profile] [--notes FILE] [--out FILE] [--keep]
 #                        [--baseline BIN] [--rounds N] [--no-others]
 #                        [--kill-at-percent P] [--memory-limit-mb M] [--tool-timeout S] [--https] [--warc]
-#                        [--durable]
+#                        [--durable] [--ours-config JSON]
 #
 # Installs what it uses, builds Release, and cleans up on any exit (nginx stopped, temp dir removed
 # unless --keep). About 10 minutes on 2 cores. Unless --no-profile, bloomcrawl then crawls once more
@@ -45,6 +45,9 @@
 # each binary crawls once more under `strace -f -c` (not timed), and the report gets the fsync and
 # fdatasync calls per 1,000 pages (issue 25: the grouped syncs must not cost a sync per page).
 #   e.g. --durable --baseline OLD_BIN --rounds 3 --no-others --no-profile --out bench/results/crawl-durable.md
+# --ours-config JSON: sections merged into our crawl's config only (a key of a section replaces the
+# template's), e.g. '{"content_seen": {"digest": false}}' to measure a part the baseline lacks
+# alone; the baseline crawls with the template's config.
 # A big crawl (issue 13): --pages-per-host 333334 --kill-at-percent 40 --baseline OLD_BIN
 #   --no-others --no-profile --out bench/results/crawl-1m.md
 set -euo pipefail
@@ -73,6 +76,7 @@ memory_limit_mb=256
 https=0
 warc=0
 durable=0
+ours_config=""
 
 usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
@@ -94,6 +98,7 @@ while [ $# -gt 0 ]; do
     --https) https=1; shift ;;
     --warc) warc=1; shift ;;
     --durable) durable=1; shift ;;
+    --ours-config) ours_config="$2"; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "crawl_bench: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -204,7 +209,23 @@ run_https() {
   nginx_tls=""
   site_scheme http
 }
-bloomcrawl_cmd=("$bloomcrawl" crawl --config "$work/bloomcrawl.json")
+ours_json="$work/bloomcrawl.json"
+if [ -n "$ours_config" ]; then
+  [ -n "$kill_at_percent" ] && { log "--ours-config and --kill-at-percent do not go together"; exit 2; }
+  ours_json="$work/bloomcrawl-ours.json"
+  "$py" - "$work/bloomcrawl.json" "$ours_config" "$ours_json" <<'PY'
+import json, sys
+# The template's comments are whole lines starting with // (the crawler's loader skips them).
+config = json.loads("".join(l for l in open(sys.argv[1]) if not l.lstrip().startswith("//")))
+for section, value in json.loads(sys.argv[2]).items():
+    if isinstance(value, dict) and isinstance(config.get(section), dict):
+        config[section].update(value)
+    else:
+        config[section] = value
+json.dump(config, open(sys.argv[3], "w"), indent=1)
+PY
+fi
+bloomcrawl_cmd=("$bloomcrawl" crawl --config "$ours_json")
 # --durable: a checkpoint directory (emptied before each crawl), so the crawl journals.
 durable_args=()
 if [ "$durable" = 1 ]; then
@@ -293,7 +314,8 @@ cat >"$work/setup.md" <<EOF
   \`ROBOTSTXT_OBEY\`); robots.txt requests are not counted as pages.
 - bloomcrawl: \`bench/crawl_bloomcrawl.conf\`: no politeness delay, $per_host transfers per host,
   fetch.threads 2 x 32 transfers, allowed_ranges 127.0.0.0/8, max_depth -1, pages.jsonl and
-  report.json written to a temp dir.
+  report.json written to a temp dir.$([ -n "$ours_config" ] && printf '%s' "
+  Ours only (--ours-config), merged into that config: \`$ours_config\`.")
 - Scrapy $("$py" -c 'import scrapy; print(scrapy.__version__)'): \`bench/scrapy_spider.py\`, 64
   concurrent requests, no delay, breadth-first, no retries, nofollow obeyed (its LinkExtractor
   matches \`rel=nofollow\` case-sensitively, so \`rel="NoFollow"\` links are followed). **Stopped
