@@ -250,16 +250,22 @@ TEST_F(StoreFaultCrawlTest, WithoutCheckpointsEveryAdmittedUrlHasItsRecordAfterA
   EXPECT_GT(report["outcomes"]["by_outcome"].value("not_fetched_at_stop", uint64_t{0}), 0u);
 }
 
-// The table files of generation `g`'s store that generation `before` does not share.
-std::vector<fs::path> own_table_files(const fs::path& dir, uint64_t g, uint64_t before) {
+// The table files of generation `g`'s store, those generation `before` does not share first. A
+// stop right after a periodic checkpoint may add none of its own: the newest generation then links
+// only files the one before holds too, and damaging its link of one (damage_file() writes a new
+// file in its place) still damages that generation alone.
+std::vector<fs::path> table_files_own_first(const fs::path& dir, uint64_t g, uint64_t before) {
   std::set<std::string> shared;
   for (const fs::directory_entry& e : fs::directory_iterator(dir / frontier_directory_name(before) / "store")) {
     shared.insert(e.path().filename().string());
   }
   std::vector<fs::path> own;
+  std::vector<fs::path> linked;
   for (const fs::directory_entry& e : fs::directory_iterator(dir / frontier_directory_name(g) / "store")) {
-    if (e.path().extension() == ".sst" && !shared.contains(e.path().filename().string())) own.push_back(e.path());
+    if (e.path().extension() != ".sst") continue;
+    (shared.contains(e.path().filename().string()) ? linked : own).push_back(e.path());
   }
+  own.insert(own.end(), linked.begin(), linked.end());
   return own;
 }
 
@@ -275,9 +281,9 @@ TEST_F(StoreFaultCrawlTest, ADamagedStoreFileOfTheNewestGenerationFallsBackToThe
   ASSERT_TRUE(fetching);
   ASSERT_EQ(first["crawl"]["stopped_by"], "signal");
   const CrawlManifest newest = read_crawl_manifest(checkpoints());
-  const std::vector<fs::path> own = own_table_files(checkpoints(), newest.generation, newest.generation - 1);
-  ASSERT_FALSE(own.empty()) << "the last generation added no table file";
-  testing::damage_file(own.front());  // a hard link of the live store's file: the damage is this copy's
+  const std::vector<fs::path> tables = table_files_own_first(checkpoints(), newest.generation, newest.generation - 1);
+  ASSERT_FALSE(tables.empty()) << "the newest generation's store has no table file";
+  testing::damage_file(tables.front());  // a hard link of the live store's file: the damage is this copy's
 
   const CrawlCheckpoint loaded = load_crawl_checkpoint(checkpoints());
   EXPECT_EQ(loaded.manifest.generation, newest.generation - 1);
