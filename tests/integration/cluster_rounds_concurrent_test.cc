@@ -23,6 +23,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <hiredis/hiredis.h>
 #include <nlohmann/json.hpp>
 
 #include "config/config.h"
@@ -202,6 +203,30 @@ class ClusterRoundsTest : public ::testing::Test {
 // Two nodes resumed with --revisit-all: node 0's changed /a1 now links a new page of node 1's host,
 // and node 0 gets /a1's answer only once node 1 is idle in the round, its own revisits done. The new
 // page is fetched in the round, before both nodes end; every page is revisited once, none twice.
+// Blocks until the node hash `key` says idle in round `round`, woken by Redis's keyspace
+// notifications of the hash rather than by polling: true when it did within `limit`.
+bool wait_for_idle_in_round(uint16_t port, const std::string& key, const std::string& round,
+                            std::chrono::milliseconds limit) {
+  const std::unique_ptr<redisContext, decltype(&redisFree)> events(redisConnect("127.0.0.1", port), &redisFree);
+  if (!events || events->err != 0) return false;
+  freeReplyObject(redisCommand(events.get(), "CONFIG SET notify-keyspace-events Kh"));
+  freeReplyObject(redisCommand(events.get(), "SUBSCRIBE __keyspace@0__:%s", key.c_str()));
+  RedisClient look(RedisEndpoint{"127.0.0.1", port});
+  const auto give_up = std::chrono::steady_clock::now() + limit;
+  // Looked at after subscribing, and again after each change of the hash: no change is missed.
+  for (;;) {
+    const RedisValue idle = look.command({"HGET", key, "idle"});
+    const RedisValue in_round = look.command({"HGET", key, "round"});
+    if (!idle.is_nil() && idle.text() == "1" && !in_round.is_nil() && in_round.text() == round) return true;
+    const auto left = std::chrono::duration_cast<std::chrono::microseconds>(give_up - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return false;
+    redisSetTimeout(events.get(), timeval{.tv_sec = left.count() / 1'000'000, .tv_usec = left.count() % 1'000'000});
+    void* change = nullptr;
+    if (redisGetReply(events.get(), &change) != REDIS_OK) return false;  // timed out
+    freeReplyObject(change);
+  }
+}
+
 TEST_F(ClusterRoundsTest, ARevisitRoundFetchesTheNewPagesALinkGivesAnotherNode) {
   std::vector<nlohmann::json> first(kRoundNodes);
   testing::run_concurrently(kRoundNodes, [&](int node) {
@@ -218,17 +243,7 @@ TEST_F(ClusterRoundsTest, ARevisitRoundFetchesTheNewPagesALinkGivesAnotherNode) 
   site_.before_answer([&](const SiteRequest& r) {
     if (r.host != 0 || r.path != "/a1") return;
     // Node 1 idle in round 1: its own revisits are done, and it must still wait for /new.
-    RedisClient look(RedisEndpoint{"127.0.0.1", redis_.port()});
-    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    while (std::chrono::steady_clock::now() < give_up) {
-      const RedisValue idle = look.command({"HGET", node1, "idle"});
-      const RedisValue round = look.command({"HGET", node1, "round"});
-      if (!idle.is_nil() && idle.text() == "1" && !round.is_nil() && round.text() == "1") {
-        node1_was_idle = true;
-        return;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));  // polling Redis for the event
-    }
+    node1_was_idle = wait_for_idle_in_round(redis_.port(), node1, "1", std::chrono::seconds(20));
   });
   std::vector<nlohmann::json> second(kRoundNodes);
   testing::run_concurrently(kRoundNodes, [&](int node) {
