@@ -22,9 +22,7 @@ class RecordOutcomeMerge : public rocksdb::MergeOperator {
         record = decode_url_record(url, std::string_view(in.existing_value->data(), in.existing_value->size()));
       }
       for (const rocksdb::Slice& operand : in.operand_list) {
-        const RecordOutcome outcome = decode_record_outcome(url, std::string_view(operand.data(), operand.size()));
-        if (!record) record = record_made_by(url, outcome);
-        apply_record_outcome(*record, outcome);
+        apply_record_operand(record, url, std::string_view(operand.data(), operand.size()));
       }
       if (!record) return false;  // RocksDB calls no merge without an operand
       out->new_value = encode_url_record(*record);

@@ -49,6 +49,12 @@ UrlRecord record_made_by(std::string_view url, const RecordOutcome& o) {
   return r;
 }
 
+void apply_record_operand(std::optional<UrlRecord>& record, std::string_view url, std::string_view operand) {
+  const RecordOutcome outcome = decode_record_outcome(url, operand);
+  if (!record) record = record_made_by(url, outcome);
+  apply_record_outcome(*record, outcome);
+}
+
 std::string encode_record_outcome(const RecordOutcome& o) {
   std::string out;
   out.reserve(48 + o.reason.size() + o.etag.size() + o.last_modified.size() + o.duplicate_of.size());

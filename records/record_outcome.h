@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -40,6 +41,11 @@ void apply_record_outcome(UrlRecord& record, const RecordOutcome& outcome);
 
 // The record an operand makes for `url` when the store holds none: queued, with its admission fields.
 UrlRecord record_made_by(std::string_view url, const RecordOutcome& outcome);
+
+// The operand `operand` of `url` applied to `record`, which it makes first when it holds none (the
+// store held no record): how both the store's merge operator and its pending batch apply one.
+// Throws CheckpointError when the operand does not decode.
+void apply_record_operand(std::optional<UrlRecord>& record, std::string_view url, std::string_view operand);
 
 // The operand of `outcome` (version 1); decode_record_outcome() is the inverse and throws
 // CheckpointError naming `url` and what is wrong (docs/records.md lists what it rejects).

@@ -208,15 +208,10 @@ UrlRecord RecordStore::resolve(std::string_view key, const PendingRecord& pendin
   const std::string_view url = url_of_record_key(key);
   std::optional<UrlRecord> record;
   if (stored != nullptr) record = decode(key, *stored);
-  for (const std::string& operand : pending.outcomes) {
-    RecordOutcome outcome;
-    try {
-      outcome = decode_record_outcome(url, operand);
-    } catch (const CheckpointError& e) {
-      throw_read_error(e.what());
-    }
-    if (!record) record = record_made_by(url, outcome);
-    apply_record_outcome(*record, outcome);
+  try {
+    for (const std::string& operand : pending.outcomes) apply_record_operand(record, url, operand);
+  } catch (const CheckpointError& e) {
+    throw_read_error(e.what());
   }
   return std::move(*record);  // a pending entry without a value holds an operand
 }
@@ -259,20 +254,15 @@ bool RecordStore::write_pending() {
   rocksdb::WriteBatch batch;
   for (const auto* entry : sorted) {
     const PendingRecord& pending = entry->second;
-    if (pending.value) {
-      const rocksdb::Status status = batch.Put(entry->first, *pending.value);
-      if (!status.ok()) {
-        record_failure(status.ToString());
-        return false;
-      }
-      continue;
+    // A record put is written whole; outcomes on a record not in the batch, as merge operands.
+    rocksdb::Status status;
+    if (pending.value) status = batch.Put(entry->first, *pending.value);
+    for (size_t i = 0; i < pending.outcomes.size() && status.ok(); ++i) {
+      status = batch.Merge(entry->first, pending.outcomes[i]);
     }
-    for (const std::string& operand : pending.outcomes) {
-      const rocksdb::Status status = batch.Merge(entry->first, operand);
-      if (!status.ok()) {
-        record_failure(status.ToString());
-        return false;
-      }
+    if (!status.ok()) {
+      record_failure(status.ToString());
+      return false;
     }
   }
   for (const auto& [key, value] : pending_digests_) {
