@@ -140,6 +140,10 @@ void JournalWriter::commit(bool always_sync) {
       bytes_ += held.size();
     }
     unsynced_ = false;
+    // append_now()s since the first block are in the file, so this fdatasync covers them. With
+    // nothing held either, nothing is pending: a count left standing would keep sync_loop's wait
+    // satisfied with nothing to commit, and it would spin holding mu_.
+    if (held_.empty()) pending_entries_ = 0;
   }
   const int error = file_system().sync_data(fd_);  // outside mu_: appends go on while the disk catches up
   if (error != 0) {

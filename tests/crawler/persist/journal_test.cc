@@ -8,7 +8,10 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <future>
+#include <memory>
 #include <string>
+#include <utility>
 
 #include "base/data_error.h"
 #include "crawler/persist/journal_records.h"
@@ -224,6 +227,37 @@ TEST_F(JournalTest, HeldRecordsReachTheFileAfterTheOutputsSyncOncePerGroup) {
   EXPECT_EQ(read_journal_file(path).records.size(), 51u);
   writer.sync();  // nothing held: the outputs are not synced again
   EXPECT_EQ(output_syncs, 1);
+}
+
+// A record written at once (append_now) while a group commit syncs the outputs is covered by that
+// commit's fdatasync. Its count must go with it: left standing, it kept the background thread's
+// wait satisfied with nothing to commit, and that thread spun holding the journal's lock, so the
+// crawl hung at its next append (seen under TSan in ResumeConcurrentTest).
+TEST_F(JournalTest, ARecordWrittenDuringAGroupCommitLeavesNothingPending) {
+  const fs::path path = dir_ / "j.log";
+  JournalOptions by_count;
+  by_count.group_interval = std::chrono::hours(1);
+  by_count.group_entries = 2;
+  std::promise<void> outputs_syncing;
+  bool first = true;
+  std::unique_ptr<JournalWriter> writer;
+  writer = std::make_unique<JournalWriter>(path, by_count, [&] {
+    if (!std::exchange(first, false)) return;
+    JournalBatch dispatched;
+    add_record(dispatched, DispatchedRecord{"http://a.test/2"});
+    add_record(dispatched, DispatchedRecord{"http://a.test/3"});
+    writer->append_now(dispatched);  // a whole group's worth, written during the commit
+    outputs_syncing.set_value();
+  });
+  JournalBatch completed;
+  add_record(completed, CompletedRecord{"http://a.test/0", 200, 10, 1});
+  add_record(completed, CompletedRecord{"http://a.test/1", 200, 10, 1});
+  writer->append(completed);  // a group: the background thread commits it
+  outputs_syncing.get_future().wait();
+  writer->sync();  // waits for the background commit, then needs the lock the spin held
+  EXPECT_EQ(read_journal_file(path).records.size(), 4u);
+  EXPECT_EQ(writer->failure(), "");
+  writer.reset();
 }
 
 // An output whose fdatasync fails: the held records are never written (their pages' records may be
