@@ -5,8 +5,8 @@
 //
 // Prints markdown: one row per structure with bits per key at the end and the worst and best seen
 // at any point of the growth (sampled every 4096 keys, so every seal and shard switch is caught
-// within 4096 keys; the worst also once past 8x START and past START/a, where active layers of
-// a·keys take over from START-key ones), batch insert ns per key as wall time and as CPU time of the
+// within 4096 keys; the worst also once past 8x START and past min(START, kMinActiveKeys)/a, where
+// active layers of a·keys take over from the floor's), batch insert ns per key as wall time and as CPU time of the
 // whole process (the rebuild thread included), batch lookup ns per key (hits, then PROBES absent keys), the measured
 // FPR, false negatives among the keys whose insert returned kNew, rebuilds, and the peak bytes a rebuild held beside
 // the filter. A seal waits for the previous rebuild, so insert wall time includes what the rebuild thread could not
@@ -51,11 +51,17 @@ struct Figures {
   double insert_wall_ns = 0, insert_cpu_ns = 0;
   double bits_end = 0, bits_worst = 0, bits_best = 1e9;
   double bits_worst_grown = 0;    // worst once the filter holds 8x START keys
-  double bits_worst_settled = 0;  // worst once it holds START/a keys (active layers of a·keys, not START)
+  double bits_worst_settled = 0;  // worst once active layers are a·keys, not their floor (settled_from())
   double hit_ns = 0, miss_ns = 0;
   uint64_t false_positives = 0, missing = 0, layers = 0;
   uint64_t unrecorded = 0;  // inserts answered kSeen by a false positive (never recorded)
 };
+
+// Where a seal's active layer is a·keys rather than its floor, min(START, kMinActiveKeys).
+uint64_t settled_from(uint64_t start) {
+  return static_cast<uint64_t>(static_cast<double>(std::min(start, seenfilter::kMinActiveKeys)) /
+                               seenfilter::kTieredActiveRatio);
+}
 
 // Grows `filter` over [0, end), sampling bits per key once the filter holds `start` keys.
 Figures measure(SeenFilter& filter, uint64_t start, uint64_t end, uint64_t probes) {
@@ -74,7 +80,7 @@ Figures measure(SeenFilter& filter, uint64_t start, uint64_t end, uint64_t probe
       f.bits_worst = std::max(f.bits_worst, s.bits_per_key);
       f.bits_best = std::min(f.bits_best, s.bits_per_key);
       if (at >= 8 * start) f.bits_worst_grown = std::max(f.bits_worst_grown, s.bits_per_key);
-      if (static_cast<double>(at) >= static_cast<double>(start) / seenfilter::kTieredActiveRatio) {
+      if (at >= settled_from(start)) {
         f.bits_worst_settled = std::max(f.bits_worst_settled, s.bits_per_key);
       }
     }
@@ -142,11 +148,12 @@ Figures measure_libbloom(uint64_t end, uint64_t probes, int& k) {
 
 void print_row(const char* name, uint64_t start, uint64_t end, uint64_t probes, const Figures& f, const char* extra) {
   std::printf(
-      "| %llu -> %llu | %s | %.2f | %.2f - %.2f (%.2f past 8x, %.2f past %.0fx) | %.1f / %.1f | %.1f / %.1f | %llu / "
+      "| %llu -> %llu | %s | %.2f | %.2f - %.2f (%.2f past 8x, %.2f past %llu keys) | %.1f / %.1f | %.1f / %.1f | %llu "
+      "/ "
       "%llu = %.3g | %llu | %s |\n",
       static_cast<unsigned long long>(start), static_cast<unsigned long long>(end), name, f.bits_end, f.bits_best,
-      f.bits_worst, f.bits_worst_grown, f.bits_worst_settled, 1 / seenfilter::kTieredActiveRatio, f.insert_wall_ns,
-      f.insert_cpu_ns, f.hit_ns, f.miss_ns, static_cast<unsigned long long>(f.false_positives),
+      f.bits_worst, f.bits_worst_grown, f.bits_worst_settled, static_cast<unsigned long long>(settled_from(start)),
+      f.insert_wall_ns, f.insert_cpu_ns, f.hit_ns, f.miss_ns, static_cast<unsigned long long>(f.false_positives),
       static_cast<unsigned long long>(probes), static_cast<double>(f.false_positives) / static_cast<double>(probes),
       static_cast<unsigned long long>(f.missing), extra);
 }

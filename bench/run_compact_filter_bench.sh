@@ -36,7 +36,7 @@ cmake --build "$BUILD_DIR" -j2 --target compact_filter_bench compact_growth_benc
   echo
   echo "## The compact SeenFilter grown, beside the layered one (compact_growth_bench)"
   echo
-  echo "| growth | structure | bits/key at the end | bits/key best - worst while growing (worst once past 8x START, and once past START/a = 20x) | batch insert ns/key wall / process CPU | batch lookup ns/key hit / miss | false positives / absent probes | false negatives | notes |"
+  echo "| growth | structure | bits/key at the end | bits/key best - worst while growing (worst once past 8x START, and once past min(START, 4096)/a keys, where active layers are a·keys) | batch insert ns/key wall / process CPU | batch lookup ns/key hit / miss | false positives / absent probes | false negatives | notes |"
   echo "|---|---|---|---|---|---|---|---|---|"
   for pair in $GROWTH; do
     nice -n 10 "$BUILD_DIR/bench/compact_growth_bench" "${pair%%:*}" "${pair##*:}" "$PROBES" "${TMPDIR:-/tmp}/compact-growth-$$"

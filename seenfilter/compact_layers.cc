@@ -292,8 +292,9 @@ bool CompactLayers::seal(uint32_t generation) {
     log_.flush();  // the rebuild reads the file
     keys = log_.keys();
   }
-  const auto capacity = std::max<uint64_t>(
-      options_.initial_capacity, static_cast<uint64_t>(std::ceil(static_cast<double>(keys) * kTieredActiveRatio)));
+  const auto capacity =
+      std::max<uint64_t>(std::min<uint64_t>(options_.initial_capacity, kMinActiveKeys),
+                         static_cast<uint64_t>(std::ceil(static_cast<double>(keys) * kTieredActiveRatio)));
   const LayerGeometry g = size_layer(next_layer_index_ % SeenFilter::kMaxLayers, capacity, bloom_share_);
   const uint64_t needed = compact_bytes_locked() + compact_bytes_for(keys, budget_.big_fingerprint_bits) +
                           active_->bits->geometry().bytes() + g.bytes();

@@ -68,7 +68,13 @@ FprBudget split_fpr_budget(double target_fpr, double active_ratio);
 // Lookups test the big level, every run and the Bloom layers, so the union bound is
 //   2^-f_big + max_runs · 2^-f_run + 2 · bloom share.
 inline constexpr double kTieredActiveRatio = 1.0 / 20;  // a: active keys per key held at a seal
-inline constexpr double kMergeRatio = 1.0 / 3;          // r: runs' keys per big-level key before a merge
+// The smallest active layer a seal makes: max(min(initial_capacity, this), a·keys) keys. Keeping
+// initial_capacity as the floor (the previous rule) held a at up to 1/8 until 20x the initial
+// capacity, so the peak per key was up to 35-43 bits there; a floor of 4096 keys reaches a from
+// 82k keys on whatever the initial capacity, while each job still covers enough keys that its fixed
+// cost (files, an fsync) stays small (A/B at 10k -> 1M, docs/seenfilter.md "Active layer floor").
+inline constexpr uint64_t kMinActiveKeys = uint64_t{1} << 12;
+inline constexpr double kMergeRatio = 1.0 / 3;  // r: runs' keys per big-level key before a merge
 // The most runs a filter or its manifest may have (max_runs() of the chosen ratios is 6).
 inline constexpr uint32_t kMaxRuns = 16;
 // Cells per key of the shards the budget is sized for (fuse shards of 2^15-2^17 keys: 1.17-1.2).

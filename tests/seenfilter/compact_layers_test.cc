@@ -94,11 +94,11 @@ TEST(CompactLayers, RandomSequencesNeverLoseAKey) {
 // inserts and snapshots there.
 class JobHold {
  public:
-  // Holds only where `only_if` (if given) is true there.
-  JobHold(seenfilter::CompactLayers& layers, std::string step, std::function<bool()> only_if)
-      : step_(std::move(step)), only_if_(std::move(only_if)) {
+  // Holds at the first step for which `hold_at` is true.
+  JobHold(seenfilter::CompactLayers& layers, std::function<bool(std::string_view step)> hold_at)
+      : hold_at_(std::move(hold_at)) {
     layers.set_rebuild_progress([this](std::string_view at) {
-      const bool here = at == step_ && (!only_if_ || only_if_());
+      const bool here = hold_at_(at);
       std::unique_lock lock(mu_);
       if (at == "run switched" || at == "rebuild done") ++jobs_done_;
       if (here && !held_) {
@@ -129,8 +129,7 @@ class JobHold {
   }
 
  private:
-  std::string step_;
-  std::function<bool()> only_if_;
+  std::function<bool(std::string_view)> hold_at_;
   std::mutex mu_;
   std::condition_variable cv_;
   bool held_ = false, released_ = false;
@@ -143,27 +142,34 @@ size_t bloom_layers(const SeenFilter& filter) {
       std::count_if(s.layers.begin(), s.layers.end(), [](const LayerStats& l) { return l.kind == "bloom"; }));
 }
 
-bool has_runs(const SeenFilter& filter) {
+// A run some of whose shards a merge has dropped: it holds fewer bits per key than a whole run's
+// f_run, the fewest any fuse shard at f_run takes.
+bool has_partly_dropped_run(const SeenFilter& filter, double target_fpr) {
+  const double whole =
+      seenfilter::split_tiered_budget(target_fpr, seenfilter::kTieredActiveRatio, seenfilter::kMergeRatio)
+          .run_fingerprint_bits;
   const SeenFilterStats s = filter.stats(false);
-  return std::any_of(s.layers.begin(), s.layers.end(), [](const LayerStats& l) { return l.kind == "run"; });
+  return std::any_of(s.layers.begin(), s.layers.end(),
+                     [&](const LayerStats& l) { return l.kind == "run" && l.bits_per_key < whole; });
 }
 
-// A snapshot taken while a job is held at `step` (a frozen layer beside the active one; during a
-// merge, big shards of two generations and a run whose first shard is dropped) reloads with every
-// key, and the reloaded filter finishes the job itself. Active layers of 2^16 keys make runs of
-// 2^16 keys in as many shards as the big level's (4 from 262k keys on), so a merge drops a run's
-// shard 0 with the big level's.
-void snapshot_mid_job_reloads_every_key(const std::string& step, bool merge) {
+// A snapshot taken while a job is held (a frozen layer beside the active one; during a merge, big
+// shards of two generations and a run whose first shard is dropped) reloads with every key, and
+// the reloaded filter finishes the job itself. A run is split in fewer shards than the big level
+// (at least 2^14 keys each), so a merge drops a run's shard only once every big shard under it is
+// switched; runs have two shards from about 2^15 * 20 = 655k keys on, so the merge case grows the
+// filter to a million keys before it holds (not scaled down for the sanitizer builds).
+void snapshot_mid_job_reloads_every_key(const std::function<bool(std::string_view, const SeenFilter&)>& hold_at,
+                                        uint64_t n, bool merge) {
   testing::TempDir dir;
   auto filter = std::make_unique<SeenFilter>(compact_options(dir, 1 << 16, 1e-6));
-  const uint64_t n = 400'000 / testing::kScale;
   std::vector<uint64_t> recorded;  // a false positive's kSeen records nothing
   for (uint64_t i = 0; i < n; ++i) {
     if (filter->insert(testing::url_key(i))) recorded.push_back(i);
   }
   filter->compact_layers()->wait_for_rebuild();
   const SeenFilter* live = filter.get();
-  JobHold hold(*filter->compact_layers(), step, [&] { return !merge || has_runs(*live); });
+  JobHold hold(*filter->compact_layers(), [&](std::string_view step) { return hold_at(step, *live); });
   uint64_t id = n;
   // Fill the active layer until it seals (a frozen layer appears), then see whether that seal's job
   // reaches the step: inserting on could fill the new active layer too, whose seal would wait for
@@ -195,10 +201,18 @@ void snapshot_mid_job_reloads_every_key(const std::string& step, bool merge) {
   for (const uint64_t i : recorded) ASSERT_TRUE(filter->contains(testing::url_key(i))) << i;
 }
 
-TEST(CompactLayers, SnapshotMidMergeReloadsEveryKey) { snapshot_mid_job_reloads_every_key("shard 0 switched", true); }
+TEST(CompactLayers, SnapshotMidMergeReloadsEveryKey) {
+  snapshot_mid_job_reloads_every_key(
+      [](std::string_view step, const SeenFilter& filter) {
+        return step.starts_with("shard ") && step.ends_with(" switched") && has_partly_dropped_run(filter, 1e-6);
+      },
+      1'000'000, true);
+}
 
 TEST(CompactLayers, SnapshotMidRunBuildReloadsEveryKey) {
-  snapshot_mid_job_reloads_every_key("run shard 0 built", false);
+  snapshot_mid_job_reloads_every_key(
+      [](std::string_view step, const SeenFilter&) { return step == "run shard 0 built"; }, 400'000 / testing::kScale,
+      false);
 }
 
 // At 1e-3 a million absent keys expect 1000 false positives: the bound is the target plus four
@@ -227,17 +241,20 @@ TEST(CompactLayers, MeasuredFprWithinTheTargetsConfidenceInterval) {
 TEST(CompactLayers, GrownFilterStaysWithinTheBitsPerKeyBound) {
   testing::TempDir dir;
   SeenFilter filter(compact_options(dir, 10'000, 1e-6));
-  // Not scaled down for the sanitizer builds (testing::kScale): the bound holds only past 1/a times
-  // the initial capacity, and 20x of 10,000 keys is what it samples from.
+  // Not scaled down for the sanitizer builds (testing::kScale): the bound holds once the active
+  // layers are a·keys (a = 1/20), not their floor of min(initial capacity, kMinActiveKeys) keys:
+  // from 4096/a = 82k keys on. Every sample from there is within the tiered peak model
+  // (compact_math.h) at the largest big-level, run and Bloom bits per key seen. (With the initial
+  // capacity as the floor, the samples between 82k and 200k keys were up to 34-43 bits per key.)
   const uint64_t n = 500'000;
+  const auto settled =
+      static_cast<uint64_t>(static_cast<double>(seenfilter::kMinActiveKeys) / seenfilter::kTieredActiveRatio);
   uint64_t recorded = 0;
-  // Past 1/a times the initial capacity (active layers of a·keys, a = 1/20), every sample is within
-  // the tiered peak model (compact_math.h) at the largest big-level, run and Bloom bits per key seen.
   double most = 0, compact_most = 0, run_most = 0, bloom_most = 0;
   uint64_t samples_with_runs = 0;
   for (uint64_t i = 0; i < n; ++i) {
     recorded += filter.insert(testing::url_key(i)) ? 1 : 0;
-    if (i >= 200'000 && i % 1024 == 0) {
+    if (i >= settled && i % 1024 == 0) {
       const SeenFilterStats sample = filter.stats(false);
       most = std::max(most, sample.bits_per_key);
       compact_most = std::max(compact_most, sample.layers.front().bits_per_key);
