@@ -104,6 +104,7 @@ struct FetchConfig {
   std::uint64_t max_decoded_bytes = 50ull << 20;  // after content decoding (gzip bombs)
   std::uint64_t max_header_bytes = 64ull << 10;
   int max_redirects = 5;
+  int transport_retries = 1;  // times a URL whose fetch got no response at all is fetched again
   int max_links_per_page = 10000;
   std::uint64_t max_parse_bytes = 1ull << 20;  // of an HTML page, parsed for links (docs/links.md)
   std::vector<std::string> accepted_content_types = {"text/html", "application/xhtml+xml"};

@@ -92,6 +92,7 @@ void describe(V& v, S& c) {
   v.field("max_decoded_bytes", c.max_decoded_bytes, IntRange{1024});
   v.field("max_header_bytes", c.max_header_bytes, IntRange{1024});
   v.field("max_redirects", c.max_redirects, IntRange{0, 100});
+  v.field("transport_retries", c.transport_retries, kNonNegative);
   v.field("max_links_per_page", c.max_links_per_page, kPositive);
   v.field("max_parse_bytes", c.max_parse_bytes, IntRange{1024});
   v.field("accepted_content_types", c.accepted_content_types, Text{check_content_type});

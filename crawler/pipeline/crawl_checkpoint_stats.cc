@@ -49,6 +49,7 @@ void CrawlStats::add_saved(const nlohmann::json& saved) {
       {"/fetches/host_unreachable", &CrawlStats::host_unreachable},
       {"/fetches/requeued_at_stop", &CrawlStats::pages_requeued},
       {"/fetches/retried_after_backoff", &CrawlStats::pages_retried},
+      {"/fetches/retried_after_transport_error", &CrawlStats::transport_retried},
       {"/fetches/sitemaps_fetched", &CrawlStats::sitemaps_fetched},
       {"/fetches/sitemap_urls", &CrawlStats::sitemap_urls},
       {"/links/discovered", &CrawlStats::links_discovered},

@@ -145,6 +145,7 @@ CrawlerSettings settings_from_config(const CrawlConfig& c) {
   s.backoff.on_429_503 = c.politeness.backoff.on_429_503;
   s.backoff.max_retry_after = seconds(c.politeness.backoff.max_retry_after_s);
   s.backoff.max_retries = uint32_t(c.politeness.backoff.max_retries);
+  s.transport_retries = uint32_t(c.fetch.transport_retries);
   s.group_by_ip = c.politeness.group_by == "ip" || c.politeness.group_by_ip;
   s.frontier.group_of = politeness_group_of(s.group_by_ip, c.politeness.group_by);
   s.recrawl = c.recrawl;

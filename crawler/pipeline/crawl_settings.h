@@ -64,6 +64,7 @@ struct CrawlerSettings {
   bool write_warc = false;  // OUTPUT/warc/*.warc.gz (docs/warc.md)
   uint64_t warc_max_file_bytes = 1000ull << 20;
   BackoffSettings backoff;                         // 429/503: host back-off and URL retries
+  uint32_t transport_retries = 1;                  // re-fetches of a URL that got no response (host_outcome.h)
   bool group_by_ip = false;                        // hosts on one IP address share one politeness clock
   bool progress = false;                           // a live progress line on stderr (off a terminal: a line in the log)
   std::chrono::seconds progress_log_interval{10};  // off a terminal

@@ -76,6 +76,10 @@ void CrawlStats::add_drop(const char* reason, uint64_t n) { bump(mu_, drops_by_r
 
 void CrawlStats::add_outcome(const std::string& outcome) { bump(mu_, outcomes_, outcome); }
 
+void CrawlStats::add_retry(RetryCause cause) {
+  (cause == RetryCause::kBackoff ? pages_retried : transport_retried).fetch_add(1, std::memory_order_relaxed);
+}
+
 nlohmann::json CrawlStats::to_json() const {
   auto v = [](const Counter& c) { return c.load(std::memory_order_relaxed); };
   const auto top = duplicates_.top(kReportedHosts);
@@ -101,6 +105,7 @@ nlohmann::json CrawlStats::to_json() const {
         {"host_unreachable", v(host_unreachable)},
         {"requeued_at_stop", v(pages_requeued)},
         {"retried_after_backoff", v(pages_retried)},
+        {"retried_after_transport_error", v(transport_retried)},
         {"sitemaps_fetched", v(sitemaps_fetched)},
         {"sitemap_urls", v(sitemap_urls)}}},
       {"revisits", revisits.to_json()},

@@ -17,6 +17,7 @@
 #include "crawler/output/status_file.h"
 #include "crawler/pipeline/duplicate_counts.h"
 #include "crawler/pipeline/fetch_latency.h"
+#include "crawler/pipeline/host_outcome.h"
 #include "crawler/pipeline/recent_errors.h"
 #include "crawler/pipeline/revisit_stats.h"
 
@@ -44,6 +45,7 @@ struct CrawlStats {
   Counter host_unreachable{0};    // the host did not resolve or refused connections
   Counter pages_requeued{0};      // in flight at a stop, put back
   Counter pages_retried{0};       // 429/503 responses whose URL was queued again (not in pages_fetched)
+  Counter transport_retried{0};   // fetches with no response whose URL was queued again (not in failures)
   Counter sitemaps_fetched{0};
   Counter sitemap_urls{0};  // <loc>s read from sitemaps (each then counted as a link)
 
@@ -86,6 +88,7 @@ struct CrawlStats {
   void add_refusal(const char* reason);
   void add_drop(const char* reason, uint64_t n = 1);
   void add_outcome(const std::string& outcome);  // a record of pages.jsonl
+  void add_retry(RetryCause cause);              // an attempt whose URL was queued again
 
   nlohmann::json to_json() const;
   // The status file's counters from these (sample_status()).

@@ -79,7 +79,7 @@ Crawler::Crawler(CrawlerSettings settings, std::unique_ptr<CrawlCheckpoint> resu
       frontier_store_{frontier_store_directory(settings_)},
       frontier_(CrawlCheckpointer::make_frontier(settings_, resume.get())),
       robots_(settings_.robots),
-      backoff_retries_(settings_.backoff.max_retries),
+      fetch_retries_(settings_.backoff.max_retries, settings_.transport_retries),
       page_log_(settings_.write_pages ? std::make_unique<PageLog>(settings_.output_dir, settings_.write_edges)
                                       : nullptr),
       warc_(settings_.write_warc
@@ -483,11 +483,11 @@ bool Crawler::settle_page(const PageRequest& page, const FetchResult& result) {
   const Clock::time_point now = Clock::now();
   CheckpointGate::Pass pass(checkpointer_->gate());
   const HostOutcome outcome = host_outcome(result, now, settings_.backoff);
-  if (backoff_retries_.take(page.lease.entry.url, outcome)) {
-    // 429/503: the host backs off and the URL waits at the head of its queue for the retry;
-    // this response is not the page's record (the final attempt's is).
+  if (const std::optional<RetryCause> retry = fetch_retries_.take(page.lease.entry.url, result, outcome)) {
+    // 429/503 (the host backs off) or no response at all: the URL waits at the head of its queue
+    // for the retry; this attempt is not the page's record (the final attempt's is).
     frontier_.retry(page.lease, now, outcome);
-    stats_.pages_retried.fetch_add(1, std::memory_order_relaxed);
+    stats_.add_retry(*retry);
     checkpointer_->on_page_requeued(result.id);
     return false;
   }

@@ -4,7 +4,7 @@
 //   parse workers: a page's links → canonicalize → scope → seen filter (one batch insert per
 //   page) → frontier; a robots.txt's rules → robots cache; a sitemap's <loc>s → the same admit
 // Rooms it uses: Scope (scope.h), SeenFilter, Frontier, RobotsCache, Fetcher, PageLog and
-// WarcWriter (output), CrawlStats (the report's counters), BackoffRetries (host_outcome.h),
+// WarcWriter (output), CrawlStats (the report's counters), FetchRetries (host_outcome.h),
 // RequestTable (requests out at the fetcher or waiting to be sent; each a PageRequest or a
 // RobotsRequest, crawl_request.h) and CrawlCheckpointer (checkpoints, the journal, --audit).
 // The scheduler dispatches ready URLs while fewer than `max_in_flight` transfers are out; parsing
@@ -316,7 +316,7 @@ class Crawler {
   RemovedWhenDone frontier_store_;
   Frontier frontier_;
   RobotsCache robots_;
-  BackoffRetries backoff_retries_;
+  FetchRetries fetch_retries_;
   CrawlStats stats_;
   std::unique_ptr<PageLog> page_log_;
   std::unique_ptr<WarcWriter> warc_;

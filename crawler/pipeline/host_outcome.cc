@@ -33,19 +33,31 @@ HostOutcome host_outcome(const FetchResult& result, Clock::time_point now, const
   return HostOutcome::ok();
 }
 
-bool BackoffRetries::take(const std::string& url, const HostOutcome& outcome) {
+std::optional<RetryCause> retry_cause(const FetchResult& result, const HostOutcome& outcome) {
+  if (outcome.kind == HostOutcome::Kind::kBackoff) return RetryCause::kBackoff;
+  const bool unanswered = result.outcome == FetchOutcome::kConnectFailed ||
+                          (result.outcome == FetchOutcome::kConnectionReset && result.header_bytes == 0);
+  if (unanswered) return RetryCause::kTransportError;
+  return std::nullopt;
+}
+
+std::optional<RetryCause> FetchRetries::take(const std::string& url, const FetchResult& result,
+                                             const HostOutcome& outcome) {
+  const std::optional<RetryCause> cause = retry_cause(result, outcome);
   std::lock_guard<std::mutex> lock(mu_);
-  if (outcome.kind != HostOutcome::Kind::kBackoff) {
+  if (!cause) {
     if (!retries_.empty()) retries_.erase(url);  // a URL that was retried is done
-    return false;
+    return std::nullopt;
   }
-  uint32_t& retries = retries_[url];
-  if (retries >= max_retries_) {
+  Counts& counts = retries_[url];
+  const bool backoff = *cause == RetryCause::kBackoff;
+  uint32_t& retries = backoff ? counts.backoff : counts.transport;
+  if (retries >= (backoff ? max_backoff_ : max_transport_)) {
     retries_.erase(url);
-    return false;
+    return std::nullopt;
   }
   ++retries;
-  return true;
+  return cause;
 }
 
 }  // namespace bloomcrawl

@@ -228,6 +228,7 @@ void serve_path(Connection& connection, const std::string& path) {
   if (path == S::kBinaryAsHtml) return serve_fixed(connection, "text/html", S::body_of(path));
   if (path == S::kInvalidUtf8) return serve_fixed(connection, "text/html; charset=utf-8", S::body_of(path));
   if (path == S::kDeepNesting) return serve_fixed(connection, "text/html", S::body_of(path));
+  if (path == S::kNoResponseOnce) return serve_fixed(connection, "text/html", S::body_of(path));
   if (path == S::kGzipPage) {
     const std::string compressed = make_gzip_encoder()->encode(S::body_of(path), true);
     connection.send(
@@ -258,11 +259,13 @@ const std::string& HostileServer::body_of(std::string_view path) {
   static const std::string invalid_utf8 = invalid_utf8_body();
   static const std::string deep = deep_nesting_body();
   static const std::string gzip_page = gzip_page_body();
+  static const std::string answered = "<html><body>answered the second time</body></html>";
   static const std::string none;
   if (path == kBinaryAsHtml) return binary;
   if (path == kInvalidUtf8) return invalid_utf8;
   if (path == kDeepNesting) return deep;
   if (path == kGzipPage) return gzip_page;
+  if (path == kNoResponseOnce) return answered;
   return none;
 }
 
@@ -333,7 +336,20 @@ void HostileServer::serve(int fd) {
     return;
   }
   const std::string path = connection.read_request_path();
-  if (!path.empty()) serve_path(connection, path);
+  if (path.empty()) return;
+  if (count_request(path) == 1 && path == kNoResponseOnce) return;  // closed without a byte
+  serve_path(connection, path);
+}
+
+size_t HostileServer::count_request(const std::string& path) {
+  std::lock_guard lock(requests_mutex_);
+  return ++requests_[path];
+}
+
+size_t HostileServer::requests(std::string_view path) const {
+  std::lock_guard lock(requests_mutex_);
+  const auto found = requests_.find(path);
+  return found == requests_.end() ? 0 : found->second;
 }
 
 }  // namespace bloomcrawl::testing

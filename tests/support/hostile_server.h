@@ -11,6 +11,8 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -42,6 +44,7 @@ class HostileServer {
   static constexpr const char* kLyingLengthShort = "/lying-length-short";    // claims less, sends more
   static constexpr const char* kHugeContentLength = "/huge-content-length";  // declares 100 GB
   static constexpr const char* kNoResponse = "/no-response";                 // closes without a byte
+  static constexpr const char* kNoResponseOnce = "/no-response-once";        // as kNoResponse, then a page
   static constexpr const char* kNotHttp = "/not-http";                       // answers with non-HTTP text
 
   static constexpr uint64_t kBombDecodedBytes = uint64_t{1} << 30;
@@ -56,6 +59,8 @@ class HostileServer {
   uint16_t port() const { return port_; }
   std::string url(std::string_view path) const;
   size_t connections() const { return connections_.load(); }
+  // Requests whose head named `path` (the query cut off), counted as they arrive.
+  size_t requests(std::string_view path) const;
   // The exact body served for the fixed-content paths (binary, invalid UTF-8, deep nesting, gzip
   // page), so a test can compare what the client kept.
   static const std::string& body_of(std::string_view path);
@@ -67,11 +72,14 @@ class HostileServer {
   void accept_loop();
   void serve(int fd);
   bool stopping() const;
+  size_t count_request(const std::string& path);  // this request's number for its path, from 1
 
   int listen_fd_ = -1;
   int stop_pipe_[2] = {-1, -1};  // readable once stop() ran: every wait polls it
   uint16_t port_ = 0;
   std::atomic<size_t> connections_{0};
+  mutable std::mutex requests_mutex_;
+  std::map<std::string, size_t, std::less<>> requests_;  // path -> requests
   std::thread accept_thread_;
   std::mutex threads_mutex_;
   std::vector<std::thread> connection_threads_;

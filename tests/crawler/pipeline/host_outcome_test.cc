@@ -1,4 +1,5 @@
-// host_outcome(): what a page response does to its host and URL; parse_retry_after() with its cap.
+// host_outcome(): what a page response does to its host and URL; parse_retry_after() with its cap;
+// retry_cause() and FetchRetries: which attempts are fetched again, and how often.
 #include "crawler/pipeline/host_outcome.h"
 
 #include <gtest/gtest.h>
@@ -71,19 +72,69 @@ TEST(HostOutcome, ATruncatedPageIsNoHostError) {
   EXPECT_EQ(host_outcome(cut, Clock::now(), BackoffSettings{}).kind, HostOutcome::Kind::kOk);
 }
 
-TEST(BackoffRetries, RetriesAUrlAtMostMaxRetriesTimesThenForgetsIt) {
-  BackoffRetries retries(2);
+FetchResult failure(FetchOutcome outcome, uint64_t header_bytes = 0) {
+  FetchResult r;
+  r.outcome = outcome;
+  r.header_bytes = header_bytes;
+  return r;
+}
+
+// docs/design.md: only a fetch the server cannot have answered is fetched again for a transport
+// failure; a timeout or a reset after part of a response may have been served.
+TEST(RetryCause, OnlyBackOffsAndFetchesWithNoResponseAtAll) {
+  const HostOutcome error = HostOutcome::error();
+  EXPECT_EQ(retry_cause(response(503), HostOutcome::backoff()), RetryCause::kBackoff);
+  EXPECT_EQ(retry_cause(failure(FetchOutcome::kConnectFailed), error), RetryCause::kTransportError);
+  EXPECT_EQ(retry_cause(failure(FetchOutcome::kConnectionReset), error), RetryCause::kTransportError);
+  EXPECT_EQ(retry_cause(failure(FetchOutcome::kConnectionReset, /*header_bytes=*/17), error), std::nullopt);
+  for (const FetchOutcome outcome :
+       {FetchOutcome::kTimeout, FetchOutcome::kDnsFailed, FetchOutcome::kBlockedAddress, FetchOutcome::kHeaderTooLarge,
+        FetchOutcome::kProtocolError, FetchOutcome::kTlsError, FetchOutcome::kOtherError}) {
+    EXPECT_EQ(retry_cause(failure(outcome), error), std::nullopt) << fetch_outcome_name(outcome);
+  }
+  EXPECT_EQ(retry_cause(response(500), error), std::nullopt);
+  EXPECT_EQ(retry_cause(response(200), HostOutcome::ok()), std::nullopt);
+}
+
+TEST(FetchRetries, RetriesAUrlAtMostMaxRetriesTimesThenForgetsIt) {
+  FetchRetries retries(2, 0);
+  const FetchResult answered = response(503);
   const HostOutcome backoff = HostOutcome::backoff();
-  EXPECT_TRUE(retries.take("http://a/", backoff));
-  EXPECT_TRUE(retries.take("http://a/", backoff));
-  EXPECT_TRUE(retries.take("http://b/", backoff));   // counted per URL
-  EXPECT_FALSE(retries.take("http://a/", backoff));  // the last answer is the page's record
-  EXPECT_TRUE(retries.take("http://a/", backoff));   // ...and the count starts over
-  EXPECT_FALSE(retries.take("http://b/", HostOutcome::ok()));
-  EXPECT_TRUE(retries.take("http://b/", backoff));  // a success forgot b's count
-  EXPECT_TRUE(retries.take("http://b/", backoff));
-  EXPECT_FALSE(retries.take("http://c/", HostOutcome::error()));
-  EXPECT_FALSE(BackoffRetries(0).take("http://a/", backoff));
+  EXPECT_EQ(retries.take("http://a/", answered, backoff), RetryCause::kBackoff);
+  EXPECT_EQ(retries.take("http://a/", answered, backoff), RetryCause::kBackoff);
+  EXPECT_EQ(retries.take("http://b/", answered, backoff), RetryCause::kBackoff);  // counted per URL
+  EXPECT_EQ(retries.take("http://a/", answered, backoff), std::nullopt);  // the last answer is the page's record
+  EXPECT_EQ(retries.take("http://a/", answered, backoff), RetryCause::kBackoff);  // ...and the count starts over
+  EXPECT_EQ(retries.take("http://b/", response(200), HostOutcome::ok()), std::nullopt);
+  EXPECT_EQ(retries.take("http://b/", answered, backoff), RetryCause::kBackoff);  // a success forgot b's count
+  EXPECT_EQ(retries.take("http://b/", answered, backoff), RetryCause::kBackoff);
+  EXPECT_EQ(retries.take("http://c/", response(500), HostOutcome::error()), std::nullopt);
+  EXPECT_EQ(FetchRetries(0, 0).take("http://a/", answered, backoff), std::nullopt);
+}
+
+TEST(FetchRetries, ATransportFailureIsRetriedUpToItsOwnLimit) {
+  FetchRetries retries(0, 1);
+  const FetchResult reset = failure(FetchOutcome::kConnectionReset);
+  const HostOutcome error = HostOutcome::error();
+  EXPECT_EQ(retries.take("http://a/", reset, error), RetryCause::kTransportError);
+  EXPECT_EQ(retries.take("http://a/", reset, error), std::nullopt);  // the second failure is the record
+  EXPECT_EQ(retries.take("http://a/", failure(FetchOutcome::kConnectFailed), error), RetryCause::kTransportError);
+  EXPECT_EQ(retries.take("http://a/", response(200), HostOutcome::ok()), std::nullopt);
+  EXPECT_EQ(retries.take("http://a/", reset, error), RetryCause::kTransportError);  // the success forgot the count
+  EXPECT_EQ(retries.take("http://b/", failure(FetchOutcome::kTimeout), error), std::nullopt);
+  EXPECT_EQ(FetchRetries(2, 0).take("http://a/", reset, error), std::nullopt);  // transport_retries 0
+}
+
+TEST(FetchRetries, TheTwoLimitsAreCountedApart) {
+  FetchRetries retries(1, 1);
+  const FetchResult reset = failure(FetchOutcome::kConnectionReset);
+  // One of each, in either order: a back-off does not use up the transport retry, nor the reverse.
+  EXPECT_EQ(retries.take("http://a/", reset, HostOutcome::error()), RetryCause::kTransportError);
+  EXPECT_EQ(retries.take("http://a/", response(429), HostOutcome::backoff()), RetryCause::kBackoff);
+  EXPECT_EQ(retries.take("http://a/", reset, HostOutcome::error()), std::nullopt);
+  EXPECT_EQ(retries.take("http://b/", response(503), HostOutcome::backoff()), RetryCause::kBackoff);
+  EXPECT_EQ(retries.take("http://b/", reset, HostOutcome::error()), RetryCause::kTransportError);
+  EXPECT_EQ(retries.take("http://b/", response(503), HostOutcome::backoff()), std::nullopt);
 }
 
 }  // namespace
