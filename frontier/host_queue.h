@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/prefetch.h"
 #include "frontier/host_queue_chunks.h"
 
 namespace bloomcrawl {
@@ -56,7 +57,7 @@ class HostQueue {
   void pin(PinnedRecords& records, std::vector<PinnedBucket>& buckets) const;
   // Cache hints for a caller about to pin many queues: the bucket array, then (once that is
   // cached) the head chunks. Issued a few hosts ahead, the misses overlap instead of queueing.
-  void prefetch_buckets() const { __builtin_prefetch(buckets_.data()); }
+  void prefetch_buckets() const { prefetch_for_read(buckets_.data()); }
   void prefetch_chunks() const {
     for (const DepthBucket& bucket : buckets_) bucket.urls.prefetch_head();
   }

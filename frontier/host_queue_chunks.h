@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/prefetch.h"
+
 namespace bloomcrawl {
 
 class PinnedRecords;
@@ -40,7 +42,7 @@ class RecordFifo {
   void clear();
 
   bool empty() const { return head_ == nullptr; }
-  void prefetch_head() const { __builtin_prefetch(head_); }
+  void prefetch_head() const { prefetch_for_read(head_); }
   uint32_t size() const { return size_; }
   size_t allocated_bytes() const;
 

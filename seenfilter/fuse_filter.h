@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "base/prefetch.h"
 #include "seenfilter/compact_math.h"
 #include "seenfilter/key_hash.h"
 
@@ -51,9 +52,9 @@ class FuseFilter {
     const Partition& p = partitions_[partition_of(hash)];
     if (p.segment_length == 0) return;
     const Cells c = cells_of(mix64(hash + p.seed), p);
-    __builtin_prefetch(cell_bytes() + c.c0 * fingerprint_bits_ / 8);
-    __builtin_prefetch(cell_bytes() + c.c1 * fingerprint_bits_ / 8);
-    __builtin_prefetch(cell_bytes() + c.c2 * fingerprint_bits_ / 8);
+    prefetch_for_read(cell_bytes() + c.c0 * fingerprint_bits_ / 8);
+    prefetch_for_read(cell_bytes() + c.c1 * fingerprint_bits_ / 8);
+    prefetch_for_read(cell_bytes() + c.c2 * fingerprint_bits_ / 8);
   }
 
   uint32_t fingerprint_bits() const { return fingerprint_bits_; }

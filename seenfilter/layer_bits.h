@@ -12,6 +12,7 @@
 #include <mutex>
 #include <optional>
 
+#include "base/prefetch.h"
 #include "seenfilter/blocked_bloom_math.h"
 #include "seenfilter/key_hash.h"
 
@@ -58,7 +59,7 @@ class LayerBits {
     }
   }
 
-  void prefetch(uint64_t block) const { __builtin_prefetch(words_ + block * kBlockWords); }
+  void prefetch(uint64_t block) const { prefetch_for_read(words_ + block * kBlockWords); }
 
   uint64_t popcount() const;
   // A private copy of the bits as they are now (racing writers may or may not be included).

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <thread>
+#include "base/prefetch.h"
 
 namespace bloomcrawl::seenfilter {
 
@@ -42,7 +43,7 @@ class StripeLocks {
   };
 
   // For a caller about to take the stripe of `key`: fetches its line for writing.
-  void prefetch(uint64_t key) const { __builtin_prefetch(&stripes_[Guard::stripe_of(key)], 1); }
+  void prefetch(uint64_t key) const { prefetch_for_write(&stripes_[Guard::stripe_of(key)]); }
 
   // Takes and releases every stripe in turn: every critical section begun before the call has
   // ended when it returns (and its writes are visible). O(stripes); for rare events.
