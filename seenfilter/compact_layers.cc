@@ -1,6 +1,7 @@
 #include "seenfilter/compact_layers.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <fstream>
@@ -142,27 +143,32 @@ void CompactLayers::report(std::string_view step) const {
   if (progress) progress(step);
 }
 
-bool CompactLayers::shards_contain(uint64_t h) const {
-  return shard_contains(shards_, h) ||
-         std::ranges::any_of(runs_, [h](const FilterSnapshot::Run& run) { return shard_contains(run.shards, h); });
-}
-
-bool CompactLayers::contains_locked(const KeyHash& hash, uint64_t h) const {
+bool CompactLayers::first_tier_contains(const KeyHash& hash, uint64_t h) const {
   const LayerBits& active = *active_->bits;
   if (active.test(block_probe(hash, active.geometry()))) return true;
   if (frozen_ && frozen_->test(block_probe(hash, frozen_->geometry()))) return true;
-  return shards_contain(h);
+  return shard_contains(shards_, h);
 }
 
-void CompactLayers::prefetch_locked(const KeyHash& hash, bool for_insert) const {
+void CompactLayers::prefetch_first_tier(const KeyHash& hash, uint64_t h, bool for_insert) const {
   const LayerBits& active = *active_->bits;
   const uint64_t block = block_index(hash, active.geometry());
   active.prefetch(block);
   if (for_insert) stripes_.prefetch(insert_stripe(block, active.geometry().index));
   if (frozen_) frozen_->prefetch(block_index(hash, frozen_->geometry()));
-  const uint64_t h = log_hash(hash);
   shard_prefetch(shards_, h);
+}
+
+bool CompactLayers::runs_contain(uint64_t h) const {
+  return std::ranges::any_of(runs_, [h](const FilterSnapshot::Run& run) { return shard_contains(run.shards, h); });
+}
+
+void CompactLayers::prefetch_runs(uint64_t h) const {
   for (const FilterSnapshot::Run& run : runs_) shard_prefetch(run.shards, h);
+}
+
+bool CompactLayers::contains_locked(const KeyHash& hash, uint64_t h) const {
+  return first_tier_contains(hash, h) || runs_contain(h);
 }
 
 bool CompactLayers::contains(const KeyHash& hash) const {
@@ -171,28 +177,40 @@ bool CompactLayers::contains(const KeyHash& hash) const {
 }
 
 void CompactLayers::contains_batch(std::span<const KeyHash> hashes, std::span<bool> found) const {
+  std::array<uint64_t, kWindow> log_hashes{};
+  std::array<size_t, kWindow> unresolved{};
   for (size_t start = 0; start < hashes.size(); start += kWindow) {
     const size_t end = std::min(hashes.size(), start + kWindow);
     std::shared_lock lock(view_mu_);
-    for (size_t i = start; i < end; ++i) prefetch_locked(hashes[i], false);
-    for (size_t i = start; i < end; ++i) found[i] = contains_locked(hashes[i], log_hash(hashes[i]));
+    for (size_t i = start; i < end; ++i) {
+      log_hashes[i - start] = log_hash(hashes[i]);
+      prefetch_first_tier(hashes[i], log_hashes[i - start], false);
+    }
+    size_t left = 0;
+    for (size_t i = start; i < end; ++i) {
+      found[i] = first_tier_contains(hashes[i], log_hashes[i - start]);
+      if (!found[i]) unresolved[left++] = i;
+    }
+    if (runs_.empty()) continue;
+    for (size_t k = 0; k < left; ++k) prefetch_runs(log_hashes[unresolved[k] - start]);
+    for (size_t k = 0; k < left; ++k) found[unresolved[k]] = runs_contain(log_hashes[unresolved[k] - start]);
   }
 }
 
 // As SeenFilter::insert_hashed: the stripe of the key's block in the active layer makes "test all
 // layers, then set bits" one step per key. The view cannot change meanwhile (we hold view_mu_
-// shared), so every inserter of a key takes the same stripe.
+// shared), so every inserter of a key takes the same stripe; the frozen layer, the big level and
+// the runs cannot change either, so testing the first two before taking the stripe (the first
+// tier) is the same as testing them under it.
 template <CompactLayers::Writers kWriters>
-CompactLayers::Probe CompactLayers::insert_locked(const KeyHash& hash, std::vector<uint64_t>& fresh) {
+CompactLayers::Probe CompactLayers::insert_locked(const KeyHash& hash, uint64_t h, std::vector<uint64_t>& fresh) {
   Active& active = *active_;
   const LayerGeometry& g = active.bits->geometry();
   const BlockProbe probe = block_probe(hash, g);
   std::optional<StripeLocks::Guard> guard;
   if constexpr (kWriters == Writers::kMany) guard.emplace(stripes_, insert_stripe(probe.block, g.index));
-  if (active.bits->test(probe)) return Probe::kSeen;
-  const uint64_t h = log_hash(hash);
-  if (frozen_ && frozen_->test(block_probe(hash, frozen_->geometry()))) return Probe::kSeen;
-  if (shards_contain(h)) return Probe::kSeen;
+  if (active.bits->test(probe)) return Probe::kSeen;  // another inserter, or this key earlier in the batch
+  if (runs_contain(h)) return Probe::kSeen;
   bool slot;
   if constexpr (kWriters == Writers::kOne) {
     const uint64_t taken = active.reserved.load(std::memory_order_relaxed);
@@ -211,19 +229,40 @@ CompactLayers::Probe CompactLayers::insert_locked(const KeyHash& hash, std::vect
 void CompactLayers::insert_batch(std::span<const KeyHash> hashes, std::span<InsertOutcome> outcomes, Writers writers) {
   std::vector<uint64_t> fresh;
   fresh.reserve(kWindow);
+  std::array<uint64_t, kWindow> log_hashes{};
+  std::array<size_t, kWindow> unresolved{};
   size_t next = 0;
   while (next < hashes.size()) {
     uint32_t generation;
     {
       std::shared_lock lock(view_mu_);
       generation = next_layer_index_;
-      const size_t end = std::min(hashes.size(), next + kWindow);
-      for (size_t i = next; i < end; ++i) prefetch_locked(hashes[i], writers == Writers::kMany);
-      for (; next < end; ++next) {
-        const Probe p = writers == Writers::kOne ? insert_locked<Writers::kOne>(hashes[next], fresh)
-                                                 : insert_locked<Writers::kMany>(hashes[next], fresh);
-        if (p == Probe::kNoRoom) break;
-        outcomes[next] = p == Probe::kNew ? InsertOutcome::kNew : InsertOutcome::kSeen;
+      const size_t start = next;
+      const size_t end = std::min(hashes.size(), start + kWindow);
+      for (size_t i = start; i < end; ++i) {
+        log_hashes[i - start] = log_hash(hashes[i]);
+        prefetch_first_tier(hashes[i], log_hashes[i - start], writers == Writers::kMany);
+      }
+      size_t left = 0;
+      for (size_t i = start; i < end; ++i) {
+        if (first_tier_contains(hashes[i], log_hashes[i - start])) {
+          outcomes[i] = InsertOutcome::kSeen;
+        } else {
+          unresolved[left++] = i;
+        }
+      }
+      for (size_t k = 0; k < left; ++k) prefetch_runs(log_hashes[unresolved[k] - start]);
+      next = end;
+      for (size_t k = 0; k < left; ++k) {
+        const size_t i = unresolved[k];
+        const uint64_t h = log_hashes[i - start];
+        const Probe p = writers == Writers::kOne ? insert_locked<Writers::kOne>(hashes[i], h, fresh)
+                                                 : insert_locked<Writers::kMany>(hashes[i], h, fresh);
+        if (p == Probe::kNoRoom) {
+          next = i;  // the keys from here on are probed again once the layer is sealed
+          break;
+        }
+        outcomes[i] = p == Probe::kNew ? InsertOutcome::kNew : InsertOutcome::kSeen;
       }
       // Logged before the view is released: a seal (which takes the view exclusively) finds every
       // key of the layer it freezes in the log.

@@ -108,11 +108,18 @@ class CompactLayers {
   enum class Probe : uint8_t { kNew, kSeen, kNoRoom };
 
   using Shards = std::vector<FilterSnapshot::Shard>;
-  bool shards_contain(uint64_t log_hash) const;
+  // A window of keys is probed in two tiers, each prefetched for the whole window before it is
+  // tested: first the Bloom layers and the big level, where most present keys are; then the runs,
+  // only for the keys the first tier did not find (every absent key, few present ones).
+  bool first_tier_contains(const KeyHash& hash, uint64_t log_hash) const;
+  void prefetch_first_tier(const KeyHash& hash, uint64_t log_hash, bool for_insert) const;
+  bool runs_contain(uint64_t log_hash) const;
+  void prefetch_runs(uint64_t log_hash) const;
   bool contains_locked(const KeyHash& hash, uint64_t log_hash) const;
-  void prefetch_locked(const KeyHash& hash, bool for_insert) const;
+  // Inserts a key the first tier did not find (the frozen layer and the big level cannot change
+  // while the view is held, so only the active layer is tested again, under the key's stripe).
   template <Writers kWriters>
-  Probe insert_locked(const KeyHash& hash, std::vector<uint64_t>& fresh);
+  Probe insert_locked(const KeyHash& hash, uint64_t log_hash, std::vector<uint64_t>& fresh);
   // Freezes the active layer of `generation` (unless another thread did) and starts a rebuild;
   // false when growth is refused.
   bool seal(uint32_t generation);
