@@ -176,24 +176,34 @@ bool CompactLayers::contains(const KeyHash& hash) const {
   return contains_locked(hash, log_hash(hash));
 }
 
-void CompactLayers::contains_batch(std::span<const KeyHash> hashes, std::span<bool> found) const {
+struct CompactLayers::Window {
   std::array<uint64_t, kWindow> log_hashes{};
-  std::array<size_t, kWindow> unresolved{};
+  std::array<bool, kWindow> found{};           // by the first tier
+  std::array<uint32_t, kWindow> unresolved{};  // offsets the first tier did not find
+  size_t left = 0;
+};
+
+void CompactLayers::probe_first_tier(std::span<const KeyHash> keys, Window& w, bool for_insert) const {
+  for (size_t i = 0; i < keys.size(); ++i) {
+    w.log_hashes[i] = log_hash(keys[i]);
+    prefetch_first_tier(keys[i], w.log_hashes[i], for_insert);
+  }
+  w.left = 0;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    w.found[i] = first_tier_contains(keys[i], w.log_hashes[i]);
+    if (!w.found[i]) w.unresolved[w.left++] = static_cast<uint32_t>(i);
+  }
+  for (size_t k = 0; k < w.left; ++k) prefetch_runs(w.log_hashes[w.unresolved[k]]);
+}
+
+void CompactLayers::contains_batch(std::span<const KeyHash> hashes, std::span<bool> found) const {
+  Window w;
   for (size_t start = 0; start < hashes.size(); start += kWindow) {
-    const size_t end = std::min(hashes.size(), start + kWindow);
+    const size_t n = std::min(hashes.size() - start, kWindow);
     std::shared_lock lock(view_mu_);
-    for (size_t i = start; i < end; ++i) {
-      log_hashes[i - start] = log_hash(hashes[i]);
-      prefetch_first_tier(hashes[i], log_hashes[i - start], false);
-    }
-    size_t left = 0;
-    for (size_t i = start; i < end; ++i) {
-      found[i] = first_tier_contains(hashes[i], log_hashes[i - start]);
-      if (!found[i]) unresolved[left++] = i;
-    }
-    if (runs_.empty()) continue;
-    for (size_t k = 0; k < left; ++k) prefetch_runs(log_hashes[unresolved[k] - start]);
-    for (size_t k = 0; k < left; ++k) found[unresolved[k]] = runs_contain(log_hashes[unresolved[k] - start]);
+    probe_first_tier(hashes.subspan(start, n), w, false);
+    for (size_t i = 0; i < n; ++i) found[start + i] = w.found[i];
+    for (size_t k = 0; k < w.left; ++k) found[start + w.unresolved[k]] = runs_contain(w.log_hashes[w.unresolved[k]]);
   }
 }
 
@@ -229,8 +239,7 @@ CompactLayers::Probe CompactLayers::insert_locked(const KeyHash& hash, uint64_t 
 void CompactLayers::insert_batch(std::span<const KeyHash> hashes, std::span<InsertOutcome> outcomes, Writers writers) {
   std::vector<uint64_t> fresh;
   fresh.reserve(kWindow);
-  std::array<uint64_t, kWindow> log_hashes{};
-  std::array<size_t, kWindow> unresolved{};
+  Window w;
   size_t next = 0;
   while (next < hashes.size()) {
     uint32_t generation;
@@ -239,23 +248,14 @@ void CompactLayers::insert_batch(std::span<const KeyHash> hashes, std::span<Inse
       generation = next_layer_index_;
       const size_t start = next;
       const size_t end = std::min(hashes.size(), start + kWindow);
+      probe_first_tier(hashes.subspan(start, end - start), w, writers == Writers::kMany);
       for (size_t i = start; i < end; ++i) {
-        log_hashes[i - start] = log_hash(hashes[i]);
-        prefetch_first_tier(hashes[i], log_hashes[i - start], writers == Writers::kMany);
+        if (w.found[i - start]) outcomes[i] = InsertOutcome::kSeen;
       }
-      size_t left = 0;
-      for (size_t i = start; i < end; ++i) {
-        if (first_tier_contains(hashes[i], log_hashes[i - start])) {
-          outcomes[i] = InsertOutcome::kSeen;
-        } else {
-          unresolved[left++] = i;
-        }
-      }
-      for (size_t k = 0; k < left; ++k) prefetch_runs(log_hashes[unresolved[k] - start]);
       next = end;
-      for (size_t k = 0; k < left; ++k) {
-        const size_t i = unresolved[k];
-        const uint64_t h = log_hashes[i - start];
+      for (size_t k = 0; k < w.left; ++k) {
+        const size_t i = start + w.unresolved[k];
+        const uint64_t h = w.log_hashes[w.unresolved[k]];
         const Probe p = writers == Writers::kOne ? insert_locked<Writers::kOne>(hashes[i], h, fresh)
                                                  : insert_locked<Writers::kMany>(hashes[i], h, fresh);
         if (p == Probe::kNoRoom) {

@@ -116,6 +116,10 @@ class CompactLayers {
   bool runs_contain(uint64_t log_hash) const;
   void prefetch_runs(uint64_t log_hash) const;
   bool contains_locked(const KeyHash& hash, uint64_t log_hash) const;
+  struct Window;  // one window's first-tier answers (compact_layers.cc)
+  // Hashes `keys` (at most one window), tests their first tier with its prefetches, and prefetches
+  // the runs for the keys it did not find.
+  void probe_first_tier(std::span<const KeyHash> keys, Window& window, bool for_insert) const;
   // Inserts a key the first tier did not find (the frozen layer and the big level cannot change
   // while the view is held, so only the active layer is tested again, under the key's stripe).
   template <Writers kWriters>
