@@ -17,9 +17,6 @@ namespace bloomcrawl::seenfilter {
 namespace fs = std::filesystem;
 namespace {
 
-constexpr size_t kMaxManifestBytes =
-    kManifestHeaderBytes + kManifestEntryBytes * SeenFilter::kMaxLayers + kChecksumBytes;
-
 class ReadOnlyFile {
  public:
   explicit ReadOnlyFile(const fs::path& path) : path_(path.string()) {
@@ -77,7 +74,7 @@ std::string resolve_manifest_name(const fs::path& dir, std::string_view requeste
 }
 
 Manifest read_manifest_file(const fs::path& path) {
-  const std::string bytes = read_whole_file(path, kMaxManifestBytes);
+  const std::string bytes = read_whole_file(path, max_manifest_bytes());
   Manifest m = decode_manifest({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}, path.string());
   const auto named = parse_manifest_file_name(path.filename().string());
   if (named && *named != m.sequence) {

@@ -1,5 +1,6 @@
 #include "seenfilter/checkpoint_format.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstdio>
 #include <cstring>
@@ -119,6 +120,14 @@ std::vector<uint8_t> encode_manifest(const Manifest& m) {
   return out;
 }
 
+size_t max_manifest_bytes() {
+  const size_t layered = kManifestHeaderBytes + kManifestEntryBytes * SeenFilter::kMaxLayers + kChecksumBytes;
+  const size_t tiered = kManifestHeaderBytes + kCompactSectionBytes + kManifestEntryBytes * 2 +
+                        kManifestRunBytes * kMaxRuns + kManifestShardBytes * kMaxManifestShards * (1 + kMaxRuns) +
+                        kChecksumBytes;
+  return std::max(layered, tiered);
+}
+
 Manifest decode_manifest(std::span<const uint8_t> bytes, const std::string& file) {
   if (bytes.size() < kManifestHeaderBytes + kChecksumBytes) {
     throw CheckpointError(file, "truncated: " + std::to_string(bytes.size()) + " bytes, a manifest has at least " +
@@ -135,7 +144,7 @@ Manifest decode_manifest(std::span<const uint8_t> bytes, const std::string& file
   }
   uint32_t shard_count = 0;
   uint32_t run_count = 0;
-  const auto valid_shard_count = [](uint32_t n) { return n >= 1 && n <= 256 && (n & (n - 1)) == 0; };
+  const auto valid_shard_count = [](uint32_t n) { return n >= 1 && n <= kMaxManifestShards && (n & (n - 1)) == 0; };
   if (compact) {
     if (bytes.size() < kManifestHeaderBytes + kCompactSectionBytes + kChecksumBytes) {
       throw CheckpointError(file, "truncated: " + std::to_string(bytes.size()) + " bytes");

@@ -29,6 +29,7 @@ inline constexpr size_t kManifestEntryBytes = 48;
 inline constexpr size_t kLayerHeaderBytes = 48;
 inline constexpr size_t kChecksumBytes = 8;
 inline constexpr uint64_t kMaxLayerBlocks = uint64_t{1} << 40;
+inline constexpr uint32_t kMaxManifestShards = 256;  // per shard list: the big level's, each run's
 
 struct ManifestLayer {
   uint32_t index = 0;
@@ -77,6 +78,9 @@ uint64_t layer_file_size(uint64_t blocks);
 
 std::vector<uint8_t> encode_manifest(const Manifest& manifest);
 Manifest decode_manifest(std::span<const uint8_t> bytes, const std::string& file);
+// The largest manifest decode_manifest accepts: a layered one of kMaxLayers entries, or a tiered
+// one with kMaxManifestShards shards in the big level and in each of kMaxRuns runs (140 KB).
+size_t max_manifest_bytes();
 
 std::array<uint8_t, kLayerHeaderBytes> encode_layer_header(const ManifestLayer& layer);
 // Checks a layer file's header against the manifest entry that refers to it.

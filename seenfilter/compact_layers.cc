@@ -11,6 +11,7 @@
 
 #include "base/data_error.h"
 #include "seenfilter/blocked_bloom_math.h"
+#include "seenfilter/checkpoint_format.h"
 #include "seenfilter/fpr_estimate.h"
 
 namespace bloomcrawl::seenfilter {
@@ -20,6 +21,7 @@ namespace {
 
 // Keys probed per hold of the view lock, hashed and prefetched together (as SeenFilter's batches).
 constexpr size_t kWindow = 32;
+static_assert((uint32_t{1} << kMaxShardBits) <= kMaxManifestShards, "a manifest holds every shard of a level");
 // Hashes a rebuild gathers per shard before writing them to the shard's spill file.
 constexpr size_t kSpillBatch = 512;
 

@@ -190,6 +190,37 @@ TEST(CompactCheckpoint, VersionThreeManifestRoundTripsAndRejectsEveryTruncation)
   EXPECT_THROW(seenfilter::decode_manifest(seenfilter::encode_manifest(m), "manifest"), CheckpointError);
 }
 
+// The largest manifest a tiered filter writes (256 big shards, kMaxRuns runs of 256 shards) is read
+// back from its file: the reader's size limit was once a layered manifest's (6 KB), so every
+// compact checkpoint of about 200 shards or more (a filter of some 10M keys) failed to load.
+TEST(CompactCheckpoint, TheLargestTieredManifestIsReadBackFromItsFile) {
+  testing::TempDir dir;
+  seenfilter::Manifest m;
+  m.version = seenfilter::kTieredManifestVersion;
+  m.sequence = 1;
+  m.options.initial_capacity = 1000;
+  m.options.target_fpr = 1e-6;
+  m.layers.push_back({3, 4, 1000, 10, 16, seenfilter::layer_file_size(16), 7});
+  const seenfilter::ManifestShard shard{8, 1, 64, 1};
+  m.shards.assign(seenfilter::kMaxManifestShards, shard);
+  m.compact_keys = seenfilter::kMaxManifestShards;
+  for (uint32_t r = 0; r < seenfilter::kMaxRuns; ++r) {
+    m.runs.push_back({seenfilter::kMaxManifestShards, std::vector(seenfilter::kMaxManifestShards, shard)});
+  }
+  m.log_keys = m.compact_keys * (1 + seenfilter::kMaxRuns) + 10;
+  const std::vector<uint8_t> bytes = seenfilter::encode_manifest(m);
+  EXPECT_EQ(bytes.size() + seenfilter::kManifestEntryBytes, seenfilter::max_manifest_bytes());  // one layer of two
+  const std::filesystem::path file = dir.path() / "MANIFEST-000001";
+  {
+    std::ofstream out(file, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  }
+  const seenfilter::Manifest back = seenfilter::read_manifest_file(file);
+  EXPECT_EQ(back.shards.size(), seenfilter::kMaxManifestShards);
+  ASSERT_EQ(back.runs.size(), seenfilter::kMaxRuns);
+  EXPECT_EQ(back.runs.back().shards.size(), seenfilter::kMaxManifestShards);
+}
+
 // A real kill: the child saves, grows until a job reaches `step` (a merge's first shard switch, or
 // a run's first shard built), and dies there.
 void kill_at_step_leaves_the_last_checkpoint_loadable(std::string_view step) {
