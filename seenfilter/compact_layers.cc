@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <new>
@@ -108,7 +109,7 @@ CompactLayers::CompactLayers(const FilterSnapshot& snapshot)
   }
   active_ = std::make_unique<Active>();
   if (snapshot.layers.empty()) {
-    active_->bits = std::make_shared<LayerBits>(size_layer(0, options_.initial_capacity, bloom_share_));
+    active_->bits = std::make_shared<LayerBits>(size_layer(0, active_capacity(0), bloom_share_));
     next_layer_index_ = 1;
   } else {
     const FilterSnapshot::Layer& last = snapshot.layers.back();
@@ -333,9 +334,7 @@ bool CompactLayers::seal(uint32_t generation) {
     log_.flush();  // the rebuild reads the file
     keys = log_.keys();
   }
-  const auto capacity =
-      std::max<uint64_t>(std::min<uint64_t>(options_.initial_capacity, kMinActiveKeys),
-                         static_cast<uint64_t>(std::ceil(static_cast<double>(keys) * kTieredActiveRatio)));
+  const uint64_t capacity = active_capacity(keys);
   const LayerGeometry g = size_layer(next_layer_index_ % SeenFilter::kMaxLayers, capacity, bloom_share_);
   const uint64_t needed = compact_bytes_locked() + compact_bytes_for(keys, budget_.big_fingerprint_bits) +
                           active_->bits->geometry().bytes() + g.bytes();
@@ -381,6 +380,11 @@ bool CompactLayers::merge_due_locked() const {
   return false;
 }
 
+uint64_t CompactLayers::active_capacity(uint64_t keys) const {
+  return std::max<uint64_t>(std::min<uint64_t>(options_.initial_capacity, kMinActiveKeys),
+                            static_cast<uint64_t>(std::ceil(static_cast<double>(keys) * kTieredActiveRatio)));
+}
+
 void CompactLayers::start_rebuild_locked(uint64_t upto_keys) {
   // Runs split on the big level's bits at their size, so a merge drops each run's shards as the
   // big shards under them switch (a merge's bits are at least a run's: it holds more keys).
@@ -415,8 +419,8 @@ void CompactLayers::switch_shard(uint32_t bits, uint32_t shard, std::shared_ptr<
 
 // Reads the log once from `first`, spilling each hash to its shard's file beside the log, then
 // builds the shards one at a time: memory holds the spill buffers and one shard's build.
-void CompactLayers::build_shards(uint64_t first, uint64_t upto, uint32_t bits, uint32_t fingerprint_bits,
-                                 const std::function<void(uint32_t, std::shared_ptr<const FuseFilter>)>& built) {
+uint64_t CompactLayers::build_shards(uint64_t first, uint64_t upto, uint32_t bits, uint32_t fingerprint_bits,
+                                     const std::function<void(uint32_t, std::shared_ptr<const FuseFilter>)>& built) {
   const fs::path spill_dir = options_.hash_log.string() + ".rebuild";
   fs::remove_all(spill_dir);
   fs::create_directories(spill_dir);
@@ -465,7 +469,9 @@ void CompactLayers::build_shards(uint64_t first, uint64_t upto, uint32_t bits, u
   pending = std::vector<uint64_t>();
   report("spilled");
   std::vector<uint64_t> keys;
+  keys.reserve(*std::max_element(counts.begin(), counts.end()));  // not a doubling resize() per shard
   FuseBuildScratch scratch;  // shards are of similar sizes: one allocation serves them all
+  uint64_t held = spill_buffer_bytes;
   for (size_t s = 0; s < shards; ++s) {
     keys.resize(counts[s]);
     std::ifstream in(spill_path(s), std::ios::binary);
@@ -475,26 +481,29 @@ void CompactLayers::build_shards(uint64_t first, uint64_t upto, uint32_t bits, u
     const uint64_t key_bytes = keys.capacity() * sizeof(uint64_t);
     builder.add_partition(0, keys);
     auto filter = std::make_shared<const FuseFilter>(builder.finish());
-    const uint64_t held = std::max(spill_buffer_bytes, key_bytes + builder.peak_scratch_bytes() + filter->bytes());
-    peak_rebuild_bytes_.store(std::max(peak_rebuild_bytes_.load(std::memory_order_relaxed), held),
-                              std::memory_order_release);
+    held = std::max(held, key_bytes + builder.peak_scratch_bytes() + filter->bytes());
     built(static_cast<uint32_t>(s), std::move(filter));
     fs::remove(spill_path(s));
   }
   fs::remove_all(spill_dir);
+  peak_rebuild_bytes_.store(std::max(peak_rebuild_bytes_.load(std::memory_order_relaxed), held),
+                            std::memory_order_release);
+  return held;
 }
 
 // The frozen keys alone into a new run, switched in with the frozen layer's drop in one step.
 void CompactLayers::build_run(uint64_t first, uint64_t upto, uint32_t bits) {
+  const auto started = std::chrono::steady_clock::now();
+  Job job = start_job(false, upto - first);
   try {
     FilterSnapshot::Run run;
     run.keys = upto - first;
     run.shards.resize(size_t{1} << bits);
-    build_shards(first, upto, bits, budget_.run_fingerprint_bits,
-                 [&](uint32_t shard, std::shared_ptr<const FuseFilter> filter) {
-                   run.shards[shard] = {std::move(filter), bits};
-                   report("run shard " + std::to_string(shard) + " built");
-                 });
+    job.extra_bytes = build_shards(first, upto, bits, budget_.run_fingerprint_bits,
+                                   [&](uint32_t shard, std::shared_ptr<const FuseFilter> filter) {
+                                     run.shards[shard] = {std::move(filter), bits};
+                                     report("run shard " + std::to_string(shard) + " built");
+                                   });
     {
       std::unique_lock lock(view_mu_);
       runs_.push_back(std::move(run));
@@ -502,6 +511,7 @@ void CompactLayers::build_run(uint64_t first, uint64_t upto, uint32_t bits) {
       frozen_keys_ = 0;
     }
     runs_built_.fetch_add(1, std::memory_order_acq_rel);
+    finish_job(job, started);
     report("run switched");
   } catch (const std::exception& e) {
     // The frozen layer stays, so no key is lost; growth stops with the reason.
@@ -513,12 +523,14 @@ void CompactLayers::build_run(uint64_t first, uint64_t upto, uint32_t bits) {
 // The big level, the runs and the frozen keys (the log's first upto_keys) into a new big level,
 // switched shard by shard; the runs and the frozen layer go when the last shard is switched.
 void CompactLayers::merge(uint64_t upto_keys, uint32_t bits) {
+  const auto started = std::chrono::steady_clock::now();
+  Job job = start_job(true, upto_keys);
   try {
-    build_shards(0, upto_keys, bits, budget_.big_fingerprint_bits,
-                 [&](uint32_t shard, std::shared_ptr<const FuseFilter> filter) {
-                   switch_shard(bits, shard, std::move(filter));
-                   report("shard " + std::to_string(shard) + " switched");
-                 });
+    job.extra_bytes = build_shards(0, upto_keys, bits, budget_.big_fingerprint_bits,
+                                   [&](uint32_t shard, std::shared_ptr<const FuseFilter> filter) {
+                                     switch_shard(bits, shard, std::move(filter));
+                                     report("shard " + std::to_string(shard) + " switched");
+                                   });
     {
       std::unique_lock lock(view_mu_);
       runs_.clear();
@@ -527,11 +539,30 @@ void CompactLayers::merge(uint64_t upto_keys, uint32_t bits) {
       compact_keys_ = upto_keys;
     }
     rebuilds_.fetch_add(1, std::memory_order_acq_rel);
+    finish_job(job, started);
     report("rebuild done");
   } catch (const std::exception& e) {
     std::lock_guard lock(state_mu_);
     refuse_locked(std::string("compact rebuild failed: ") + e.what());
   }
+}
+
+CompactLayers::Job CompactLayers::start_job(bool merge, uint64_t keys) const {
+  std::shared_lock lock(view_mu_);
+  uint64_t bytes = compact_bytes_locked() + active_->bits->geometry().bytes();
+  if (frozen_) bytes += frozen_->geometry().bytes();
+  return {.merge = merge, .keys = keys, .filter_bytes = bytes};
+}
+
+void CompactLayers::finish_job(Job job, std::chrono::steady_clock::time_point started) {
+  job.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  std::lock_guard lock(state_mu_);
+  jobs_.push_back(job);
+}
+
+std::vector<CompactLayers::Job> CompactLayers::jobs() const {
+  std::lock_guard lock(state_mu_);
+  return jobs_;
 }
 
 uint64_t CompactLayers::size() const {

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <filesystem>
@@ -45,7 +46,7 @@
 namespace bloomcrawl::seenfilter {
 
 // Shards hold at least this many keys (a fuse filter's size factor grows below it)...
-inline constexpr uint64_t kMinShardKeys = uint64_t{1} << 16;
+inline constexpr uint64_t kMinShardKeys = uint64_t{1} << 15;
 // ... and there are at most 2^kMaxShardBits of them (a rebuild keeps one spill file per shard open).
 inline constexpr uint32_t kMaxShardBits = 8;
 
@@ -98,6 +99,15 @@ class CompactLayers {
   uint64_t runs_built() const { return runs_built_.load(std::memory_order_acquire); }
   // Peak bytes a rebuild held beside the filter (spill buffers, one shard's build and filter).
   uint64_t peak_rebuild_bytes() const { return peak_rebuild_bytes_.load(std::memory_order_acquire); }
+  // The finished jobs, in order (benchmarks: rebuild time and memory).
+  struct Job {
+    bool merge = false;         // or a run build
+    uint64_t keys = 0;          // keys built
+    double seconds = 0;         // wall time from its start to its last switch
+    uint64_t extra_bytes = 0;   // the most it held beside the filter (spill buffers, one shard's build)
+    uint64_t filter_bytes = 0;  // the filter's bytes (compact part, frozen and active layers) at its start
+  };
+  std::vector<Job> jobs() const;
 
  private:
   struct Active {
@@ -124,6 +134,9 @@ class CompactLayers {
   // while the view is held, so only the active layer is tested again, under the key's stripe).
   template <Writers kWriters>
   Probe insert_locked(const KeyHash& hash, uint64_t log_hash, std::vector<uint64_t>& fresh);
+  // Keys of an active layer made when the filter holds `keys`: max(min(initial_capacity,
+  // kMinActiveKeys), a·keys), the first layer included (compact_math.h, kMinActiveKeys).
+  uint64_t active_capacity(uint64_t keys) const;
   // Freezes the active layer of `generation` (unless another thread did) and starts a rebuild;
   // false when growth is refused.
   bool seal(uint32_t generation);
@@ -132,9 +145,10 @@ class CompactLayers {
   void start_rebuild_locked(uint64_t upto_keys);
   bool merge_due_locked() const;
   // Spills the log keys [first, upto) to one file per shard (by the top `bits` bits), then builds
-  // each shard at `fingerprint_bits` and hands it to `built` in shard order.
-  void build_shards(uint64_t first, uint64_t upto, uint32_t bits, uint32_t fingerprint_bits,
-                    const std::function<void(uint32_t, std::shared_ptr<const FuseFilter>)>& built);
+  // each shard at `fingerprint_bits` and hands it to `built` in shard order. Returns the most it
+  // held beside the filter.
+  uint64_t build_shards(uint64_t first, uint64_t upto, uint32_t bits, uint32_t fingerprint_bits,
+                        const std::function<void(uint32_t, std::shared_ptr<const FuseFilter>)>& built);
   void build_run(uint64_t first, uint64_t upto, uint32_t shard_bits);
   void merge(uint64_t upto_keys, uint32_t shard_bits);
   void switch_shard(uint32_t shard_bits, uint32_t shard, std::shared_ptr<const FuseFilter> filter);
@@ -143,6 +157,8 @@ class CompactLayers {
   void append_to_log(std::span<const uint64_t> hashes);
   void refuse_locked(std::string reason);
   void report(std::string_view step) const;
+  Job start_job(bool merge, uint64_t keys) const;
+  void finish_job(Job job, std::chrono::steady_clock::time_point started);
 
   const SeenFilterOptions options_;
   const TieredBudget budget_;
@@ -167,8 +183,9 @@ class CompactLayers {
   std::mutex seal_mu_;  // one seal at a time; joins the previous rebuild
   std::thread rebuild_thread_;
   std::atomic<bool> full_{false};
-  mutable std::mutex state_mu_;  // full_reason_, progress_
+  mutable std::mutex state_mu_;  // full_reason_, progress_, jobs_
   std::string full_reason_;
+  std::vector<Job> jobs_;
   std::function<void(std::string_view)> progress_;
   std::atomic<uint64_t> rebuilds_{0};
   std::atomic<uint64_t> runs_built_{0};

@@ -68,12 +68,14 @@ FprBudget split_fpr_budget(double target_fpr, double active_ratio);
 // Lookups test the big level, every run and the Bloom layers, so the union bound is
 //   2^-f_big + max_runs · 2^-f_run + 2 · bloom share.
 inline constexpr double kTieredActiveRatio = 1.0 / 20;  // a: active keys per key held at a seal
-// The smallest active layer a seal makes: max(min(initial_capacity, this), a·keys) keys. Keeping
-// initial_capacity as the floor (the previous rule) held a at up to 1/8 until 20x the initial
-// capacity, so the peak per key was up to 35-43 bits there; a floor of 4096 keys reaches a from
-// 82k keys on whatever the initial capacity, while each job still covers enough keys that its fixed
-// cost (files, an fsync) stays small (A/B at 10k -> 1M, docs/seenfilter.md "Active layer floor").
-inline constexpr uint64_t kMinActiveKeys = uint64_t{1} << 12;
+// Every active layer, the first included, holds max(min(initial_capacity, this), a·keys) keys.
+// The floor was initial_capacity, then 4096 keys: a first layer of initial_capacity keys is a
+// Bloom layer at 47 bits per key, held beside the new active layer until its merge ends (49-54
+// bits per key right after the first seal), and a floor of 4096 keys holds a above 1/20 until 82k
+// keys. At 512 keys a is 1/20 from 10k keys on, and a job (files, a thread, no fsync) still costs
+// little beside the keys it builds (A/B at 10k -> 1M, docs/seenfilter.md "Active layer floor"):
+// so the initial capacity of a compact filter only caps its first layer.
+inline constexpr uint64_t kMinActiveKeys = uint64_t{1} << 9;
 inline constexpr double kMergeRatio = 1.0 / 3;  // r: runs' keys per big-level key before a merge
 // The most runs a filter or its manifest may have (max_runs() of the chosen ratios is 6).
 inline constexpr uint32_t kMaxRuns = 16;

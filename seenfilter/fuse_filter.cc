@@ -142,10 +142,15 @@ void FuseFilterBuilder::add_partition(uint32_t index, std::vector<uint64_t>& has
     if (sized_for != hashes.size()) {
       sized_for = hashes.size();
       g = fuse_geometry(sized_for);
+      // reserve() before resize(): a resize past the capacity may double it, and the scratch of
+      // the largest shard is what a rebuild holds beside the filter.
       scratch.count.assign(g.cells, 0);
       scratch.xored.assign(g.cells, 0);
+      scratch.queue.reserve(g.cells);
       scratch.queue.resize(g.cells);
+      scratch.order.reserve(sized_for);
       scratch.order.resize(sized_for);
+      scratch.position.reserve(sized_for);
       scratch.position.resize(sized_for);
       peak_scratch_bytes_ = std::max(peak_scratch_bytes_, scratch.bytes());
     } else if (attempt > 0) {
