@@ -9,9 +9,12 @@
 // active layers of a·keys take over from the floor's), batch insert ns per key as wall time and as CPU time of the
 // whole process (the rebuild thread included), batch lookup ns per key (hits, then PROBES absent keys), the measured
 // FPR, false negatives among the keys whose insert returned kNew, rebuilds, and the peak bytes a rebuild held beside
-// the filter. A seal waits for the previous rebuild, so insert wall time includes what the rebuild thread could not
-// hide. Inserts are one writer (Writers::kOne), as `bloomcrawl dedup`. Keys are 8-byte integers; i < END present, i
-// >= END absent. Beside them, libbloom (a one-array standard Bloom filter) sized for END at the same target.
+// the filter, the jobs' wall time (merges and run builds), and a checkpoint of the grown filter (its bytes with the
+// hash log, save and load seconds). A seal waits for the previous rebuild, so insert wall time includes what the
+// rebuild thread could not hide. Inserts are one writer (Writers::kOne), as `bloomcrawl dedup`. Keys are 8-byte
+// integers; i < END present, i
+// >= END absent. Beside them, libbloom (a one-array standard Bloom filter, where its int sizes allow) and the same
+// classic filter with 64-bit indexes (bench::StandardBloom), both sized for END at the same target.
 #include <ctime>
 
 #include <algorithm>
@@ -21,11 +24,14 @@
 #include <cstdlib>
 #include <filesystem>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "bench/integer_key_batch.h"
 #include "bench/seenfilter_baselines.h"
+#include "seenfilter/checkpoint.h"
+#include "seenfilter/checkpoint_format.h"
 #include "seenfilter/compact_layers.h"
 #include "seenfilter/seen_filter.h"
 
@@ -111,11 +117,12 @@ Figures measure(SeenFilter& filter, uint64_t start, uint64_t end, uint64_t probe
   return f;
 }
 
-// libbloom sized for END keys at the target from the start (it cannot grow): the classic one-array
-// Bloom filter, k probes over the whole array, one call per key (it has no batch API).
-Figures measure_libbloom(uint64_t end, uint64_t probes, int& k) {
+// A one-array Bloom filter sized for END keys at the target from the start (it cannot grow): the
+// classic filter, k probes over the whole array, one call per key (libbloom has no batch API).
+template <typename OneArrayBloom>
+Figures measure_one_array(uint64_t end, uint64_t probes, int& k) {
   Figures f;
-  bench::LibBloom bloom(end, kTarget);
+  OneArrayBloom bloom(end, kTarget);
   k = bloom.probes();
   bench::IntegerKeyBatch batch;
   std::vector<bool> recorded(end);
@@ -146,6 +153,43 @@ Figures measure_libbloom(uint64_t end, uint64_t probes, int& k) {
   return f;
 }
 
+// A checkpoint of the grown filter: its bytes on disk (the hash log included), the time to take
+// it (snapshot() and save_checkpoint()) and to load it back.
+struct CheckpointFigures {
+  uint64_t bytes = 0, log_bytes = 0;
+  double save_seconds = 0, load_seconds = 0;
+  bool reloaded = true;  // the loaded filter holds as many keys
+};
+
+CheckpointFigures measure_checkpoint(const SeenFilter& filter, const std::filesystem::path& dir) {
+  CheckpointFigures c;
+  double t = wall_seconds();
+  save_checkpoint(filter.snapshot(), dir);
+  c.save_seconds = wall_seconds() - t;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
+    if (!entry.is_regular_file()) continue;
+    c.bytes += entry.file_size();
+    if (entry.path().filename() == seenfilter::kHashLogFileName) c.log_bytes += entry.file_size();
+  }
+  t = wall_seconds();
+  const auto loaded = load_checkpoint(dir);
+  c.load_seconds = wall_seconds() - t;
+  if (loaded->size() != filter.size()) {
+    std::fprintf(stderr, "checkpoint of %s reloaded with %llu keys, not %llu\n", dir.c_str(),
+                 static_cast<unsigned long long>(loaded->size()), static_cast<unsigned long long>(filter.size()));
+    c.reloaded = false;
+  }
+  return c;
+}
+
+std::string checkpoint_text(const CheckpointFigures& c) {
+  char text[160];
+  std::snprintf(text, sizeof text, "checkpoint %.1f MB (hash log %.1f MB), saved in %.2f s, loaded in %.2f s",
+                static_cast<double>(c.bytes) / 1e6, static_cast<double>(c.log_bytes) / 1e6, c.save_seconds,
+                c.load_seconds);
+  return text;
+}
+
 void print_row(const char* name, uint64_t start, uint64_t end, uint64_t probes, const Figures& f, const char* extra) {
   std::printf(
       "| %llu -> %llu | %s | %.2f | %.2f - %.2f (%.2f past 8x, %.2f past %llu keys) | %.1f / %.1f | %.1f / %.1f | %llu "
@@ -173,43 +217,82 @@ int main(int argc, char** argv) {
 
   SeenFilterOptions options{.initial_capacity = start, .target_fpr = kTarget, .memory_limit_bytes = uint64_t{64} << 30};
   Figures layered_figures;
+  bool reloaded = true;
   {
     SeenFilter layered(options);
     layered_figures = measure(layered, start, end, probes);
-    char extra[64];
-    std::snprintf(extra, sizeof extra, "%llu layers, %llu inserts kSeen by a false positive",
+    const CheckpointFigures saved = measure_checkpoint(layered, dir / "layered");
+    reloaded = reloaded && saved.reloaded;
+    const std::string checkpoint = checkpoint_text(saved);
+    std::filesystem::remove_all(dir / "layered");
+    char extra[320];
+    std::snprintf(extra, sizeof extra, "%llu layers, %llu inserts kSeen by a false positive, %s",
                   static_cast<unsigned long long>(layered_figures.layers),
-                  static_cast<unsigned long long>(layered_figures.unrecorded));
+                  static_cast<unsigned long long>(layered_figures.unrecorded), checkpoint.c_str());
     print_row("layered SeenFilter (today)", start, end, probes, layered_figures, extra);
   }
+  std::fflush(stdout);
   Figures libbloom_figures;
   if (const auto why = bench::LibBloom::unsupported(end, kTarget)) {
     std::printf("| %llu -> %llu | libbloom (one array, sized for END) | - | - | - | - | - | - | %s |\n",
                 static_cast<unsigned long long>(start), static_cast<unsigned long long>(end), why->c_str());
   } else {
     int k = 0;
-    libbloom_figures = measure_libbloom(end, probes, k);
+    libbloom_figures = measure_one_array<bench::LibBloom>(end, probes, k);
     char extra[96];
     std::snprintf(extra, sizeof extra, "sized for END from the start (cannot grow), k = %d, single calls", k);
     print_row("libbloom (one-array standard Bloom)", start, end, probes, libbloom_figures, extra);
   }
-  options.hash_log = dir / "hashlog";
+  std::fflush(stdout);
+  Figures standard_figures;
+  {
+    int k = 0;
+    standard_figures = measure_one_array<bench::StandardBloom>(end, probes, k);
+    char extra[128];
+    std::snprintf(extra, sizeof extra,
+                  "64-bit indexes, sized for END from the start (cannot grow), k = %d, single calls", k);
+    print_row("one-array standard Bloom (bench/seenfilter_baselines.h)", start, end, probes, standard_figures, extra);
+  }
+  std::fflush(stdout);
+  const std::filesystem::path compact_dir = dir / "compact";
+  std::filesystem::create_directories(compact_dir);
+  options.hash_log = compact_dir / seenfilter::kHashLogFileName;
   SeenFilter compact(options);
   const Figures f = measure(compact, start, end, probes);
   const auto* layers = compact.compact_layers();
   const SeenFilterStats s = compact.stats(false);
-  char extra[256];
+  const CheckpointFigures saved = measure_checkpoint(compact, compact_dir);
+  reloaded = reloaded && saved.reloaded;
+  const std::string checkpoint = checkpoint_text(saved);
+  // Jobs: time per kind, and the largest extra memory a job held as a share of the filter at its
+  // start, among the jobs of the last 10x of the growth (smaller filters hold one shard's build of
+  // at least kMinShardKeys keys, which is more than 10% of them).
+  double seconds[2] = {0, 0};
+  double longest[2] = {0, 0};
+  double worst_share = 0;
+  uint64_t count[2] = {0, 0};
+  for (const seenfilter::CompactLayers::Job& job : layers->jobs()) {
+    seconds[job.merge] += job.seconds;
+    longest[job.merge] = std::max(longest[job.merge], job.seconds);
+    ++count[job.merge];
+    if (job.filter_bytes * 10 >= s.bytes) {
+      worst_share = std::max(worst_share, static_cast<double>(job.extra_bytes) / static_cast<double>(job.filter_bytes));
+    }
+  }
+  char extra[640];
   std::snprintf(extra, sizeof extra,
-                "%llu merges, %llu runs built, %zu runs at the end, big level %.2f bits/key, peak rebuild memory "
-                "%.1f%% of the filter (%.1f MB), %llu inserts kSeen by a false positive",
-                static_cast<unsigned long long>(layers->rebuilds()),
-                static_cast<unsigned long long>(layers->runs_built()),
+                "%llu merges (%.1f s, longest %.2f s), %llu runs built (%.1f s, longest %.3f s), %zu runs at the end, "
+                "big level %.2f bits/key, peak rebuild memory %.1f MB (%.1f%% of the filter at the end, at most %.1f%% "
+                "of the filter at a job's start in the last 10x), %llu inserts kSeen by a false positive, %s",
+                static_cast<unsigned long long>(count[1]), seconds[1], longest[1],
+                static_cast<unsigned long long>(count[0]), seconds[0], longest[0],
                 static_cast<size_t>(std::count_if(s.layers.begin(), s.layers.end(),
                                                   [](const LayerStats& l) { return l.kind == "run"; })),
-                s.layers.front().bits_per_key,
+                s.layers.front().bits_per_key, static_cast<double>(layers->peak_rebuild_bytes()) / 1e6,
                 100.0 * static_cast<double>(layers->peak_rebuild_bytes()) / static_cast<double>(s.bytes),
-                static_cast<double>(layers->peak_rebuild_bytes()) / 1e6, static_cast<unsigned long long>(f.unrecorded));
+                100.0 * worst_share, static_cast<unsigned long long>(f.unrecorded), checkpoint.c_str());
   print_row("compact SeenFilter (tiered: big level + runs + active Bloom)", start, end, probes, f, extra);
   std::filesystem::remove_all(dir);
-  return f.missing + layered_figures.missing + libbloom_figures.missing == 0 ? 0 : 1;
+  const uint64_t missing = f.missing + layered_figures.missing + libbloom_figures.missing + standard_figures.missing;
+  return missing == 0 && reloaded ? 0 : 1;
 }

@@ -4,6 +4,9 @@
 //    Bloom filter with k = ceil(ln2 * bits/key) probes spread over the whole array. Its API takes
 //    `int` entries and keeps the bit count in an `int`, so a filter is limited to 2^31 - 1 bits
 //    (256 MiB); larger configurations are reported as unsupported, not attempted.
+//  - StandardBloom: the same classic filter (m = n·ln(1/p)/ln²2 bits, k = round(ln2·m/n) probes
+//    over the whole array) with 64-bit indexes, for the sizes libbloom cannot hold: k indexes
+//    (h1 + i·h2) mapped onto m by a multiply-high, from one 128-bit XXH3. Single calls, no batch.
 //  - ExactHashSet: a flat open-addressing (linear probing) set of 64-bit XXH3 hashes at load
 //    <= 0.5, the memory baseline for "remember every key exactly" (a 64-bit hash set's false
 //    positive rate, ~n / 2^64, is negligible). Not thread-safe for inserts, like libbloom.
@@ -23,6 +26,8 @@
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
+
+#include "seenfilter/key_hash.h"
 
 namespace bloomcrawl::bench {
 
@@ -56,6 +61,56 @@ class LibBloom {
 
  private:
   mutable struct bloom bloom_ {};  // bloom_check takes a non-const pointer but does not write
+};
+
+class StandardBloom {
+ public:
+  StandardBloom(uint64_t keys, double fpr)
+      : bits_(static_cast<uint64_t>(
+            std::ceil(static_cast<double>(keys) * -std::log(fpr) / (std::log(2.0) * std::log(2.0))))),
+        probes_(static_cast<int>(std::lround(std::log(2.0) * static_cast<double>(bits_) / static_cast<double>(keys)))),
+        bytes_((bits_ + 63) / 64 * 8) {
+    void* p = ::mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    ::madvise(p, bytes_, MADV_HUGEPAGE);
+    words_ = static_cast<uint64_t*>(p);
+  }
+  ~StandardBloom() { ::munmap(words_, bytes_); }
+  StandardBloom(const StandardBloom&) = delete;
+  StandardBloom& operator=(const StandardBloom&) = delete;
+
+  // True when the key was new (some probed bit was clear), as LibBloom::insert.
+  bool insert(std::string_view key) {
+    const XXH128_hash_t h = XXH3_128bits(key.data(), key.size());
+    uint64_t added = 0;
+    for (int i = 0; i < probes_; ++i) {
+      const uint64_t bit = index(h, i);
+      const uint64_t mask = uint64_t{1} << (bit & 63);
+      added |= ~words_[bit >> 6] & mask;
+      words_[bit >> 6] |= mask;
+    }
+    return added != 0;
+  }
+  bool contains(std::string_view key) const {
+    const XXH128_hash_t h = XXH3_128bits(key.data(), key.size());
+    for (int i = 0; i < probes_; ++i) {
+      const uint64_t bit = index(h, i);
+      if ((words_[bit >> 6] & (uint64_t{1} << (bit & 63))) == 0) return false;
+    }
+    return true;
+  }
+  uint64_t bytes() const { return bytes_; }
+  int probes() const { return probes_; }
+
+ private:
+  uint64_t index(const XXH128_hash_t& h, int i) const {
+    return seenfilter::fastrange64(h.low64 + static_cast<uint64_t>(i) * (h.high64 | 1), bits_);
+  }
+
+  uint64_t bits_;
+  int probes_;
+  uint64_t bytes_;
+  uint64_t* words_ = nullptr;
 };
 
 class ExactHashSet {
