@@ -26,6 +26,20 @@ static_assert((uint32_t{1} << kMaxShardBits) <= kMaxManifestShards, "a manifest 
 // Hashes a rebuild gathers per shard before writing them to the shard's spill file.
 constexpr size_t kSpillBatch = 512;
 
+// A shard is built as 2^p fuse partitions of at most this many keys, by its rotated hashes' top
+// bits: a build is random access into a partition's cells, so it is cheaper the more of them the
+// caches hold. Measured per key built (one partition, this machine): 43 ns at 2^17 keys, 49 at
+// 2^18, 76 at 2^20, 142 at 4M (sorted first, as above 2^21 keys), the size of a big shard at 1e9
+// keys. Partitions of 2^17-2^18 keys cost a size factor of about 1.16-1.17 against 1.125-1.155
+// for shards of 390k-4M keys (+0.4-0.9 bits per key at 100M-1e9; docs/seenfilter.md).
+constexpr uint64_t kMaxBuildPartitionKeys = uint64_t{1} << 18;
+
+uint32_t build_partition_bits(uint64_t keys) {
+  uint32_t bits = 0;
+  while ((keys >> bits) > kMaxBuildPartitionKeys) ++bits;
+  return bits;
+}
+
 uint64_t insert_stripe(uint64_t block, uint32_t layer_index) { return (block << 7) | layer_index; }
 
 const FilterSnapshot::Shard& shard_of(const std::vector<FilterSnapshot::Shard>& shards, uint64_t h) {
@@ -477,10 +491,10 @@ uint64_t CompactLayers::build_shards(uint64_t first, uint64_t upto, uint32_t bit
     std::ifstream in(spill_path(s), std::ios::binary);
     in.read(reinterpret_cast<char*>(keys.data()), static_cast<std::streamsize>(keys.size() * sizeof(uint64_t)));
     if (!in) throw CheckpointError(spill_path(s).string(), "cannot read the rebuild's spill file");
-    FuseFilterBuilder builder(keys.size(), fingerprint_bits, 0, &scratch);
-    const uint64_t key_bytes = keys.capacity() * sizeof(uint64_t);
-    builder.add_partition(0, keys);
+    FuseFilterBuilder builder(keys.size(), fingerprint_bits, build_partition_bits(keys.size()), &scratch);
+    builder.add_all(keys);
     auto filter = std::make_shared<const FuseFilter>(builder.finish());
+    const uint64_t key_bytes = keys.capacity() * sizeof(uint64_t);
     held = std::max(held, key_bytes + builder.peak_scratch_bytes() + filter->bytes());
     built(static_cast<uint32_t>(s), std::move(filter));
     fs::remove(spill_path(s));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstddef>
 #include <stdexcept>
 
 #include "base/checksum.h"
@@ -225,6 +226,29 @@ void FuseFilterBuilder::add_partition(uint32_t index, std::vector<uint64_t>& has
   filter_.keys_ += n;
   filter_.words_.resize(packed_words(filter_.cells_, filter_.fingerprint_bits_), 0);
   for (size_t i = 0; i < cells; ++i) filter_.set_cell(p.first_cell + i, fingerprints[i]);
+}
+
+void FuseFilterBuilder::add_all(std::vector<uint64_t>& hashes) {
+  if (next_partition_ != 0) throw std::invalid_argument("FuseFilterBuilder: add_all after add_partition");
+  if (partitions() == 1) {
+    add_partition(0, hashes);
+    return;
+  }
+  FuseBuildScratch& scratch = *scratch_;
+  std::vector<size_t> next(size_t{partitions()} + 1);
+  for (const uint64_t h : hashes) ++next[partition_of(h) + 1];
+  for (size_t p = 1; p < next.size(); ++p) next[p] += next[p - 1];
+  const std::vector<size_t> begin = next;
+  scratch.grouped.reserve(hashes.size());  // reserve() first: resize() past the capacity may double it
+  scratch.grouped.resize(hashes.size());
+  for (const uint64_t h : hashes) scratch.grouped[next[partition_of(h)]++] = h;
+  for (uint32_t p = 0; p < partitions(); ++p) {
+    scratch.part.reserve(begin[p + 1] - begin[p]);
+    scratch.part.assign(scratch.grouped.begin() + static_cast<std::ptrdiff_t>(begin[p]),
+                        scratch.grouped.begin() + static_cast<std::ptrdiff_t>(begin[p + 1]));
+    add_partition(p, scratch.part);
+  }
+  peak_scratch_bytes_ = std::max(peak_scratch_bytes_, scratch.bytes());
 }
 
 FuseFilter FuseFilterBuilder::finish() {

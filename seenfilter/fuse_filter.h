@@ -113,8 +113,11 @@ struct FuseBuildScratch {
   std::vector<uint32_t> queue;    // cells holding one key; later the fingerprints
   std::vector<uint64_t> order;    // peeled keys (their mixed hash), in peeling order
   std::vector<uint8_t> position;  // which of its cells each peeled key was alone in
+  std::vector<uint64_t> grouped;  // add_all: the hashes grouped by partition
+  std::vector<uint64_t> part;     // add_all: one partition's hashes
   uint64_t bytes() const {
-    return count.capacity() + xored.capacity() * 8 + queue.capacity() * 4 + order.capacity() * 8 + position.capacity();
+    return count.capacity() + xored.capacity() * 8 + queue.capacity() * 4 + order.capacity() * 8 + position.capacity() +
+           (grouped.capacity() + part.capacity()) * 8;
   }
 };
 
@@ -138,6 +141,9 @@ class FuseFilterBuilder {
   // Consumes `hashes` (reordered and overwritten). Throws std::invalid_argument when out of order
   // or when a hash belongs to another partition.
   void add_partition(uint32_t index, std::vector<uint64_t>& hashes);
+  // Every partition at once from hashes in any order (grouped by a counting sort in the scratch;
+  // `hashes` may be reordered and overwritten). Only on a builder with no partition added yet.
+  void add_all(std::vector<uint64_t>& hashes);
   FuseFilter finish();
   // Peak scratch bytes of the partition builds so far (for the memory bound's benchmark).
   uint64_t peak_scratch_bytes() const { return peak_scratch_bytes_; }

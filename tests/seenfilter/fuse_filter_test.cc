@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <random>
+#include <stdexcept>
 #include <vector>
 
 #include "base/data_error.h"
@@ -85,6 +86,33 @@ TEST(FuseFilter, PartitionedBuildFindsEveryKey) {
   expect_all_found(filter, hashes);
   // 12,500 keys per partition: the size factor of a set that small (about 1.3), and no more.
   EXPECT_LT(filter.bits_per_key(), 21 * fuse_cells_per_key(hashes.size() / 16) * 1.03);
+}
+
+TEST(FuseFilter, AddAllGroupsHashesByPartition) {
+  // As a compact rebuild builds a large shard: hashes in arrival order, duplicates among them,
+  // one partition empty (no hash has its top bits), the scratch shared with a later build.
+  std::vector<uint64_t> hashes = random_hashes(150000, 21);
+  std::erase_if(hashes, [](uint64_t h) { return h >> 61 == 5; });
+  for (size_t i = 0; i < 100; ++i) hashes.push_back(hashes[i * 7]);
+  FuseBuildScratch scratch;
+  for (const uint32_t bits : {3u, 0u}) {
+    FuseFilterBuilder builder(hashes.size(), 21, bits, &scratch);
+    std::vector<uint64_t> consumed = hashes;
+    builder.add_all(consumed);
+    const FuseFilter filter = builder.finish();
+    EXPECT_EQ(filter.partition_bits(), bits);
+    EXPECT_EQ(filter.keys(), hashes.size() - 100);
+    expect_all_found(filter, hashes);
+    const std::vector<uint64_t> absent = random_hashes(1'000'000, 22);
+    uint64_t positives = 0;
+    for (uint64_t h : absent) positives += filter.contains(h) ? 1 : 0;
+    expect_fpr_near(positives, absent.size(), std::ldexp(1.0, -21));
+    EXPECT_GE(scratch.bytes(), bits == 0 ? 0 : hashes.size() * sizeof(uint64_t));  // grouped counted
+  }
+  FuseFilterBuilder twice(hashes.size(), 21, 3, &scratch);
+  std::vector<uint64_t> first;
+  twice.add_partition(0, first);
+  EXPECT_THROW(twice.add_all(hashes), std::invalid_argument);
 }
 
 TEST(FuseFilter, SharedScratchServesBuildsOfAnySize) {
