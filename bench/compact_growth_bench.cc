@@ -12,9 +12,9 @@
 // the filter, the jobs' wall time (merges and run builds), and a checkpoint of the grown filter (its bytes with the
 // hash log, save and load seconds). A seal waits for the previous rebuild, so insert wall time includes what the
 // rebuild thread could not hide. Inserts are one writer (Writers::kOne), as `bloomcrawl dedup`. Keys are 8-byte
-// integers; i < END present, i
-// >= END absent. Beside them, libbloom (a one-array standard Bloom filter, where its int sizes allow) and the same
-// classic filter with 64-bit indexes (bench::StandardBloom), both sized for END at the same target.
+// integers; i < END present, i >= END absent. Beside them, libbloom (a one-array standard Bloom filter, where its int
+// sizes allow) and the same classic filter with 64-bit indexes (bench::StandardBloom), both sized for END at the same
+// target.
 #include <ctime>
 
 #include <algorithm>

@@ -500,15 +500,13 @@ uint64_t CompactLayers::build_shards(uint64_t first, uint64_t upto, uint32_t bit
     fs::remove(spill_path(s));
   }
   fs::remove_all(spill_dir);
-  peak_rebuild_bytes_.store(std::max(peak_rebuild_bytes_.load(std::memory_order_relaxed), held),
-                            std::memory_order_release);
   return held;
 }
 
 // The frozen keys alone into a new run, switched in with the frozen layer's drop in one step.
 void CompactLayers::build_run(uint64_t first, uint64_t upto, uint32_t bits) {
   const auto started = std::chrono::steady_clock::now();
-  Job job = start_job(false, upto - first);
+  Job job = start_job(false);
   try {
     FilterSnapshot::Run run;
     run.keys = upto - first;
@@ -524,7 +522,6 @@ void CompactLayers::build_run(uint64_t first, uint64_t upto, uint32_t bits) {
       frozen_.reset();
       frozen_keys_ = 0;
     }
-    runs_built_.fetch_add(1, std::memory_order_acq_rel);
     finish_job(job, started);
     report("run switched");
   } catch (const std::exception& e) {
@@ -538,7 +535,7 @@ void CompactLayers::build_run(uint64_t first, uint64_t upto, uint32_t bits) {
 // switched shard by shard; the runs and the frozen layer go when the last shard is switched.
 void CompactLayers::merge(uint64_t upto_keys, uint32_t bits) {
   const auto started = std::chrono::steady_clock::now();
-  Job job = start_job(true, upto_keys);
+  Job job = start_job(true);
   try {
     job.extra_bytes = build_shards(0, upto_keys, bits, budget_.big_fingerprint_bits,
                                    [&](uint32_t shard, std::shared_ptr<const FuseFilter> filter) {
@@ -552,7 +549,6 @@ void CompactLayers::merge(uint64_t upto_keys, uint32_t bits) {
       frozen_keys_ = 0;
       compact_keys_ = upto_keys;
     }
-    rebuilds_.fetch_add(1, std::memory_order_acq_rel);
     finish_job(job, started);
     report("rebuild done");
   } catch (const std::exception& e) {
@@ -561,11 +557,11 @@ void CompactLayers::merge(uint64_t upto_keys, uint32_t bits) {
   }
 }
 
-CompactLayers::Job CompactLayers::start_job(bool merge, uint64_t keys) const {
+CompactLayers::Job CompactLayers::start_job(bool merge) const {
   std::shared_lock lock(view_mu_);
   uint64_t bytes = compact_bytes_locked() + active_->bits->geometry().bytes();
   if (frozen_) bytes += frozen_->geometry().bytes();
-  return {.merge = merge, .keys = keys, .filter_bytes = bytes};
+  return {.merge = merge, .filter_bytes = bytes};
 }
 
 void CompactLayers::finish_job(Job job, std::chrono::steady_clock::time_point started) {
@@ -577,6 +573,23 @@ void CompactLayers::finish_job(Job job, std::chrono::steady_clock::time_point st
 std::vector<CompactLayers::Job> CompactLayers::jobs() const {
   std::lock_guard lock(state_mu_);
   return jobs_;
+}
+
+uint64_t CompactLayers::rebuilds() const {
+  std::lock_guard lock(state_mu_);
+  return static_cast<uint64_t>(std::count_if(jobs_.begin(), jobs_.end(), [](const Job& j) { return j.merge; }));
+}
+
+uint64_t CompactLayers::runs_built() const {
+  std::lock_guard lock(state_mu_);
+  return static_cast<uint64_t>(std::count_if(jobs_.begin(), jobs_.end(), [](const Job& j) { return !j.merge; }));
+}
+
+uint64_t CompactLayers::peak_rebuild_bytes() const {
+  std::lock_guard lock(state_mu_);
+  uint64_t peak = 0;
+  for (const Job& j : jobs_) peak = std::max(peak, j.extra_bytes);
+  return peak;
 }
 
 uint64_t CompactLayers::size() const {

@@ -97,19 +97,18 @@ class CompactLayers {
   // Called by the job's thread after each step ("run shard 3 built", "run switched", "spilled",
   // "shard 3 switched", "rebuild done"); for crash tests.
   void set_rebuild_progress(std::function<void(std::string_view)> progress);
-  uint64_t rebuilds() const { return rebuilds_.load(std::memory_order_acquire); }  // merges done
-  uint64_t runs_built() const { return runs_built_.load(std::memory_order_acquire); }
-  // Peak bytes a rebuild held beside the filter (spill buffers, one shard's build and filter).
-  uint64_t peak_rebuild_bytes() const { return peak_rebuild_bytes_.load(std::memory_order_acquire); }
   // The finished jobs, in order (benchmarks: rebuild time and memory).
   struct Job {
     bool merge = false;         // or a run build
-    uint64_t keys = 0;          // keys built
     double seconds = 0;         // wall time from its start to its last switch
     uint64_t extra_bytes = 0;   // the most it held beside the filter (spill buffers, one shard's build)
     uint64_t filter_bytes = 0;  // the filter's bytes (compact part, frozen and active layers) at its start
   };
   std::vector<Job> jobs() const;
+  uint64_t rebuilds() const;    // merges done
+  uint64_t runs_built() const;  // runs built
+  // Peak bytes a job held beside the filter (spill buffers, one shard's build and filter).
+  uint64_t peak_rebuild_bytes() const;
 
  private:
   struct Active {
@@ -159,7 +158,7 @@ class CompactLayers {
   void append_to_log(std::span<const uint64_t> hashes);
   void refuse_locked(std::string reason);
   void report(std::string_view step) const;
-  Job start_job(bool merge, uint64_t keys) const;
+  Job start_job(bool merge) const;
   void finish_job(Job job, std::chrono::steady_clock::time_point started);
 
   const SeenFilterOptions options_;
@@ -189,9 +188,6 @@ class CompactLayers {
   std::string full_reason_;
   std::vector<Job> jobs_;
   std::function<void(std::string_view)> progress_;
-  std::atomic<uint64_t> rebuilds_{0};
-  std::atomic<uint64_t> runs_built_{0};
-  std::atomic<uint64_t> peak_rebuild_bytes_{0};
 };
 
 }  // namespace bloomcrawl::seenfilter
