@@ -5,7 +5,8 @@
 // frozen keys, two levels tiered (compact_math.h): usually it builds them alone into a *run*
 // (a static filter of those keys) and drops the frozen layer when the run is switched in; when the
 // runs would hold more than kMergeRatio of the *big level*'s keys (or be too many), it instead
-// *merges* the big level, the runs and the frozen keys into a new big level, read from the log.
+// *merges* the big level, the runs and the frozen keys into a new big level: the big level's
+// keys from the key cache the last merge kept (shard_key_files.h), the others from the log.
 // Both levels are 2^s shards by the log hash's top s bits, each a FuseFilter (fuse_filter.h), built
 // one at a time: a job holds at most one shard's build in memory beside the filter. A merge
 // switches the big level's shards one at a time and drops each run's shard once the big shards
@@ -41,6 +42,7 @@
 #include "seenfilter/hash_log.h"
 #include "seenfilter/layer_bits.h"
 #include "seenfilter/seen_filter.h"
+#include "seenfilter/shard_key_files.h"
 #include "seenfilter/stripe_locks.h"
 
 namespace bloomcrawl::seenfilter {
@@ -49,7 +51,7 @@ namespace bloomcrawl::seenfilter {
 // one shard's build, ~35 bytes per key, so 2^15 keeps it within 10% of the filter from ~7M keys,
 // for +0.45 bits per key against 2^16 at 10M keys: docs/seenfilter.md)...
 inline constexpr uint64_t kMinShardKeys = uint64_t{1} << 15;
-// ... and there are at most 2^kMaxShardBits of them (a rebuild keeps one spill file per shard open).
+// ... and there are at most 2^kMaxShardBits of them (a job keeps one key file per shard open).
 inline constexpr uint32_t kMaxShardBits = 8;
 
 // A run's shards hold at least this many keys, unless the run is smaller (a run of 2^19 keys is in
@@ -145,11 +147,15 @@ class CompactLayers {
   // the keys after the big level's and the runs'.
   void start_rebuild_locked(uint64_t upto_keys);
   bool merge_due_locked() const;
-  // Spills the log keys [first, upto) to one file per shard (by the top `bits` bits), then builds
-  // each shard at `fingerprint_bits` and hands it to `built` in shard order. Returns the most it
-  // held beside the filter.
-  uint64_t build_shards(uint64_t first, uint64_t upto, uint32_t bits, uint32_t fingerprint_bits,
-                        const std::function<void(uint32_t, std::shared_ptr<const FuseFilter>)>& built);
+  // Appends the log's keys [first, upto) to `files` (spill buffers sized to the filter at the job's
+  // start, counted in job.extra_bytes) and returns them.
+  ShardKeyFiles fill(ShardKeyFiles files, uint64_t first, uint64_t upto, Job& job) const;
+  // Builds each shard of `files` at `fingerprint_bits` and hands it to `built` in shard order; a
+  // file that does not hold its keys is replaced by respill()'s (the log spilled again). Returns
+  // the most it held beside the filter (the largest shard's keys, its build scratch and filter).
+  using ShardBuilt = std::function<void(uint32_t, std::shared_ptr<const FuseFilter>)>;
+  uint64_t build_shards(ShardKeyFiles& files, uint32_t fingerprint_bits, const std::function<ShardKeyFiles()>& respill,
+                        const ShardBuilt& built);
   void build_run(uint64_t first, uint64_t upto, uint32_t shard_bits);
   void merge(uint64_t upto_keys, uint32_t shard_bits);
   void switch_shard(uint32_t shard_bits, uint32_t shard, std::shared_ptr<const FuseFilter> filter);

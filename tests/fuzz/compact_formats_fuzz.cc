@@ -1,11 +1,14 @@
 // Fuzz target for the compact seen filter's on-disk formats (docs/seenfilter.md): the compact
-// filter file and the hash log. The first input byte picks what the rest is:
+// filter file, the hash log and the key cache manifest. The first input byte picks what the rest is:
 //   0: a compact filter file, decoded as is;
 //   1: a compact filter file whose trailing checksum is recomputed, so the field checks are
 //      reached, then probed (a decoded filter must answer lookups without reading out of bounds);
-//   2: a hash log, decoded.
+//   2: a hash log, decoded;
+//   3: a key cache manifest (shard_key_files.h) whose trailing checksum is recomputed, decoded:
+//      one that decodes must have a shard entry per shard and keys adding up to what it covers.
 // Any outcome but a clean decode or a CheckpointError is a bug.
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -14,6 +17,7 @@
 #include "base/data_error.h"
 #include "seenfilter/fuse_filter.h"
 #include "seenfilter/hash_log.h"
+#include "seenfilter/shard_key_files.h"
 
 namespace {
 
@@ -46,15 +50,30 @@ void fuzz_hash_log(const std::string& bytes) {
   }
 }
 
+void fuzz_key_cache_manifest(std::string bytes) {
+  if (bytes.size() >= 8) {
+    const size_t body = bytes.size() - 8;
+    store_u64(reinterpret_cast<uint8_t*>(bytes.data()) + body, checksum64(bytes.data(), body));
+  }
+  const std::optional<seenfilter::KeyCacheManifest> m = seenfilter::decode_key_cache_manifest(bytes);
+  if (!m) return;
+  uint64_t keys = 0;
+  for (const uint64_t k : m->keys) keys += k;
+  if (m->keys.size() != (size_t{1} << m->bits) || m->checks.size() != m->keys.size() || keys != m->covered) {
+    __builtin_trap();
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
   std::string rest(reinterpret_cast<const char*>(data) + 1, size - 1);
-  switch (data[0] % 3) {
+  switch (data[0] % 4) {
     case 0: fuzz_compact_filter(std::move(rest), false); break;
     case 1: fuzz_compact_filter(std::move(rest), true); break;
-    default: fuzz_hash_log(rest); break;
+    case 2: fuzz_hash_log(rest); break;
+    default: fuzz_key_cache_manifest(std::move(rest)); break;
   }
   return 0;
 }

@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cmath>
 #include <condition_variable>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -293,6 +295,44 @@ TEST(CompactLayers, GrownFilterStaysWithinTheBitsPerKeyBound) {
   // 10k -> 500k: the fuse shards at 21 bits (about 25 bits per key at this size) plus the active layer.
   EXPECT_LE(s.bits_per_key, 34.0);
   EXPECT_LT(s.layers.front().bits_per_key, 27.0);
+}
+
+// A merge reads the big level's keys from the key cache the last merge kept (shard_key_files.h)
+// and only the later keys from the log. A cached file whose keys were lost (zeros, as a power cut
+// leaves them) makes the merge spill the whole log again: every key is still found.
+TEST(CompactLayers, AMergeWhoseCachedKeysWereLostSpillsTheLogAgain) {
+  testing::TempDir dir;
+  SeenFilter filter(compact_options(dir, 1000, 1e-6));
+  const std::filesystem::path cache = dir.path() / "hashlog.keys";
+  const auto big_keys = [&] {
+    const SeenFilterStats s = filter.stats(false);
+    return s.layers.front().kind == "compact" ? s.layers.front().keys : 0;
+  };
+  uint64_t next = 0;
+  const auto insert_until_a_merge = [&] {
+    const uint64_t merges = filter.compact_layers()->rebuilds();
+    while (filter.compact_layers()->rebuilds() == merges) {
+      for (int i = 0; i < 1000; ++i) ASSERT_TRUE(filter.insert(testing::url_key(next++)));
+      filter.compact_layers()->wait_for_rebuild();
+    }
+  };
+  // Past the first shard split, so that two merges in a row have the same shard count.
+  while (seenfilter::shard_bits_for(big_keys()) == 0) insert_until_a_merge();
+  const uint32_t bits = seenfilter::shard_bits_for(big_keys());
+  ASSERT_TRUE(seenfilter::ShardKeyFiles::reopen(cache, bits, big_keys())) << "the merge kept its keys";
+  {
+    std::fstream f(cache / "shard-0", std::ios::binary | std::ios::in | std::ios::out);
+    const std::vector<char> zeros(4096, 0);
+    f.write(zeros.data(), static_cast<std::streamsize>(zeros.size()));
+  }
+  insert_until_a_merge();
+  ASSERT_EQ(seenfilter::shard_bits_for(big_keys()), bits) << "the merge reopened the cache";
+  EXPECT_FALSE(filter.full()) << filter.full_reason();
+  EXPECT_TRUE(seenfilter::ShardKeyFiles::reopen(cache, bits, big_keys())) << "kept again, whole";
+  std::vector<uint64_t> keys;
+  EXPECT_TRUE(seenfilter::ShardKeyFiles::reopen(cache, bits, big_keys())->read(0, keys));
+  EXPECT_EQ(filter.size(), next);
+  for (uint64_t i = 0; i < next; ++i) ASSERT_TRUE(filter.contains(testing::url_key(i))) << i;
 }
 
 TEST(CompactLayers, MemoryLimitRefusesGrowthButKeepsAnswering) {
