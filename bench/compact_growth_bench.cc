@@ -154,9 +154,10 @@ Figures measure_one_array(uint64_t end, uint64_t probes, int& k) {
 }
 
 // A checkpoint of the grown filter: its bytes on disk (the hash log included), the time to take
-// it (snapshot() and save_checkpoint()) and to load it back.
+// it (snapshot() and save_checkpoint()) and to load it back; apart, the jobs' key files in the
+// same directory (not part of the checkpoint: the merge's key cache, docs/seenfilter.md).
 struct CheckpointFigures {
-  uint64_t bytes = 0, log_bytes = 0;
+  uint64_t bytes = 0, log_bytes = 0, key_file_bytes = 0;
   double save_seconds = 0, load_seconds = 0;
   bool reloaded = true;  // the loaded filter holds as many keys
 };
@@ -168,6 +169,11 @@ CheckpointFigures measure_checkpoint(const SeenFilter& filter, const std::filesy
   c.save_seconds = wall_seconds() - t;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
     if (!entry.is_regular_file()) continue;
+    const std::string parent = entry.path().parent_path().filename().string();
+    if (parent.ends_with(".keys") || parent.ends_with(".rebuild")) {
+      c.key_file_bytes += entry.file_size();
+      continue;
+    }
     c.bytes += entry.file_size();
     if (entry.path().filename() == seenfilter::kHashLogFileName) c.log_bytes += entry.file_size();
   }
@@ -183,10 +189,11 @@ CheckpointFigures measure_checkpoint(const SeenFilter& filter, const std::filesy
 }
 
 std::string checkpoint_text(const CheckpointFigures& c) {
-  char text[160];
-  std::snprintf(text, sizeof text, "checkpoint %.1f MB (hash log %.1f MB), saved in %.2f s, loaded in %.2f s",
+  char text[200];
+  std::snprintf(text, sizeof text,
+                "checkpoint %.1f MB (hash log %.1f MB), saved in %.2f s, loaded in %.2f s; key files beside it %.1f MB",
                 static_cast<double>(c.bytes) / 1e6, static_cast<double>(c.log_bytes) / 1e6, c.save_seconds,
-                c.load_seconds);
+                c.load_seconds, static_cast<double>(c.key_file_bytes) / 1e6);
   return text;
 }
 
