@@ -34,6 +34,7 @@
 #include "seenfilter/checkpoint_format.h"
 #include "seenfilter/compact_layers.h"
 #include "seenfilter/seen_filter.h"
+#include "seenfilter/shard_key_files.h"
 
 namespace {
 
@@ -170,7 +171,7 @@ CheckpointFigures measure_checkpoint(const SeenFilter& filter, const std::filesy
   for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
     if (!entry.is_regular_file()) continue;
     const std::string parent = entry.path().parent_path().filename().string();
-    if (parent.ends_with(".keys") || parent.ends_with(".rebuild")) {
+    if (parent.ends_with(seenfilter::kMergeKeyFilesSuffix) || parent.ends_with(seenfilter::kRunKeyFilesSuffix)) {
       c.key_file_bytes += entry.file_size();
       continue;
     }

@@ -489,7 +489,7 @@ void CompactLayers::build_run(uint64_t first, uint64_t upto, uint32_t bits) {
     FilterSnapshot::Run run;
     run.keys = upto - first;
     run.shards.resize(size_t{1} << bits);
-    const fs::path dir = options_.hash_log.string() + ".rebuild";
+    const fs::path dir = options_.hash_log.string() + std::string(kRunKeyFilesSuffix);
     const auto spill = [&] { return fill(ShardKeyFiles::fresh(dir, bits), first, upto, job); };
     ShardKeyFiles files = spill();
     report("spilled");
@@ -523,7 +523,7 @@ void CompactLayers::merge(uint64_t upto_keys, uint32_t bits) {
   try {
     // The big level's keys by shard, kept from the last merge (ShardKeyFiles): only the keys
     // after them are read from the log.
-    const fs::path dir = options_.hash_log.string() + ".keys";
+    const fs::path dir = options_.hash_log.string() + std::string(kMergeKeyFilesSuffix);
     uint64_t cached;
     {
       std::shared_lock lock(view_mu_);
@@ -539,7 +539,9 @@ void CompactLayers::merge(uint64_t upto_keys, uint32_t bits) {
                                          report("shard " + std::to_string(shard) + " switched");
                                        });
     job.extra_bytes = std::max(job.extra_bytes, held);
-    files.save();
+    // Every shard is switched: a cache that cannot be kept (a full disk) only costs the next
+    // merge a spill of the whole log, so it does not stop growth.
+    (void)files.save();
     {
       std::unique_lock lock(view_mu_);
       runs_.clear();

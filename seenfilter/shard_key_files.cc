@@ -45,9 +45,11 @@ ShardKeyFiles::ShardKeyFiles(fs::path dir, uint32_t bits)
 fs::path ShardKeyFiles::file(uint32_t shard) const { return dir_ / ("shard-" + std::to_string(shard)); }
 
 bool ShardKeyFiles::is_shard_file(std::string_view name) const {
+  constexpr std::string_view kPrefix = "shard-";
+  if (!name.starts_with(kPrefix)) return false;
   uint64_t shard = 0;
   const char* end = name.data() + name.size();
-  const auto parsed = std::from_chars(name.data() + 6, end, shard);  // after "shard-"
+  const auto parsed = std::from_chars(name.data() + kPrefix.size(), end, shard);
   return parsed.ec == std::errc() && parsed.ptr == end && shard < keys_.size();
 }
 
@@ -58,7 +60,7 @@ ShardKeyFiles ShardKeyFiles::fresh(const fs::path& dir, uint32_t bits) {
   fs::create_directories(dir);
   for (const auto& entry : fs::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();
-    if (!name.starts_with("shard-") || !files.is_shard_file(name)) fs::remove_all(entry.path());
+    if (!files.is_shard_file(name)) fs::remove_all(entry.path());
   }
   for (uint32_t s = 0; s < files.keys_.size(); ++s) {
     std::ofstream out(files.file(s), std::ios::binary | std::ios::trunc);
@@ -168,7 +170,7 @@ void ShardKeyFiles::clear(uint32_t shard) const {
   fs::resize_file(file(shard), 0, ec);
 }
 
-void ShardKeyFiles::save() const {
+bool ShardKeyFiles::save() const {
   std::string out;
   out.append(kMagic, sizeof kMagic);
   put_le(out, kVersion, 4);
@@ -180,13 +182,12 @@ void ShardKeyFiles::save() const {
   }
   put_le(out, checksum64(out), 8);
   const fs::path temp = dir_ / (std::string(kManifest) + ".tmp");
-  {
-    std::ofstream file(temp, std::ios::binary | std::ios::trunc);
-    file.write(out.data(), static_cast<std::streamsize>(out.size()));
-    file.close();
-    if (!file) throw CheckpointError(temp.string(), "cannot write the key cache's manifest");
-  }
-  fs::rename(temp, dir_ / kManifest);
+  std::ofstream file(temp, std::ios::binary | std::ios::trunc);
+  file.write(out.data(), static_cast<std::streamsize>(out.size()));
+  file.close();
+  std::error_code ec;
+  if (file) fs::rename(temp, dir_ / kManifest, ec);
+  return file && !ec;
 }
 
 }  // namespace bloomcrawl::seenfilter

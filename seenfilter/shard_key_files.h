@@ -24,6 +24,11 @@
 
 namespace bloomcrawl::seenfilter {
 
+// The directories of a job's key files, the hash log's path with this appended: a merge's (kept
+// as the key cache) and a run's.
+inline constexpr std::string_view kMergeKeyFilesSuffix = ".keys";
+inline constexpr std::string_view kRunKeyFilesSuffix = ".rebuild";
+
 // The key cache's manifest (docs/seenfilter.md, "Key files and the key cache").
 struct KeyCacheManifest {
   uint32_t bits = 0;
@@ -57,13 +62,14 @@ class ShardKeyFiles {
   bool read(uint32_t shard, std::vector<uint64_t>& keys) const;
   void clear(uint32_t shard) const;  // empties a run's file once its shard is built
   // Writes the manifest (temporary file and rename) naming the files as the key cache of the
-  // log's first covered() keys.
-  void save() const;
+  // log's first covered() keys. False when it cannot: the cache is only an optimisation, and a
+  // manifest left from before names other keys, so it is not reopened for these.
+  bool save() const;
 
  private:
   ShardKeyFiles(std::filesystem::path dir, uint32_t bits);
   std::filesystem::path file(uint32_t shard) const;
-  bool is_shard_file(std::string_view name) const;  // "shard-N" with N < 2^bits, given "shard-..."
+  bool is_shard_file(std::string_view name) const;  // "shard-N" with N < 2^bits
 
   std::filesystem::path dir_;
   uint32_t bits_ = 0;
