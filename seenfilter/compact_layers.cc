@@ -87,23 +87,19 @@ bool valid_shard_count(size_t n) { return std::has_single_bit(n) && n <= (size_t
 
 // Bytes of the compact layer a rebuild of `keys` keys produces (the memory limit's estimate).
 uint64_t compact_bytes_for(uint64_t keys, uint32_t fingerprint_bits) {
-  const uint64_t shard_keys = std::max<uint64_t>(keys >> shard_bits_for(keys), 1);
+  const uint64_t shard_keys = std::max<uint64_t>(keys >> shard_bits_for(keys, fingerprint_bits), 1);
   return static_cast<uint64_t>(
       std::ceil(static_cast<double>(keys) * fuse_cells_per_key(shard_keys) * fingerprint_bits / 8.0));
 }
 
 }  // namespace
 
-uint32_t shard_bits_for(uint64_t keys) {
-  uint32_t bits = 0;
-  while (bits < kMaxShardBits && (keys >> (bits + 1)) >= kMinShardKeys) ++bits;
-  return bits;
+uint32_t shard_bits_for(uint64_t keys, uint32_t fingerprint_bits) {
+  return shard_bits_within_share(keys, keys, fingerprint_bits, kMinShardKeys, kMaxShardBits);
 }
 
-uint32_t run_shard_bits_for(uint64_t keys, uint32_t big_bits) {
-  uint32_t bits = big_bits;
-  while (bits > 0 && (keys >> bits) < kMinRunShardKeys) --bits;
-  return bits;
+uint32_t run_shard_bits_for(uint64_t keys, uint64_t filter_keys, uint32_t fingerprint_bits, uint32_t big_bits) {
+  return shard_bits_within_share(keys, filter_keys, fingerprint_bits, kMinRunShardKeys, big_bits);
 }
 
 CompactLayers::CompactLayers(const FilterSnapshot& snapshot)
@@ -417,12 +413,12 @@ uint64_t CompactLayers::active_capacity(uint64_t keys) const {
 void CompactLayers::start_rebuild_locked(uint64_t upto_keys) {
   // Runs split on the big level's bits at their size, so a merge drops each run's shards as the
   // big shards under them switch (a merge's bits are at least a run's: it holds more keys).
-  const uint32_t bits = std::max(shard_bits_, shard_bits_for(upto_keys));
+  const uint32_t bits = std::max(shard_bits_, shard_bits_for(upto_keys, budget_.big_fingerprint_bits));
   if (merge_due_locked()) {
     rebuild_thread_ = std::thread([this, upto_keys, bits] { merge(upto_keys, bits); });
   } else {
     const uint64_t first = upto_keys - frozen_keys_;
-    const uint32_t run_bits = run_shard_bits_for(frozen_keys_, bits);
+    const uint32_t run_bits = run_shard_bits_for(frozen_keys_, upto_keys, budget_.big_fingerprint_bits, bits);
     rebuild_thread_ = std::thread([this, first, upto_keys, run_bits] { build_run(first, upto_keys, run_bits); });
   }
 }

@@ -47,23 +47,22 @@
 
 namespace bloomcrawl::seenfilter {
 
-// Shards hold at least this many keys (a fuse filter's size factor grows below it; a rebuild holds
-// one shard's build, ~35 bytes per key, so 2^15 keeps it within 10% of the filter from ~7M keys,
-// for +0.45 bits per key against 2^16 at 10M keys: docs/seenfilter.md)...
-inline constexpr uint64_t kMinShardKeys = uint64_t{1} << 15;
-// ... and there are at most 2^kMaxShardBits of them (a job keeps one key file per shard open).
+// Both levels are as few shards as keep one shard's build within kRebuildMemoryShare of the filter
+// (compact_math.h, shard_bits_within_share), at most 2^kMaxShardBits (a job keeps one key file
+// per shard open), and shards of the big level hold at least this many keys (a fuse filter's size
+// factor grows below it; below (this) · ~90 keys a rebuild holds more than 10%: docs/seenfilter.md)...
+inline constexpr uint64_t kMinShardKeys = uint64_t{1} << 14;
 inline constexpr uint32_t kMaxShardBits = 8;
+// ... and a run's at least this many, unless the run is smaller, and at most as many as the big
+// level's: a merge drops a run's shard once the big shards under it are switched, so the end of a
+// merge holds one run shard per run beyond the new level.
+inline constexpr uint64_t kMinRunShardKeys = uint64_t{1} << 13;
 
-// A run's shards hold at least this many keys, unless the run is smaller (a run of 2^19 keys is in
-// 32 shards, size factor 1.23, not in the big level's 128: 1.29)...
-inline constexpr uint64_t kMinRunShardKeys = uint64_t{1} << 14;
-// ... and at most as many as the big level's: a merge drops a run's shard once the big shards
-// under it are switched, so the end of a merge holds one run shard per run beyond the new level.
-
-// log2 of the shard count for a compact layer of `keys` keys.
-uint32_t shard_bits_for(uint64_t keys);
-// log2 of the shard count for a run of `keys` keys when the big level will have 2^big_bits shards.
-uint32_t run_shard_bits_for(uint64_t keys, uint32_t big_bits);
+// log2 of the shard count for a compact layer of `keys` keys at `fingerprint_bits`.
+uint32_t shard_bits_for(uint64_t keys, uint32_t fingerprint_bits);
+// log2 of the shard count for a run of `keys` keys built when the filter holds filter_keys keys
+// and its big level will have 2^big_bits shards.
+uint32_t run_shard_bits_for(uint64_t keys, uint64_t filter_keys, uint32_t fingerprint_bits, uint32_t big_bits);
 
 class CompactLayers {
  public:

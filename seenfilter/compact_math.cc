@@ -112,4 +112,16 @@ uint32_t partition_bits_for(uint64_t keys, uint32_t fingerprint_bits) {
   return bits;
 }
 
+uint32_t shard_bits_within_share(uint64_t keys, uint64_t filter_keys, uint32_t fingerprint_bits,
+                                 uint64_t min_shard_keys, uint32_t max_bits) {
+  const double allowed =
+      kRebuildMemoryShare * static_cast<double>(filter_keys) * kShardSizeFactor * fingerprint_bits / 8;
+  uint32_t bits = 0;
+  while (bits<max_bits&& static_cast<double>(keys >> bits) * kJobBytesPerShardKey * kLargestPartitionSlack> allowed &&
+         (keys >> (bits + 1)) >= min_shard_keys) {
+    ++bits;
+  }
+  return bits;
+}
+
 }  // namespace bloomcrawl::seenfilter

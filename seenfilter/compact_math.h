@@ -111,13 +111,24 @@ TieredBudget split_tiered_budget(double target_fpr, double active_ratio, double 
 
 // Scratch memory of a rebuild, relative to the filter it builds: at most this share.
 inline constexpr double kRebuildMemoryShare = 0.10;
-// Scratch bytes per key of one partition's build (see FuseBuilder in fuse_filter.cc): the sorted
-// keys (8), the peeling order (8 + 1) and per cell a count (1), an XOR of hashes (8) and a queue
-// slot (4), at 1.125 cells per key and up to 1.2 for small partitions.
-inline constexpr double kBuildBytesPerKey = 8.0 + 9.0 + 13.0 * 1.2;
+// Scratch bytes per key of one partition's build (see FuseBuilder in fuse_filter.cc): the keys (8)
+// and per cell a count (1), an XOR of hashes that later holds the cell's value (8) and a slot of
+// the peeling stack (4), at 1.125 cells per key and up to 1.2 for small partitions.
+inline constexpr double kBuildBytesPerKey = 8.0 + 13.0 * 1.2;
+// Bytes a compaction job holds per key of the shard it builds: the build (kBuildBytesPerKey) and
+// the new shard (at most 1.2 cells of 32 bits per key).
+inline constexpr double kJobBytesPerShardKey = kBuildBytesPerKey + 1.2 * 32 / 8;
 // Below this many keys a partition's size factor grows (1.18 at 2^16, 1.28 at 2^12): partitions
 // are never made smaller, which only matters while the filter's bytes are a few MB.
 inline constexpr uint64_t kMinPartitionKeys = uint64_t{1} << 16;
+
+// log2 of the fewest shards (at most 2^max_bits) that keep one shard's build of `keys` keys
+// (kJobBytesPerShardKey each) within kRebuildMemoryShare of a filter of `filter_keys` keys, counted
+// at its big level's bytes alone (filter_keys · kShardSizeFactor · fingerprint_bits / 8, less
+// than the whole filter), unless shards would then hold fewer than min_shard_keys: the size factor
+// of smaller ones costs bits per key (docs/seenfilter.md, "Shards, and the memory bound").
+uint32_t shard_bits_within_share(uint64_t keys, uint64_t filter_keys, uint32_t fingerprint_bits,
+                                 uint64_t min_shard_keys, uint32_t max_bits);
 
 // log2 of the partition count for a compact filter of `keys` keys at `fingerprint_bits`: the
 // smallest power of two whose average partition's scratch is within kRebuildMemoryShare of the

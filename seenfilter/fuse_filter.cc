@@ -149,12 +149,8 @@ void FuseFilterBuilder::add_partition(uint32_t index, std::vector<uint64_t>& has
       // the largest shard is what a rebuild holds beside the filter.
       scratch.count.assign(g.cells, 0);
       scratch.xored.assign(g.cells, 0);
-      scratch.queue.reserve(g.cells);
-      scratch.queue.resize(g.cells);
-      scratch.order.reserve(sized_for);
-      scratch.order.resize(sized_for);
-      scratch.position.reserve(sized_for);
-      scratch.position.resize(sized_for);
+      scratch.stack.reserve(g.cells);
+      scratch.stack.resize(g.cells);
       peak_scratch_bytes_ = std::max(peak_scratch_bytes_, scratch.bytes());
     } else if (attempt > 0) {
       std::fill(scratch.count.begin(), scratch.count.end(), 0);
@@ -165,7 +161,7 @@ void FuseFilterBuilder::add_partition(uint32_t index, std::vector<uint64_t>& has
     local.segment_count = g.segment_count;
     uint8_t* const count = scratch.count.data();
     uint64_t* const xored = scratch.xored.data();
-    uint32_t* const queue = scratch.queue.data();
+    uint32_t* const stack = scratch.stack.data();
     bool overflow = false;
     for (uint64_t h : hashes) {
       const FuseFilter::Cells c = FuseFilter::cells_of(h, local);
@@ -177,26 +173,31 @@ void FuseFilterBuilder::add_partition(uint32_t index, std::vector<uint64_t>& has
       }
     }
     if (overflow) continue;
-    size_t queued = 0;
-    for (size_t i = 0; i < g.cells; ++i) {
-      if ((count[i] >> 2) == 1) queue[queued++] = static_cast<uint32_t>(i);
+    // One array holds the cells waiting to be peeled (a stack growing down from its end) and the
+    // cells keys were peeled from, in order (growing up from its start): a cell is pushed at most
+    // once (when its count first becomes one) and each peel pops one, so the two never meet.
+    // A key's peeled cell keeps its count and XOR (no key peeled later is in it), so it names the
+    // key and which of its cells it is for the assignment below.
+    const size_t cells = g.cells;
+    size_t top = cells;
+    for (size_t i = 0; i < cells; ++i) {
+      if ((count[i] >> 2) == 1) stack[--top] = static_cast<uint32_t>(i);
     }
     peeled = 0;
-    while (queued > 0) {
-      const uint32_t cell = queue[--queued];
+    while (top < cells) {
+      const uint32_t cell = stack[top++];
       if ((count[cell] >> 2) != 1) continue;
       const uint64_t h = xored[cell];
       const uint8_t found = count[cell] & 3;
-      scratch.order[peeled] = h;
-      scratch.position[peeled] = found;
-      ++peeled;
+      stack[peeled++] = cell;
       const FuseFilter::Cells c = FuseFilter::cells_of(h, local);
       const uint64_t at[3] = {c.c0, c.c1, c.c2};
       for (uint8_t j = 0; j < 3; ++j) {
+        if (j == found) continue;
         const uint64_t other = at[j];
         count[other] = static_cast<uint8_t>((count[other] - 4) ^ j);
         xored[other] ^= h;
-        if ((count[other] >> 2) == 1 && j != found) queue[queued++] = static_cast<uint32_t>(other);
+        if ((count[other] >> 2) == 1) stack[--top] = static_cast<uint32_t>(other);
       }
     }
     if (peeled == hashes.size()) break;
@@ -209,25 +210,25 @@ void FuseFilterBuilder::add_partition(uint32_t index, std::vector<uint64_t>& has
   p.segment_length = g.segment_length;
   p.segment_count = g.segment_count;
   const size_t cells = g.cells;
-  std::vector<uint32_t>& queue = scratch.queue;
-  const std::vector<uint64_t>& order = scratch.order;
-  const std::vector<uint8_t>& position = scratch.position;
-  const size_t n = hashes.size();
-
-  std::fill(queue.begin(), queue.end(), 0);
-  uint32_t* fingerprints = queue.data();
+  uint8_t* const count = scratch.count.data();
+  uint64_t* const xored = scratch.xored.data();
+  const uint32_t* const order = scratch.stack.data();
+  // In reverse peeling order each key's peeled cell gets the value that makes its three cells XOR
+  // to its fingerprint. It is written over the cell's XOR in place: the other two cells are either
+  // assigned already (keys peeled later) or in no key's peeled cell (their XOR is back to zero),
+  // and no key peeled earlier reads this cell.
   for (size_t i = peeled; i-- > 0;) {
-    const uint64_t h = order[i];
+    const uint32_t cell = order[i];
+    const uint64_t h = xored[cell];
+    const uint8_t found = count[cell] & 3;
     const FuseFilter::Cells c = FuseFilter::cells_of(h, local);
     const uint64_t at[3] = {c.c0, c.c1, c.c2};
-    const uint8_t found = position[i];
-    fingerprints[at[found]] = static_cast<uint32_t>(filter_.fingerprint(h)) ^ fingerprints[at[(found + 1) % 3]] ^
-                              fingerprints[at[(found + 2) % 3]];
+    xored[cell] = filter_.fingerprint(h) ^ xored[at[(found + 1) % 3]] ^ xored[at[(found + 2) % 3]];
   }
   filter_.cells_ += cells;
-  filter_.keys_ += n;
+  filter_.keys_ += hashes.size();
   filter_.words_.resize(packed_words(filter_.cells_, filter_.fingerprint_bits_), 0);
-  for (size_t i = 0; i < cells; ++i) filter_.set_cell(p.first_cell + i, fingerprints[i]);
+  for (size_t i = 0; i < cells; ++i) filter_.set_cell(p.first_cell + i, xored[i]);
 }
 
 void FuseFilterBuilder::add_all(std::vector<uint64_t>& hashes) {

@@ -109,15 +109,12 @@ class FuseFilter {
 // shard reuses it instead of allocating (and faulting in) fresh pages for each.
 struct FuseBuildScratch {
   std::vector<uint8_t> count;     // per cell: keys in it << 2 | XOR of their position numbers
-  std::vector<uint64_t> xored;    // per cell: XOR of the hashes of the keys in it
-  std::vector<uint32_t> queue;    // cells holding one key; later the fingerprints
-  std::vector<uint64_t> order;    // peeled keys (their mixed hash), in peeling order
-  std::vector<uint8_t> position;  // which of its cells each peeled key was alone in
+  std::vector<uint64_t> xored;    // per cell: XOR of the hashes of the keys in it; later its value
+  std::vector<uint32_t> stack;    // per cell: cells to peel, and the cells peeled in order
   std::vector<uint64_t> grouped;  // add_all: the hashes grouped by partition
   std::vector<uint64_t> part;     // add_all: one partition's hashes
   uint64_t bytes() const {
-    return count.capacity() + xored.capacity() * 8 + queue.capacity() * 4 + order.capacity() * 8 + position.capacity() +
-           (grouped.capacity() + part.capacity()) * 8;
+    return count.capacity() + xored.capacity() * 8 + stack.capacity() * 4 + (grouped.capacity() + part.capacity()) * 8;
   }
 };
 

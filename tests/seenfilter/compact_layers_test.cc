@@ -316,9 +316,18 @@ TEST(CompactLayers, AMergeWhoseCachedKeysWereLostSpillsTheLogAgain) {
       filter.compact_layers()->wait_for_rebuild();
     }
   };
-  // Past the first shard split, so that two merges in a row have the same shard count.
-  while (seenfilter::shard_bits_for(big_keys()) == 0) insert_until_a_merge();
-  const uint32_t bits = seenfilter::shard_bits_for(big_keys());
+  const uint32_t big_bits =
+      seenfilter::split_tiered_budget(1e-6, seenfilter::kTieredActiveRatio, seenfilter::kMergeRatio)
+          .big_fingerprint_bits;
+  // Past the first shard split, and where the next merge (about (1 + r + a) times the keys) keeps
+  // the shard count, so that it can reopen the cache.
+  const auto next_merge_keeps_the_shards = [&] {
+    const uint64_t keys = big_keys();
+    const uint32_t bits = seenfilter::shard_bits_for(keys, big_bits);
+    return bits > 0 && seenfilter::shard_bits_for(keys * 3 / 2, big_bits) == bits;
+  };
+  while (!next_merge_keeps_the_shards()) insert_until_a_merge();
+  const uint32_t bits = seenfilter::shard_bits_for(big_keys(), big_bits);
   ASSERT_TRUE(seenfilter::ShardKeyFiles::reopen(cache, bits, big_keys())) << "the merge kept its keys";
   {
     std::fstream f(cache / "shard-0", std::ios::binary | std::ios::in | std::ios::out);
@@ -326,7 +335,7 @@ TEST(CompactLayers, AMergeWhoseCachedKeysWereLostSpillsTheLogAgain) {
     f.write(zeros.data(), static_cast<std::streamsize>(zeros.size()));
   }
   insert_until_a_merge();
-  ASSERT_EQ(seenfilter::shard_bits_for(big_keys()), bits) << "the merge reopened the cache";
+  ASSERT_EQ(seenfilter::shard_bits_for(big_keys(), big_bits), bits) << "the merge reopened the cache";
   EXPECT_FALSE(filter.full()) << filter.full_reason();
   EXPECT_TRUE(seenfilter::ShardKeyFiles::reopen(cache, bits, big_keys())) << "kept again, whole";
   std::vector<uint64_t> keys;

@@ -132,6 +132,32 @@ TEST(CompactMath, PartitionsBoundTheRebuildScratch) {
   }
 }
 
+TEST(CompactMath, ShardsKeepAJobWithinTheMemoryShareAboveTheirFloor) {
+  constexpr uint32_t kBits = 21;
+  constexpr uint64_t kFloor = uint64_t{1} << 14;
+  const auto within_share = [&](uint64_t keys, uint64_t filter_keys, uint32_t bits) {
+    const double shard_keys = static_cast<double>(keys >> bits) * 1.1;  // the largest shard
+    const double filter_bytes = static_cast<double>(filter_keys) * kShardSizeFactor * kBits / 8;
+    return shard_keys * kJobBytesPerShardKey <= kRebuildMemoryShare * filter_bytes;
+  };
+  EXPECT_EQ(shard_bits_within_share(1000, 1000, kBits, kFloor, 8), 0u);  // small: one shard
+  for (uint64_t keys = uint64_t{1} << 16; keys <= (uint64_t{1} << 32); keys *= 3) {
+    const uint32_t bits = shard_bits_within_share(keys, keys, kBits, kFloor, 8);
+    EXPECT_TRUE(bits == 8 || within_share(keys, keys, bits) || (keys >> (bits + 1)) < kFloor) << keys;
+    if (bits > 0) {
+      EXPECT_FALSE(within_share(keys, keys, bits - 1)) << keys << ": not the fewest shards";
+    }
+    EXPECT_GE(keys >> bits, kFloor) << keys;
+  }
+  // A big level of 10M keys: within the share, in 128 shards of 78k keys, not at the floor.
+  EXPECT_EQ(shard_bits_within_share(10000000, 10000000, kBits, kFloor, 8), 7u);
+  // A run (a twentieth of the filter) needs fewer shards than the filter it joins would...
+  EXPECT_LT(shard_bits_within_share(500000, 10000000, kBits, kFloor / 2, 7), 7u);
+  EXPECT_TRUE(within_share(500000, 10000000, shard_bits_within_share(500000, 10000000, kBits, kFloor / 2, 7)));
+  // ... and never more than the big level's.
+  EXPECT_LE(shard_bits_within_share(500000, 10000000, kBits, 1, 1), 1u);
+}
+
 TEST(CompactMath, BuildScratchMatchesTheModel) {
   std::mt19937_64 rng(9);
   std::vector<uint64_t> hashes(1 << 17);
