@@ -24,11 +24,13 @@ namespace {
 // Keys probed per hold of the view lock, hashed and prefetched together (as SeenFilter's batches).
 constexpr size_t kWindow = 32;
 static_assert((uint32_t{1} << kMaxShardBits) <= kMaxManifestShards, "a manifest holds every shard of a level");
-// Hashes a job gathers per shard before writing them to the shard's key file: from 512 to 4096,
+// Hashes a job gathers per shard before writing them to the shard's key file: from 64 to 4096,
 // as many as keep the buffers of all shards within kSpillBufferShare of the filter. Larger writes
 // cost the kernel less per key (fewer, larger page-cache folios): 14.5 against 22 ns per key
-// written and read back at 4096 and 512 (10M keys into 256 files, this machine).
-constexpr size_t kMinSpillBatch = 512;
+// written and read back at 4096 and 512 (10M keys into 256 files, this machine). The floor only
+// applies to filters of a few MB, where 512 per shard (0.5 MB for 128 shards) was most of a job's
+// memory.
+constexpr size_t kMinSpillBatch = 64;
 constexpr size_t kMaxSpillBatch = 4096;
 constexpr double kSpillBufferShare = 0.03;
 
@@ -449,7 +451,7 @@ ShardKeyFiles CompactLayers::fill(ShardKeyFiles files, uint64_t first, uint64_t 
 }
 
 // One shard at a time: memory holds one shard's keys and build beside the filter.
-uint64_t CompactLayers::build_shards(ShardKeyFiles& files, uint32_t fingerprint_bits,
+uint64_t CompactLayers::build_shards(ShardKeyFiles& files, uint32_t fingerprint_bits, uint32_t arity,
                                      const std::function<ShardKeyFiles()>& respill, const ShardBuilt& built) {
   const size_t shards = size_t{1} << files.bits();
   uint64_t largest = 0;
@@ -467,7 +469,7 @@ uint64_t CompactLayers::build_shards(ShardKeyFiles& files, uint32_t fingerprint_
                               "shard " + std::to_string(s) + ": a rebuild's key file does not hold its keys");
       }
     }
-    FuseFilterBuilder builder(keys.size(), fingerprint_bits, build_partition_bits(keys.size()), &scratch);
+    FuseFilterBuilder builder(keys.size(), fingerprint_bits, build_partition_bits(keys.size()), &scratch, arity);
     builder.add_all(keys);
     auto filter = std::make_shared<const FuseFilter>(builder.finish());
     const uint64_t key_bytes = keys.capacity() * sizeof(uint64_t);
@@ -489,7 +491,7 @@ void CompactLayers::build_run(uint64_t first, uint64_t upto, uint32_t bits) {
     const auto spill = [&] { return fill(ShardKeyFiles::fresh(dir, bits), first, upto, job); };
     ShardKeyFiles files = spill();
     report("spilled");
-    const uint64_t held = build_shards(files, budget_.run_fingerprint_bits, spill,
+    const uint64_t held = build_shards(files, budget_.run_fingerprint_bits, kRunArity, spill,
                                        [&](uint32_t shard, std::shared_ptr<const FuseFilter> filter) {
                                          run.shards[shard] = {std::move(filter), bits};
                                          files.clear(shard);
@@ -529,7 +531,7 @@ void CompactLayers::merge(uint64_t upto_keys, uint32_t bits) {
     std::optional<ShardKeyFiles> kept = ShardKeyFiles::reopen(dir, bits, cached);
     ShardKeyFiles files = kept ? fill(std::move(*kept), cached, upto_keys, job) : respill();
     report("spilled");
-    const uint64_t held = build_shards(files, budget_.big_fingerprint_bits, respill,
+    const uint64_t held = build_shards(files, budget_.big_fingerprint_bits, kFuseArity, respill,
                                        [&](uint32_t shard, std::shared_ptr<const FuseFilter> filter) {
                                          switch_shard(bits, shard, std::move(filter));
                                          report("shard " + std::to_string(shard) + " switched");

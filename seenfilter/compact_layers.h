@@ -49,14 +49,20 @@ namespace bloomcrawl::seenfilter {
 
 // Both levels are as few shards as keep one shard's build within kRebuildMemoryShare of the filter
 // (compact_math.h, shard_bits_within_share), at most 2^kMaxShardBits (a job keeps one key file
-// per shard open), and shards of the big level hold at least this many keys (a fuse filter's size
-// factor grows below it; below (this) · ~90 keys a rebuild holds more than 10%: docs/seenfilter.md)...
-inline constexpr uint64_t kMinShardKeys = uint64_t{1} << 14;
+// per shard open), and shards of the big level hold at least this many keys: a 4-wise fuse
+// filter's size factor grows below it (1.22 at 2^13 keys), so smaller shards would cost bits per
+// key while the whole filter is a few MB. Below about 3 MB of filter (850k keys) a job holds one
+// shard of this floor, up to ~0.4 MB, which is then more than 10% (docs/seenfilter.md)...
+inline constexpr uint64_t kMinShardKeys = uint64_t{1} << 13;
 inline constexpr uint32_t kMaxShardBits = 8;
 // ... and a run's at least this many, unless the run is smaller, and at most as many as the big
 // level's: a merge drops a run's shard once the big shards under it are switched, so the end of a
 // merge holds one run shard per run beyond the new level.
-inline constexpr uint64_t kMinRunShardKeys = uint64_t{1} << 13;
+inline constexpr uint64_t kMinRunShardKeys = uint64_t{1} << 12;
+// Runs are built 3-wise, the big level 4-wise (kFuseArity): every new key is tested against every
+// run (about 3.5 of them), so a fourth cell there costs ~3.5 cache lines per insert for ~0.3 bits
+// per key (runs hold at most a quarter of the keys).
+inline constexpr uint32_t kRunArity = 3;
 
 // log2 of the shard count for a compact layer of `keys` keys at `fingerprint_bits`.
 uint32_t shard_bits_for(uint64_t keys, uint32_t fingerprint_bits);
@@ -153,8 +159,8 @@ class CompactLayers {
   // file that does not hold its keys is replaced by respill()'s (the log spilled again). Returns
   // the most it held beside the filter (the largest shard's keys, its build scratch and filter).
   using ShardBuilt = std::function<void(uint32_t, std::shared_ptr<const FuseFilter>)>;
-  uint64_t build_shards(ShardKeyFiles& files, uint32_t fingerprint_bits, const std::function<ShardKeyFiles()>& respill,
-                        const ShardBuilt& built);
+  uint64_t build_shards(ShardKeyFiles& files, uint32_t fingerprint_bits, uint32_t arity,
+                        const std::function<ShardKeyFiles()>& respill, const ShardBuilt& built);
   void build_run(uint64_t first, uint64_t upto, uint32_t shard_bits);
   void merge(uint64_t upto_keys, uint32_t shard_bits);
   void switch_shard(uint32_t shard_bits, uint32_t shard, std::shared_ptr<const FuseFilter> filter);

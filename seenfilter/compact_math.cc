@@ -27,23 +27,26 @@ uint32_t fingerprint_bits_for(double fpr) {
 }
 
 // The segment length and size factor formulas are Graf and Lemire's (xor_singleheader,
-// binary_fuse_calculate_segment_length / _size_factor for arity 3): fitted so that peeling
-// succeeds with high probability at the first seed.
-FuseGeometry fuse_geometry(uint64_t keys) {
+// binary_fuse_calculate_segment_length / _size_factor for arities 3 and 4): fitted so that
+// peeling succeeds with high probability at the first seed.
+FuseGeometry fuse_geometry(uint64_t keys, uint32_t arity) {
   FuseGeometry g;
   const double n = static_cast<double>(std::max<uint64_t>(keys, 2));
-  const int log_segment = static_cast<int>(std::floor(std::log(n) / std::log(3.33) + 2.25));
+  const bool four = arity == 4;
+  const int log_segment =
+      static_cast<int>(std::floor(four ? std::log(n) / std::log(2.91) - 0.5 : std::log(n) / std::log(3.33) + 2.25));
   g.segment_length = uint32_t{1} << std::clamp(log_segment, 2, 18);
-  const double size_factor = std::max(1.125, 0.875 + 0.25 * std::log(1e6) / std::log(n));
+  const double size_factor = four ? std::max(1.075, 0.77 + 0.305 * std::log(600000.0) / std::log(n))
+                                  : std::max(1.125, 0.875 + 0.25 * std::log(1e6) / std::log(n));
   const auto capacity = static_cast<uint64_t>(std::llround(n * size_factor));
   const uint64_t segments = (capacity + g.segment_length - 1) / g.segment_length;
-  g.segment_count = static_cast<uint32_t>(segments > 2 ? segments - 2 : 1);
-  g.cells = (uint64_t{g.segment_count} + 2) * g.segment_length;
+  g.segment_count = static_cast<uint32_t>(segments > arity - 1 ? segments - (arity - 1) : 1);
+  g.cells = (uint64_t{g.segment_count} + arity - 1) * g.segment_length;
   return g;
 }
 
-double fuse_cells_per_key(uint64_t keys) {
-  return static_cast<double>(fuse_geometry(keys).cells) / static_cast<double>(std::max<uint64_t>(keys, 1));
+double fuse_cells_per_key(uint64_t keys, uint32_t arity) {
+  return static_cast<double>(fuse_geometry(keys, arity).cells) / static_cast<double>(std::max<uint64_t>(keys, 1));
 }
 
 double peak_bits_per_key(double compact_bits_per_key, double bloom_bits_per_key, double active_ratio) {

@@ -15,7 +15,7 @@ namespace {
 static_assert(std::endian::native == std::endian::little, "cells are read as little-endian words");
 
 constexpr char kMagic[8] = {'B', 'C', 'S', 'F', 'F', 'U', 'S', 'E'};
-constexpr uint32_t kFormatVersion = 1;
+constexpr uint32_t kFormatVersion = 2;  // version 1: 3-wise, the arity field reserved (0)
 constexpr size_t kHeaderBytes = 48;
 constexpr size_t kPartitionBytes = 32;
 constexpr size_t kTrailerBytes = 8;  // checksum64 of all bytes before it
@@ -67,8 +67,9 @@ void FuseFilter::set_cell(uint64_t index, uint64_t value) {
   if (offset + fingerprint_bits_ > 64) words_[(bit >> 6) + 1] |= value >> (64 - offset);
 }
 
-FuseFilter FuseFilter::build(std::span<const uint64_t> hashes, uint32_t fingerprint_bits) {
-  FuseFilterBuilder builder(hashes.size(), fingerprint_bits);
+FuseFilter FuseFilter::build(std::span<const uint64_t> hashes, uint32_t fingerprint_bits, uint32_t arity) {
+  FuseFilterBuilder builder(hashes.size(), fingerprint_bits, partition_bits_for(hashes.size(), fingerprint_bits),
+                            nullptr, arity);
   std::vector<std::vector<uint64_t>> parts(builder.partitions());
   for (uint64_t h : hashes) parts[builder.partition_of(h)].push_back(h);
   for (uint32_t i = 0; i < builder.partitions(); ++i) builder.add_partition(i, parts[i]);
@@ -79,8 +80,10 @@ FuseFilterBuilder::FuseFilterBuilder(uint64_t expected_keys, uint32_t fingerprin
     : FuseFilterBuilder(expected_keys, fingerprint_bits, partition_bits_for(expected_keys, fingerprint_bits)) {}
 
 FuseFilterBuilder::FuseFilterBuilder(uint64_t expected_keys, uint32_t fingerprint_bits, uint32_t partition_bits,
-                                     FuseBuildScratch* scratch)
+                                     FuseBuildScratch* scratch, uint32_t arity)
     : scratch_(scratch != nullptr ? scratch : &own_scratch_) {
+  if (arity != 3 && arity != 4) throw std::invalid_argument("FuseFilterBuilder: arity " + std::to_string(arity));
+  filter_.arity_ = arity;
   if (fingerprint_bits < kMinFingerprintBits || fingerprint_bits > kMaxFingerprintBits) {
     throw std::invalid_argument("FuseFilterBuilder: fingerprint_bits " + std::to_string(fingerprint_bits) +
                                 " is outside [1, 32]");
@@ -92,7 +95,7 @@ FuseFilterBuilder::FuseFilterBuilder(uint64_t expected_keys, uint32_t fingerprin
   filter_.partitions_.assign(size_t{1} << partition_bits, FuseFilter::Partition{});
   const uint64_t per_partition = expected_keys >> partition_bits;
   const auto expected_cells =
-      static_cast<uint64_t>(static_cast<double>(expected_keys) * fuse_cells_per_key(per_partition) * 1.01);
+      static_cast<uint64_t>(static_cast<double>(expected_keys) * fuse_cells_per_key(per_partition, arity) * 1.01);
   filter_.words_.clear();
   filter_.words_.reserve(packed_words(expected_cells, fingerprint_bits));
   filter_.words_.push_back(0);
@@ -106,12 +109,21 @@ void FuseFilterBuilder::add_partition(uint32_t index, std::vector<uint64_t>& has
     if (partition_of(h) != index) throw std::invalid_argument("FuseFilterBuilder: hash outside its partition");
   }
   ++next_partition_;
+  if (filter_.arity_ == 4) {
+    add_partition_at_arity<4>(index, hashes);
+  } else {
+    add_partition_at_arity<3>(index, hashes);
+  }
+}
+
+template <uint32_t K>
+void FuseFilterBuilder::add_partition_at_arity(uint32_t index, std::vector<uint64_t>& hashes) {
   FuseFilter::Partition& p = filter_.partitions_[index];
   p.first_cell = filter_.cells_;
   // Mixed with the first seed and peeled in arrival order when the partition's cells fit in the
   // caches: sorting for locality, as Graf and Lemire do for one large filter, cost a third of a
   // rebuild's CPU on shards of 2^16-2^18 keys and saved less. Duplicates make peeling fail (two
-  // equal keys share their three cells), but so does bad luck with a seed (~1% of partitions of
+  // equal keys share their cells), but so does bad luck with a seed (~1% of partitions of
   // 2^17 keys, a few % of small ones), so the hashes are sorted and deduplicated only when a
   // second seed fails too (a sort on the first failure was 2% of a rebuild's time): mix64(h + seed)
   // is a bijection, so equal hashes stay equal and distinct ones distinct.
@@ -144,7 +156,7 @@ void FuseFilterBuilder::add_partition(uint32_t index, std::vector<uint64_t>& has
     if (hashes.empty()) break;
     if (sized_for != hashes.size()) {
       sized_for = hashes.size();
-      g = fuse_geometry(sized_for);
+      g = fuse_geometry(sized_for, K);
       // reserve() before resize(): a resize past the capacity may double it, and the scratch of
       // the largest shard is what a rebuild holds beside the filter.
       scratch.count.assign(g.cells, 0);
@@ -165,11 +177,10 @@ void FuseFilterBuilder::add_partition(uint32_t index, std::vector<uint64_t>& has
     bool overflow = false;
     for (uint64_t h : hashes) {
       const FuseFilter::Cells c = FuseFilter::cells_of(h, local);
-      const uint64_t at[3] = {c.c0, c.c1, c.c2};
-      for (uint8_t j = 0; j < 3; ++j) {
-        overflow |= count[at[j]] >= 252;
-        count[at[j]] = static_cast<uint8_t>((count[at[j]] + 4) ^ j);
-        xored[at[j]] ^= h;
+      for (uint32_t j = 0; j < K; ++j) {
+        overflow |= count[c.at[j]] >= 252;
+        count[c.at[j]] = static_cast<uint8_t>((count[c.at[j]] + 4) ^ j);
+        xored[c.at[j]] ^= h;
       }
     }
     if (overflow) continue;
@@ -191,10 +202,9 @@ void FuseFilterBuilder::add_partition(uint32_t index, std::vector<uint64_t>& has
       const uint8_t found = count[cell] & 3;
       stack[peeled++] = cell;
       const FuseFilter::Cells c = FuseFilter::cells_of(h, local);
-      const uint64_t at[3] = {c.c0, c.c1, c.c2};
-      for (uint8_t j = 0; j < 3; ++j) {
+      for (uint32_t j = 0; j < K; ++j) {
         if (j == found) continue;
-        const uint64_t other = at[j];
+        const uint64_t other = c.at[j];
         count[other] = static_cast<uint8_t>((count[other] - 4) ^ j);
         xored[other] ^= h;
         if ((count[other] >> 2) == 1) stack[--top] = static_cast<uint32_t>(other);
@@ -213,7 +223,7 @@ void FuseFilterBuilder::add_partition(uint32_t index, std::vector<uint64_t>& has
   uint8_t* const count = scratch.count.data();
   uint64_t* const xored = scratch.xored.data();
   const uint32_t* const order = scratch.stack.data();
-  // In reverse peeling order each key's peeled cell gets the value that makes its three cells XOR
+  // In reverse peeling order each key's peeled cell gets the value that makes its K cells XOR
   // to its fingerprint. It is written over the cell's XOR in place: the other two cells are either
   // assigned already (keys peeled later) or in no key's peeled cell (their XOR is back to zero),
   // and no key peeled earlier reads this cell.
@@ -222,8 +232,9 @@ void FuseFilterBuilder::add_partition(uint32_t index, std::vector<uint64_t>& has
     const uint64_t h = xored[cell];
     const uint8_t found = count[cell] & 3;
     const FuseFilter::Cells c = FuseFilter::cells_of(h, local);
-    const uint64_t at[3] = {c.c0, c.c1, c.c2};
-    xored[cell] = filter_.fingerprint(h) ^ xored[at[(found + 1) % 3]] ^ xored[at[(found + 2) % 3]];
+    uint64_t value = filter_.fingerprint(h);
+    for (uint32_t j = 0; j < K; ++j) value ^= j == found ? 0 : xored[c.at[j]];
+    xored[cell] = value;
   }
   filter_.cells_ += cells;
   filter_.keys_ += hashes.size();
@@ -267,7 +278,7 @@ std::string FuseFilter::encode() const {
   put_le(out, kFormatVersion, 4);
   put_le(out, fingerprint_bits_, 4);
   put_le(out, partition_bits_, 4);
-  put_le(out, 0, 4);
+  put_le(out, arity_, 4);
   put_le(out, keys_, 8);
   put_le(out, cells_, 8);
   put_le(out, 0, 8);
@@ -288,7 +299,7 @@ FuseFilter FuseFilter::decode(std::string_view in, const std::string& file) {
   if (in.size() < kHeaderBytes + kTrailerBytes) fail("truncated header");
   if (in.substr(0, 8) != std::string_view(kMagic, 8)) fail("bad magic");
   const uint64_t version = get_le(in, 8, 4);
-  if (version != kFormatVersion) fail("unsupported version " + std::to_string(version));
+  if (version != 1 && version != kFormatVersion) fail("unsupported version " + std::to_string(version));
   const size_t body = in.size() - kTrailerBytes;
   if (get_le(in, body, 8) != checksum64(in.data(), body)) fail("checksum mismatch");
   FuseFilter f;
@@ -300,7 +311,9 @@ FuseFilter FuseFilter::decode(std::string_view in, const std::string& file) {
     fail("fingerprint bits " + std::to_string(f.fingerprint_bits_) + " outside [1, 32]");
   }
   if (f.partition_bits_ > kMaxPartitionBits) fail("partition bits " + std::to_string(f.partition_bits_));
-  if (get_le(in, 20, 4) != 0 || get_le(in, 40, 8) != 0) fail("reserved field not zero");
+  if (get_le(in, 40, 8) != 0 || (version == 1 && get_le(in, 20, 4) != 0)) fail("reserved field not zero");
+  f.arity_ = version == 1 ? 3 : static_cast<uint32_t>(get_le(in, 20, 4));
+  if (f.arity_ != 3 && f.arity_ != 4) fail("arity " + std::to_string(f.arity_) + " is not 3 or 4");
   if (f.cells_ > kMaxCells) fail("too many cells");
   f.cell_mask_ = (uint64_t{1} << f.fingerprint_bits_) - 1;
   const size_t partitions = size_t{1} << f.partition_bits_;
@@ -327,9 +340,9 @@ FuseFilter FuseFilter::decode(std::string_view in, const std::string& file) {
         fail(which + "bad segment length " + std::to_string(p.segment_length));
       }
       if (p.segment_count == 0) fail(which + "no segments");
-      if (p.keys == 0 || p.keys > p.cells()) fail(which + "key count does not fit its cells");
+      if (p.keys == 0 || p.keys > p.cells(f.arity_)) fail(which + "key count does not fit its cells");
     }
-    cells += p.cells();
+    cells += p.cells(f.arity_);
     keys += p.keys;
     if (cells > f.cells_) fail(which + "cells beyond the filter's");
   }

@@ -1,6 +1,7 @@
-// FuseFilter: a static, immutable filter over 64-bit key hashes: a partitioned 3-wise binary
-// fuse filter (Graf and Lemire, "Binary Fuse Filters: Fast and Smaller Than Xor Filters", 2022)
-// with f-bit fingerprints packed end to end, FPR 2^-f (compact_math.h), about 1.125 f bits per key.
+// FuseFilter: a static, immutable filter over 64-bit key hashes: a partitioned 4-wise (or, read
+// from an older file, 3-wise) binary fuse filter (Graf and Lemire, "Binary Fuse Filters: Fast and
+// Smaller Than Xor Filters", 2022) with f-bit fingerprints packed end to end, FPR 2^-f
+// (compact_math.h), about 1.075-1.2 f bits per key (1.125-1.26 at arity 3).
 //
 // The hash space is split into 2^partition_bits partitions by the hash's top bits; each is an
 // independent fuse filter over the keys that fall in it, with its own seed. A build adds the
@@ -33,30 +34,33 @@ class FuseFilter {
     uint64_t keys = 0;            // distinct keys it holds
     uint32_t segment_length = 0;  // 0: empty partition (no cells)
     uint32_t segment_count = 0;
-    uint64_t cells() const { return segment_length == 0 ? 0 : (uint64_t{segment_count} + 2) * segment_length; }
+    uint64_t cells(uint32_t arity) const {
+      return segment_length == 0 ? 0 : (uint64_t{segment_count} + arity - 1) * segment_length;
+    }
   };
 
   FuseFilter() = default;  // empty: finds nothing
 
   // Builds from hashes in any order (duplicates allowed), partitioned per compact_math.h.
-  static FuseFilter build(std::span<const uint64_t> hashes, uint32_t fingerprint_bits);
+  static FuseFilter build(std::span<const uint64_t> hashes, uint32_t fingerprint_bits, uint32_t arity = kFuseArity);
 
   bool contains(uint64_t hash) const {
     const Partition& p = partitions_[partition_of(hash)];
     if (p.segment_length == 0) return false;
     const uint64_t h = mix64(hash + p.seed);
     const Cells c = cells_of(h, p);
-    return (fingerprint(h) ^ cell(c.c0) ^ cell(c.c1) ^ cell(c.c2)) == 0;
+    uint64_t x = fingerprint(h) ^ cell(c.at[0]) ^ cell(c.at[1]) ^ cell(c.at[2]);
+    if (arity_ == 4) x ^= cell(c.at[3]);
+    return x == 0;
   }
   void prefetch(uint64_t hash) const {
     const Partition& p = partitions_[partition_of(hash)];
     if (p.segment_length == 0) return;
     const Cells c = cells_of(mix64(hash + p.seed), p);
-    prefetch_for_read(cell_bytes() + c.c0 * fingerprint_bits_ / 8);
-    prefetch_for_read(cell_bytes() + c.c1 * fingerprint_bits_ / 8);
-    prefetch_for_read(cell_bytes() + c.c2 * fingerprint_bits_ / 8);
+    for (uint32_t j = 0; j < arity_; ++j) prefetch_for_read(cell_bytes() + c.at[j] * fingerprint_bits_ / 8);
   }
 
+  uint32_t arity() const { return arity_; }  // cells per key: 3 or 4
   uint32_t fingerprint_bits() const { return fingerprint_bits_; }
   uint32_t partition_bits() const { return partition_bits_; }
   uint64_t keys() const { return keys_; }  // distinct keys
@@ -73,7 +77,7 @@ class FuseFilter {
  private:
   friend class FuseFilterBuilder;
   struct Cells {
-    uint64_t c0, c1, c2;
+    uint64_t at[4];  // the key's cells; the fourth only at arity 4 (it may be past a 3-wise partition)
   };
 
   size_t partition_of(uint64_t hash) const { return partition_bits_ == 0 ? 0 : hash >> (64 - partition_bits_); }
@@ -82,7 +86,8 @@ class FuseFilter {
     const uint64_t c0 = fastrange64(h, uint64_t{p.segment_count} * p.segment_length);
     const uint64_t c1 = (c0 + p.segment_length) ^ ((h >> 18) & mask);
     const uint64_t c2 = (c0 + 2 * uint64_t{p.segment_length}) ^ (h & mask);
-    return {p.first_cell + c0, p.first_cell + c1, p.first_cell + c2};
+    const uint64_t c3 = (c0 + 3 * uint64_t{p.segment_length}) ^ ((h >> 36) & mask);
+    return {{p.first_cell + c0, p.first_cell + c1, p.first_cell + c2, p.first_cell + c3}};
   }
   // Independent of the cell positions (a separate mix), so an absent key's fingerprint is not
   // a function of the cells it reads.
@@ -96,6 +101,7 @@ class FuseFilter {
   }
   void set_cell(uint64_t index, uint64_t value);
 
+  uint32_t arity_ = kFuseArity;
   uint32_t fingerprint_bits_ = 8;
   uint32_t partition_bits_ = 0;
   uint64_t cell_mask_ = 0xff;
@@ -124,10 +130,11 @@ class FuseFilterBuilder {
  public:
   // expected_keys sizes the packed array up front (it grows if exceeded) and, with
   // fingerprint_bits, the partition count (partition_bits_for). `scratch`, when given, is the
-  // working memory to use (and keep for the next builder); it must outlive the builder.
+  // working memory to use (and keep for the next builder); it must outlive the builder. `arity`
+  // is 3 or 4 (kFuseArity; 3 only to write what older versions wrote, for tests).
   FuseFilterBuilder(uint64_t expected_keys, uint32_t fingerprint_bits);
   FuseFilterBuilder(uint64_t expected_keys, uint32_t fingerprint_bits, uint32_t partition_bits,
-                    FuseBuildScratch* scratch = nullptr);
+                    FuseBuildScratch* scratch = nullptr, uint32_t arity = kFuseArity);
   FuseFilterBuilder(const FuseFilterBuilder&) = delete;  // scratch_ may point into it
   FuseFilterBuilder& operator=(const FuseFilterBuilder&) = delete;
 
@@ -142,10 +149,15 @@ class FuseFilterBuilder {
   // `hashes` may be reordered and overwritten). Only on a builder with no partition added yet.
   void add_all(std::vector<uint64_t>& hashes);
   FuseFilter finish();
+  uint32_t arity() const { return filter_.arity_; }
   // Peak scratch bytes of the partition builds so far (for the memory bound's benchmark).
   uint64_t peak_scratch_bytes() const { return peak_scratch_bytes_; }
 
  private:
+  // Peels and assigns one partition of `hashes` (mixed with its seed) at arity K.
+  template <uint32_t K>
+  void add_partition_at_arity(uint32_t index, std::vector<uint64_t>& hashes);
+
   FuseFilter filter_;
   FuseBuildScratch own_scratch_;
   FuseBuildScratch* scratch_;

@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -233,9 +234,22 @@ void kill_at_step_leaves_the_last_checkpoint_loadable(std::string_view step) {
   ASSERT_GE(child, 0);
   if (child == 0) {
     SeenFilter filter(compact_in(dir.path(), 4000));
-    insert_ids(filter, 0, kSaved);
+    const std::vector<uint64_t> recorded = insert_ids(filter, 0, kSaved);
     filter.compact_layers()->wait_for_rebuild();
     save_checkpoint(filter.snapshot(), dir.path());
+    // The ids an insert found present by a false positive (rare, 1e-6 each) were never recorded:
+    // the parent does not look for them.
+    {
+      std::ofstream unrecorded(dir.path() / "unrecorded");  // closed before the child dies
+      size_t next = 0;
+      for (uint64_t i = 0; i < kSaved; ++i) {
+        if (next < recorded.size() && recorded[next] == i) {
+          ++next;
+        } else {
+          unrecorded << i << "\n";
+        }
+      }
+    }
     filter.compact_layers()->set_rebuild_progress([step](std::string_view at) {
       if (at == step) ::_exit(7);
     });
@@ -246,16 +260,28 @@ void kill_at_step_leaves_the_last_checkpoint_loadable(std::string_view step) {
   ASSERT_EQ(::waitpid(child, &status, 0), child);
   ASSERT_TRUE(WIFEXITED(status));
   ASSERT_EQ(WEXITSTATUS(status), 7) << "the child died inside a job at " << step;
+  std::set<uint64_t> unrecorded;
+  {
+    std::ifstream in(dir.path() / "unrecorded");
+    for (uint64_t i = 0; in >> i;) unrecorded.insert(i);
+  }
+  EXPECT_LE(unrecorded.size(), 2u) << "false positives at 1e-6";
   std::unique_ptr<SeenFilter> loaded = load_checkpoint(dir.path());
   uint64_t found = 0;
-  for (uint64_t i = 0; i < kSaved; ++i) found += loaded->contains(testing::url_key(i)) ? 1 : 0;
-  EXPECT_EQ(found, kSaved);
+  for (uint64_t i = 0; i < kSaved; ++i) {
+    if (!unrecorded.contains(i)) found += loaded->contains(testing::url_key(i)) ? 1 : 0;
+  }
+  EXPECT_EQ(found, kSaved - unrecorded.size());
   EXPECT_EQ(loaded->size(), inspect_checkpoint(dir.path()).keys);
   // It goes on growing (building runs and merging) from there.
   insert_ids(*loaded, kSaved, 2 * kSaved);
   loaded->compact_layers()->wait_for_rebuild();
   EXPECT_FALSE(loaded->full()) << loaded->full_reason();
-  for (uint64_t i = 0; i < kSaved; ++i) ASSERT_TRUE(loaded->contains(testing::url_key(i))) << i;
+  for (uint64_t i = 0; i < kSaved; ++i) {
+    if (!unrecorded.contains(i)) {
+      ASSERT_TRUE(loaded->contains(testing::url_key(i))) << i;
+    }
+  }
 }
 
 TEST(CompactCheckpoint, KillDuringAMergeLeavesTheLastCheckpointLoadable) {

@@ -309,10 +309,13 @@ TEST(CompactLayers, AMergeWhoseCachedKeysWereLostSpillsTheLogAgain) {
     return s.layers.front().kind == "compact" ? s.layers.front().keys : 0;
   };
   uint64_t next = 0;
+  std::set<uint64_t> unrecorded;  // found present by a false positive (1e-6 each): never recorded
   const auto insert_until_a_merge = [&] {
     const uint64_t merges = filter.compact_layers()->rebuilds();
     while (filter.compact_layers()->rebuilds() == merges) {
-      for (int i = 0; i < 1000; ++i) ASSERT_TRUE(filter.insert(testing::url_key(next++)));
+      for (int i = 0; i < 1000; ++i, ++next) {
+        if (!filter.insert(testing::url_key(next))) unrecorded.insert(next);
+      }
       filter.compact_layers()->wait_for_rebuild();
     }
   };
@@ -340,8 +343,13 @@ TEST(CompactLayers, AMergeWhoseCachedKeysWereLostSpillsTheLogAgain) {
   EXPECT_TRUE(seenfilter::ShardKeyFiles::reopen(cache, bits, big_keys())) << "kept again, whole";
   std::vector<uint64_t> keys;
   EXPECT_TRUE(seenfilter::ShardKeyFiles::reopen(cache, bits, big_keys())->read(0, keys));
-  EXPECT_EQ(filter.size(), next);
-  for (uint64_t i = 0; i < next; ++i) ASSERT_TRUE(filter.contains(testing::url_key(i))) << i;
+  EXPECT_LE(unrecorded.size(), 2u) << "false positives at 1e-6";
+  EXPECT_EQ(filter.size(), next - unrecorded.size());
+  for (uint64_t i = 0; i < next; ++i) {
+    if (!unrecorded.contains(i)) {
+      ASSERT_TRUE(filter.contains(testing::url_key(i))) << i;
+    }
+  }
 }
 
 TEST(CompactLayers, MemoryLimitRefusesGrowthButKeepsAnswering) {

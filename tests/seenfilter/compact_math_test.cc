@@ -110,14 +110,20 @@ TEST(CompactMath, TieredPeakIsUnderThirtyTwoBitsAtOneInAMillion) {
 }
 
 TEST(CompactMath, FuseGeometryFollowsGrafAndLemire) {
-  EXPECT_NEAR(fuse_cells_per_key(10000000), 1.125, 0.01);
-  EXPECT_GT(fuse_cells_per_key(10000), 1.2);  // small sets need more room
-  for (uint64_t n : {1, 2, 3, 10, 1000, 1000000}) {
-    const FuseGeometry g = fuse_geometry(n);
-    EXPECT_GE(g.segment_count, 1u);
-    EXPECT_EQ(g.cells, (uint64_t{g.segment_count} + 2) * g.segment_length);
-    EXPECT_GE(g.cells, n);
-    EXPECT_LE(g.segment_length, uint32_t{1} << 18);
+  EXPECT_NEAR(fuse_cells_per_key(10000000, 3), 1.125, 0.01);
+  EXPECT_NEAR(fuse_cells_per_key(10000000, 4), 1.075, 0.01);
+  EXPECT_GT(fuse_cells_per_key(10000, 3), 1.2);  // small sets need more room
+  EXPECT_GT(fuse_cells_per_key(10000, 4), 1.15);
+  // Four cells per key take less room at every size a rebuild builds.
+  for (uint64_t n = 1 << 12; n <= (1 << 18); n *= 2) EXPECT_LT(fuse_cells_per_key(n, 4), fuse_cells_per_key(n, 3)) << n;
+  for (uint32_t arity : {3u, 4u}) {
+    for (uint64_t n : {1, 2, 3, 10, 1000, 1000000}) {
+      const FuseGeometry g = fuse_geometry(n, arity);
+      EXPECT_GE(g.segment_count, 1u);
+      EXPECT_EQ(g.cells, (uint64_t{g.segment_count} + arity - 1) * g.segment_length);
+      EXPECT_GE(g.cells, n);
+      EXPECT_LE(g.segment_length, uint32_t{1} << 18);
+    }
   }
 }
 

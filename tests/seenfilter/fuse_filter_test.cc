@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "base/checksum.h"
+#include "base/coding.h"
 #include "base/data_error.h"
 
 namespace bloomcrawl::seenfilter {
@@ -164,6 +166,51 @@ TEST(FuseFilter, EncodeDecodeRoundTrip) {
   expect_all_found(back, hashes);
   EXPECT_EQ(back.encode(), bytes);
   EXPECT_EQ(FuseFilter::decode(FuseFilter().encode(), "empty").keys(), 0u);
+}
+
+void put_le_at(std::string& bytes, size_t at, uint64_t value, int width) {
+  std::string le;
+  put_le(le, value, width);
+  bytes.replace(at, le.size(), le);
+}
+
+// A version 1 file (3-wise, written before the 4-wise filters; the arity field was reserved, 0):
+// the same bytes a 3-wise filter encodes as version 2, with version 1 and a zero arity.
+std::string as_version_one(std::string bytes) {
+  put_le_at(bytes, 8, 1, 4);
+  put_le_at(bytes, 20, 0, 4);
+  put_le_at(bytes, bytes.size() - 8, checksum64(bytes.data(), bytes.size() - 8), 8);
+  return bytes;
+}
+
+TEST(FuseFilter, ThreeAndFourCellsPerKeyFindEveryKey) {
+  for (uint32_t arity : {3u, 4u}) {
+    for (size_t n : {1, 2, 7, 100, 5000, 70000}) {
+      const std::vector<uint64_t> hashes = random_hashes(n, n + arity);
+      const FuseFilter filter = FuseFilter::build(hashes, 16, arity);
+      EXPECT_EQ(filter.arity(), arity);
+      EXPECT_EQ(filter.keys(), n);
+      expect_all_found(filter, hashes);
+    }
+  }
+  // Four cells per key need fewer cells at the sizes a rebuild builds.
+  const std::vector<uint64_t> hashes = random_hashes(1 << 15, 3);
+  EXPECT_LT(FuseFilter::build(hashes, 21, 4).bits_per_key(), FuseFilter::build(hashes, 21, 3).bits_per_key() - 0.5);
+  EXPECT_THROW(FuseFilterBuilder(10, 21, 0, nullptr, 5), std::invalid_argument);
+}
+
+TEST(FuseFilter, VersionOneFilesLoadAsThreeCellsPerKey) {
+  const std::vector<uint64_t> hashes = random_hashes(20000, 17);
+  const std::string v1 = as_version_one(FuseFilter::build(hashes, 21, 3).encode());
+  const FuseFilter back = FuseFilter::decode(v1, "v1");
+  EXPECT_EQ(back.arity(), 3u);
+  expect_all_found(back, hashes);
+  // A version 1 file of a 4-wise filter cannot exist: read as 3-wise its cells do not add up.
+  EXPECT_THROW(FuseFilter::decode(as_version_one(FuseFilter::build(hashes, 21, 4).encode()), "v1"), CheckpointError);
+  std::string bad_arity = FuseFilter::build(hashes, 21, 4).encode();
+  put_le_at(bad_arity, 20, 5, 4);
+  put_le_at(bad_arity, bad_arity.size() - 8, checksum64(bad_arity.data(), bad_arity.size() - 8), 8);
+  EXPECT_THROW(FuseFilter::decode(bad_arity, "arity"), CheckpointError);
 }
 
 TEST(FuseFilter, DecodeRejectsDamage) {
