@@ -32,6 +32,7 @@
 #include "bench/seenfilter_baselines.h"
 #include "seenfilter/checkpoint.h"
 #include "seenfilter/checkpoint_format.h"
+#include "seenfilter/compact_math.h"
 #include "seenfilter/compact_layers.h"
 #include "seenfilter/seen_filter.h"
 #include "seenfilter/shard_key_files.h"
@@ -273,32 +274,40 @@ int main(int argc, char** argv) {
   reloaded = reloaded && saved.reloaded;
   const std::string checkpoint = checkpoint_text(saved);
   // Jobs: time per kind, and the largest extra memory a job held as a share of the filter at its
-  // start, among the jobs of the last 10x of the growth (smaller filters hold one shard's build of
-  // at least kMinShardKeys keys, which is more than 10% of them).
+  // start, among the jobs of the last 10x of the growth; over the whole growth, the largest
+  // filter on which a job held more than kRebuildMemoryShare (smaller filters hold one shard's
+  // build of at least kMinShardKeys keys, which is more than 10% of them) and the most such a job held.
   double seconds[2] = {0, 0};
   double longest[2] = {0, 0};
   double worst_share = 0;
+  uint64_t over_share_filter = 0, over_share_extra = 0;
   uint64_t count[2] = {0, 0};
   for (const seenfilter::CompactLayers::Job& job : layers->jobs()) {
     seconds[job.merge] += job.seconds;
     longest[job.merge] = std::max(longest[job.merge], job.seconds);
     ++count[job.merge];
-    if (job.filter_bytes * 10 >= s.bytes) {
-      worst_share = std::max(worst_share, static_cast<double>(job.extra_bytes) / static_cast<double>(job.filter_bytes));
+    const double share = static_cast<double>(job.extra_bytes) / static_cast<double>(job.filter_bytes);
+    if (job.filter_bytes * 10 >= s.bytes) worst_share = std::max(worst_share, share);
+    if (share > seenfilter::kRebuildMemoryShare) {
+      over_share_filter = std::max(over_share_filter, job.filter_bytes);
+      over_share_extra = std::max(over_share_extra, job.extra_bytes);
     }
   }
-  char extra[640];
+  char extra[768];
   std::snprintf(extra, sizeof extra,
                 "%llu merges (%.1f s, longest %.2f s), %llu runs built (%.1f s, longest %.3f s), %zu runs at the end, "
                 "big level %.2f bits/key, peak rebuild memory %.1f MB (%.1f%% of the filter at the end, at most %.1f%% "
-                "of the filter at a job's start in the last 10x), %llu inserts kSeen by a false positive, %s",
+                "of the filter at a job's start in the last 10x; over 10%% only on filters up to %.2f MB, holding at "
+                "most %.2f MB), %llu inserts kSeen by a false positive, %s",
                 static_cast<unsigned long long>(count[1]), seconds[1], longest[1],
                 static_cast<unsigned long long>(count[0]), seconds[0], longest[0],
                 static_cast<size_t>(std::count_if(s.layers.begin(), s.layers.end(),
                                                   [](const LayerStats& l) { return l.kind == "run"; })),
                 s.layers.front().bits_per_key, static_cast<double>(layers->peak_rebuild_bytes()) / 1e6,
                 100.0 * static_cast<double>(layers->peak_rebuild_bytes()) / static_cast<double>(s.bytes),
-                100.0 * worst_share, static_cast<unsigned long long>(f.unrecorded), checkpoint.c_str());
+                100.0 * worst_share, static_cast<double>(over_share_filter) / 1e6,
+                static_cast<double>(over_share_extra) / 1e6, static_cast<unsigned long long>(f.unrecorded),
+                checkpoint.c_str());
   print_row("compact SeenFilter (tiered: big level + runs + active Bloom)", start, end, probes, f, extra);
   std::filesystem::remove_all(dir);
   const uint64_t missing = f.missing + layered_figures.missing + libbloom_figures.missing + standard_figures.missing;
