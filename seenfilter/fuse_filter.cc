@@ -224,7 +224,7 @@ void FuseFilterBuilder::add_partition_at_arity(uint32_t index, std::vector<uint6
   uint64_t* const xored = scratch.xored.data();
   const uint32_t* const order = scratch.stack.data();
   // In reverse peeling order each key's peeled cell gets the value that makes its K cells XOR
-  // to its fingerprint. It is written over the cell's XOR in place: the other two cells are either
+  // to its fingerprint. It is written over the cell's XOR in place: the other cells are either
   // assigned already (keys peeled later) or in no key's peeled cell (their XOR is back to zero),
   // and no key peeled earlier reads this cell.
   for (size_t i = peeled; i-- > 0;) {

@@ -131,7 +131,7 @@ class FuseFilterBuilder {
   // expected_keys sizes the packed array up front (it grows if exceeded) and, with
   // fingerprint_bits, the partition count (partition_bits_for). `scratch`, when given, is the
   // working memory to use (and keep for the next builder); it must outlive the builder. `arity`
-  // is 3 or 4 (kFuseArity; 3 only to write what older versions wrote, for tests).
+  // is 3 or 4 (kFuseArity; runs are built 3-wise: compact_layers.h, kRunArity).
   FuseFilterBuilder(uint64_t expected_keys, uint32_t fingerprint_bits);
   FuseFilterBuilder(uint64_t expected_keys, uint32_t fingerprint_bits, uint32_t partition_bits,
                     FuseBuildScratch* scratch = nullptr, uint32_t arity = kFuseArity);
