@@ -32,8 +32,8 @@
 #include "bench/seenfilter_baselines.h"
 #include "seenfilter/checkpoint.h"
 #include "seenfilter/checkpoint_format.h"
-#include "seenfilter/compact_math.h"
 #include "seenfilter/compact_layers.h"
+#include "seenfilter/compact_math.h"
 #include "seenfilter/seen_filter.h"
 #include "seenfilter/shard_key_files.h"
 
