@@ -280,7 +280,8 @@ int main(int argc, char** argv) {
   double seconds[2] = {0, 0};
   double longest[2] = {0, 0};
   double worst_share = 0;
-  uint64_t over_share_filter = 0, over_share_extra = 0;
+  uint64_t over_share_filter = 0;
+  uint64_t over_share_extra = 0;
   uint64_t count[2] = {0, 0};
   for (const seenfilter::CompactLayers::Job& job : layers->jobs()) {
     seconds[job.merge] += job.seconds;
