@@ -15,6 +15,21 @@ constexpr double kLargestPartitionSlack = 1.1;
 // it: the load per block is what matters).
 constexpr uint64_t kReferenceActiveKeys = uint64_t{1} << 20;
 
+// log2 of the fewest pieces (at most 2^max_bits) that split `keys` keys so that one piece's build,
+// bytes_per_key per key (the largest piece kLargestPartitionSlack above the average), stays within
+// kRebuildMemoryShare of filter_bytes, unless pieces would then hold fewer than min_piece_keys.
+// Partitions of a fuse filter and shards of the compact layers are both sized so.
+uint32_t fewest_pieces_within_share(uint64_t keys, double bytes_per_key, double filter_bytes, uint64_t min_piece_keys,
+                                    uint32_t max_bits) {
+  const auto over_share = [&](uint32_t bits) {
+    const double piece_bytes = static_cast<double>(keys >> bits) * bytes_per_key * kLargestPartitionSlack;
+    return piece_bytes > kRebuildMemoryShare * filter_bytes;
+  };
+  uint32_t bits = 0;
+  while (bits < max_bits && over_share(bits) && (keys >> (bits + 1)) >= min_piece_keys) ++bits;
+  return bits;
+}
+
 }  // namespace
 
 double fuse_fpr(uint32_t fingerprint_bits) { return std::ldexp(1.0, -static_cast<int>(fingerprint_bits)); }
@@ -106,25 +121,14 @@ TieredBudget split_tiered_budget(double target_fpr, double active_ratio, double 
 }
 
 uint32_t partition_bits_for(uint64_t keys, uint32_t fingerprint_bits) {
-  const double filter_bytes_per_key = 1.125 * fingerprint_bits / 8.0;
-  const double needed = kBuildBytesPerKey * kLargestPartitionSlack / (kRebuildMemoryShare * filter_bytes_per_key);
-  uint32_t bits = 0;
-  while (bits < 16 && std::ldexp(1.0, static_cast<int>(bits)) < needed && (keys >> (bits + 1)) >= kMinPartitionKeys) {
-    ++bits;
-  }
-  return bits;
+  const double filter_bytes = static_cast<double>(keys) * 1.125 * fingerprint_bits / 8;
+  return fewest_pieces_within_share(keys, kBuildBytesPerKey, filter_bytes, kMinPartitionKeys, 16);
 }
 
 uint32_t shard_bits_within_share(uint64_t keys, uint64_t filter_keys, uint32_t fingerprint_bits,
                                  uint64_t min_shard_keys, uint32_t max_bits) {
-  const double allowed =
-      kRebuildMemoryShare * static_cast<double>(filter_keys) * kShardSizeFactor * fingerprint_bits / 8;
-  uint32_t bits = 0;
-  while (bits<max_bits&& static_cast<double>(keys >> bits) * kJobBytesPerShardKey * kLargestPartitionSlack> allowed &&
-         (keys >> (bits + 1)) >= min_shard_keys) {
-    ++bits;
-  }
-  return bits;
+  const double filter_bytes = static_cast<double>(filter_keys) * kShardSizeFactor * fingerprint_bits / 8;
+  return fewest_pieces_within_share(keys, kJobBytesPerShardKey, filter_bytes, min_shard_keys, max_bits);
 }
 
 }  // namespace bloomcrawl::seenfilter

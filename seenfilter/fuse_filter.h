@@ -149,7 +149,6 @@ class FuseFilterBuilder {
   // `hashes` may be reordered and overwritten). Only on a builder with no partition added yet.
   void add_all(std::vector<uint64_t>& hashes);
   FuseFilter finish();
-  uint32_t arity() const { return filter_.arity_; }
   // Peak scratch bytes of the partition builds so far (for the memory bound's benchmark).
   uint64_t peak_scratch_bytes() const { return peak_scratch_bytes_; }
 
