@@ -298,16 +298,16 @@ int main(int argc, char** argv) {
   std::snprintf(extra, sizeof extra,
                 "%llu merges (%.1f s, longest %.2f s), %llu runs built (%.1f s, longest %.3f s), %zu runs at the end, "
                 "big level %.2f bits/key, peak rebuild memory %.1f MB (%.1f%% of the filter at the end, at most %.1f%% "
-                "of the filter at a job's start in the last 10x; over 10%% only on filters up to %.2f MB, holding at "
-                "most %.2f MB), %llu inserts kSeen by a false positive, %s",
+                "of the filter at a job's start in the last 10x; over 10%% only on filters up to %.1f KB, holding at "
+                "most %.1f KB), %llu inserts kSeen by a false positive, %s",
                 static_cast<unsigned long long>(count[1]), seconds[1], longest[1],
                 static_cast<unsigned long long>(count[0]), seconds[0], longest[0],
                 static_cast<size_t>(std::count_if(s.layers.begin(), s.layers.end(),
                                                   [](const LayerStats& l) { return l.kind == "run"; })),
                 s.layers.front().bits_per_key, static_cast<double>(layers->peak_rebuild_bytes()) / 1e6,
                 100.0 * static_cast<double>(layers->peak_rebuild_bytes()) / static_cast<double>(s.bytes),
-                100.0 * worst_share, static_cast<double>(over_share_filter) / 1e6,
-                static_cast<double>(over_share_extra) / 1e6, static_cast<unsigned long long>(f.unrecorded),
+                100.0 * worst_share, static_cast<double>(over_share_filter) / 1e3,
+                static_cast<double>(over_share_extra) / 1e3, static_cast<unsigned long long>(f.unrecorded),
                 checkpoint.c_str());
   print_row("compact SeenFilter (tiered: big level + runs + active Bloom)", start, end, probes, f, extra);
   std::filesystem::remove_all(dir);

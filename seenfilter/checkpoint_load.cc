@@ -27,8 +27,8 @@ std::shared_ptr<seenfilter::LayerBits> allocate_layer(const ManifestLayer& entry
 }
 
 // A compact shard's file, verified against its manifest entry (size, checksum, keys).
-std::shared_ptr<const seenfilter::FuseFilter> read_shard_file(const fs::path& dir,
-                                                              const seenfilter::ManifestShard& entry) {
+std::shared_ptr<const seenfilter::StaticFilter> read_shard_file(const fs::path& dir,
+                                                                const seenfilter::ManifestShard& entry) {
   if (entry.file_size == 0) return nullptr;
   const fs::path path = dir / entry.file_name();
   const std::string bytes = read_whole_file(path, entry.file_size + 1);
@@ -36,7 +36,8 @@ std::shared_ptr<const seenfilter::FuseFilter> read_shard_file(const fs::path& di
     throw CheckpointError(path.string(), "size " + std::to_string(bytes.size()) + ", the manifest says " +
                                              std::to_string(entry.file_size));
   }
-  auto filter = std::make_shared<const seenfilter::FuseFilter>(seenfilter::FuseFilter::decode(bytes, path.string()));
+  auto filter =
+      std::make_shared<const seenfilter::StaticFilter>(seenfilter::StaticFilter::decode(bytes, path.string()));
   if (load_u64(reinterpret_cast<const uint8_t*>(bytes.data()) + bytes.size() - seenfilter::kChecksumBytes) !=
           entry.checksum ||
       filter->keys() != entry.keys) {

@@ -24,13 +24,13 @@ namespace {
 // Keys probed per hold of the view lock, hashed and prefetched together (as SeenFilter's batches).
 constexpr size_t kWindow = 32;
 static_assert((uint32_t{1} << kMaxShardBits) <= kMaxManifestShards, "a manifest holds every shard of a level");
-// Hashes a job gathers per shard before writing them to the shard's key file: from 64 to 4096,
+// Hashes a job gathers per shard before writing them to the shard's key file: from 4 to 4096,
 // as many as keep the buffers of all shards within kSpillBufferShare of the filter. Larger writes
 // cost the kernel less per key (fewer, larger page-cache folios): 14.5 against 22 ns per key
-// written and read back at 4096 and 512 (10M keys into 256 files, this machine). The floor only
-// applies to filters of a few MB, where 512 per shard (0.5 MB for 128 shards) was most of a job's
-// memory.
-constexpr size_t kMinSpillBatch = 64;
+// written and read back at 4096 and 512 (10M keys into 256 files, this machine). Batches below 64
+// only happen on filters under about 1 MB, whose jobs spill few keys: a write per 4 keys of them
+// costs less than the buffers that would break the memory share.
+constexpr size_t kMinSpillBatch = 4;
 constexpr size_t kMaxSpillBatch = 4096;
 constexpr double kSpillBufferShare = 0.03;
 
@@ -77,7 +77,7 @@ void shard_prefetch(const std::vector<FilterSnapshot::Shard>& shards, uint64_t h
 // Bytes of the distinct filters of `shards` (consecutive entries may share one).
 uint64_t shards_bytes(const std::vector<FilterSnapshot::Shard>& shards) {
   uint64_t bytes = 0;
-  const FuseFilter* previous = nullptr;
+  const StaticFilter* previous = nullptr;
   for (const FilterSnapshot::Shard& s : shards) {
     if (s.filter && s.filter.get() != previous) bytes += s.filter->bytes();
     previous = s.filter.get();
@@ -89,19 +89,20 @@ bool valid_shard_count(size_t n) { return std::has_single_bit(n) && n <= (size_t
 
 // Bytes of the compact layer a rebuild of `keys` keys produces (the memory limit's estimate).
 uint64_t compact_bytes_for(uint64_t keys, uint32_t fingerprint_bits) {
-  const uint64_t shard_keys = std::max<uint64_t>(keys >> shard_bits_for(keys, fingerprint_bits), 1);
-  return static_cast<uint64_t>(
-      std::ceil(static_cast<double>(keys) * fuse_cells_per_key(shard_keys) * fingerprint_bits / 8.0));
+  const ShardPlan plan = big_shard_plan(keys, fingerprint_bits);
+  const uint64_t shard_keys = std::max<uint64_t>(keys >> plan.bits, 1);
+  const double bits_per_key = plan.sorted ? fingerprint_bits + 2.25 : fuse_cells_per_key(shard_keys) * fingerprint_bits;
+  return static_cast<uint64_t>(std::ceil(static_cast<double>(keys) * bits_per_key / 8.0));
 }
 
 }  // namespace
 
-uint32_t shard_bits_for(uint64_t keys, uint32_t fingerprint_bits) {
-  return shard_bits_within_share(keys, keys, fingerprint_bits, kMinShardKeys, kMaxShardBits);
+ShardPlan big_shard_plan(uint64_t keys, uint32_t fingerprint_bits, uint32_t min_bits) {
+  return plan_shards(keys, keys, fingerprint_bits, kMinShardKeys, min_bits, kMaxShardBits);
 }
 
-uint32_t run_shard_bits_for(uint64_t keys, uint64_t filter_keys, uint32_t fingerprint_bits, uint32_t big_bits) {
-  return shard_bits_within_share(keys, filter_keys, fingerprint_bits, kMinRunShardKeys, big_bits);
+ShardPlan run_shard_plan(uint64_t keys, uint64_t filter_keys, uint32_t fingerprint_bits, uint32_t big_bits) {
+  return plan_shards(keys, filter_keys, fingerprint_bits, kMinRunShardKeys, 0, big_bits);
 }
 
 CompactLayers::CompactLayers(const FilterSnapshot& snapshot)
@@ -415,17 +416,17 @@ uint64_t CompactLayers::active_capacity(uint64_t keys) const {
 void CompactLayers::start_rebuild_locked(uint64_t upto_keys) {
   // Runs split on the big level's bits at their size, so a merge drops each run's shards as the
   // big shards under them switch (a merge's bits are at least a run's: it holds more keys).
-  const uint32_t bits = std::max(shard_bits_, shard_bits_for(upto_keys, budget_.big_fingerprint_bits));
+  const ShardPlan big = big_shard_plan(upto_keys, budget_.big_fingerprint_bits, shard_bits_);
   if (merge_due_locked()) {
-    rebuild_thread_ = std::thread([this, upto_keys, bits] { merge(upto_keys, bits); });
+    rebuild_thread_ = std::thread([this, upto_keys, big] { merge(upto_keys, big); });
   } else {
     const uint64_t first = upto_keys - frozen_keys_;
-    const uint32_t run_bits = run_shard_bits_for(frozen_keys_, upto_keys, budget_.big_fingerprint_bits, bits);
-    rebuild_thread_ = std::thread([this, first, upto_keys, run_bits] { build_run(first, upto_keys, run_bits); });
+    const ShardPlan run = run_shard_plan(frozen_keys_, upto_keys, budget_.big_fingerprint_bits, big.bits);
+    rebuild_thread_ = std::thread([this, first, upto_keys, run] { build_run(first, upto_keys, run); });
   }
 }
 
-void CompactLayers::switch_shard(uint32_t bits, uint32_t shard, std::shared_ptr<const FuseFilter> filter) {
+void CompactLayers::switch_shard(uint32_t bits, uint32_t shard, std::shared_ptr<const StaticFilter> filter) {
   std::unique_lock lock(view_mu_);
   if (bits > shard_bits_) {
     // Finer shards: each old shard answers for all of its new sub-shards until they are rebuilt.
@@ -451,7 +452,7 @@ ShardKeyFiles CompactLayers::fill(ShardKeyFiles files, uint64_t first, uint64_t 
 }
 
 // One shard at a time: memory holds one shard's keys and build beside the filter.
-uint64_t CompactLayers::build_shards(ShardKeyFiles& files, uint32_t fingerprint_bits, uint32_t arity,
+uint64_t CompactLayers::build_shards(ShardKeyFiles& files, uint32_t fingerprint_bits, bool sorted, uint32_t arity,
                                      const std::function<ShardKeyFiles()>& respill, const ShardBuilt& built) {
   const size_t shards = size_t{1} << files.bits();
   uint64_t largest = 0;
@@ -469,30 +470,37 @@ uint64_t CompactLayers::build_shards(ShardKeyFiles& files, uint32_t fingerprint_
                               "shard " + std::to_string(s) + ": a rebuild's key file does not hold its keys");
       }
     }
-    FuseFilterBuilder builder(keys.size(), fingerprint_bits, build_partition_bits(keys.size()), &scratch, arity);
-    builder.add_all(keys);
-    auto filter = std::make_shared<const FuseFilter>(builder.finish());
     const uint64_t key_bytes = keys.capacity() * sizeof(uint64_t);
-    held = std::max(held, key_bytes + builder.peak_scratch_bytes() + filter->bytes());
+    std::shared_ptr<const StaticFilter> filter;
+    if (sorted) {
+      filter = std::make_shared<const StaticFilter>(SortedFilter::build_in_place(keys, fingerprint_bits));
+      held = std::max(held, key_bytes + filter->bytes());
+    } else {
+      FuseFilterBuilder builder(keys.size(), fingerprint_bits, build_partition_bits(keys.size()), &scratch, arity);
+      builder.add_all(keys);
+      filter = std::make_shared<const StaticFilter>(builder.finish());
+      held = std::max(held, key_bytes + builder.peak_scratch_bytes() + filter->bytes());
+    }
     built(s, std::move(filter));
   }
   return held;
 }
 
 // The frozen keys alone into a new run, switched in with the frozen layer's drop in one step.
-void CompactLayers::build_run(uint64_t first, uint64_t upto, uint32_t bits) {
+void CompactLayers::build_run(uint64_t first, uint64_t upto, ShardPlan plan) {
   const auto started = std::chrono::steady_clock::now();
   Job job = start_job(false);
   try {
     FilterSnapshot::Run run;
     run.keys = upto - first;
+    const uint32_t bits = plan.bits;
     run.shards.resize(size_t{1} << bits);
     const fs::path dir = options_.hash_log.string() + std::string(kRunKeyFilesSuffix);
     const auto spill = [&] { return fill(ShardKeyFiles::fresh(dir, bits), first, upto, job); };
     ShardKeyFiles files = spill();
     report("spilled");
-    const uint64_t held = build_shards(files, budget_.run_fingerprint_bits, kRunArity, spill,
-                                       [&](uint32_t shard, std::shared_ptr<const FuseFilter> filter) {
+    const uint64_t held = build_shards(files, budget_.run_fingerprint_bits, plan.sorted, kRunArity, spill,
+                                       [&](uint32_t shard, std::shared_ptr<const StaticFilter> filter) {
                                          run.shards[shard] = {std::move(filter), bits};
                                          files.clear(shard);
                                          report("run shard " + std::to_string(shard) + " built");
@@ -515,13 +523,14 @@ void CompactLayers::build_run(uint64_t first, uint64_t upto, uint32_t bits) {
 
 // The big level, the runs and the frozen keys (the log's first upto_keys) into a new big level,
 // switched shard by shard; the runs and the frozen layer go when the last shard is switched.
-void CompactLayers::merge(uint64_t upto_keys, uint32_t bits) {
+void CompactLayers::merge(uint64_t upto_keys, ShardPlan plan) {
   const auto started = std::chrono::steady_clock::now();
   Job job = start_job(true);
   try {
     // The big level's keys by shard, kept from the last merge (ShardKeyFiles): only the keys
     // after them are read from the log.
     const fs::path dir = options_.hash_log.string() + std::string(kMergeKeyFilesSuffix);
+    const uint32_t bits = plan.bits;
     uint64_t cached;
     {
       std::shared_lock lock(view_mu_);
@@ -531,8 +540,8 @@ void CompactLayers::merge(uint64_t upto_keys, uint32_t bits) {
     std::optional<ShardKeyFiles> kept = ShardKeyFiles::reopen(dir, bits, cached);
     ShardKeyFiles files = kept ? fill(std::move(*kept), cached, upto_keys, job) : respill();
     report("spilled");
-    const uint64_t held = build_shards(files, budget_.big_fingerprint_bits, kFuseArity, respill,
-                                       [&](uint32_t shard, std::shared_ptr<const FuseFilter> filter) {
+    const uint64_t held = build_shards(files, budget_.big_fingerprint_bits, plan.sorted, kFuseArity, respill,
+                                       [&](uint32_t shard, std::shared_ptr<const StaticFilter> filter) {
                                          switch_shard(bits, shard, std::move(filter));
                                          report("shard " + std::to_string(shard) + " switched");
                                        });

@@ -7,10 +7,11 @@
 // runs would hold more than kMergeRatio of the *big level*'s keys (or be too many), it instead
 // *merges* the big level, the runs and the frozen keys into a new big level: the big level's
 // keys from the key cache the last merge kept (shard_key_files.h), the others from the log.
-// Both levels are 2^s shards by the log hash's top s bits, each a FuseFilter (fuse_filter.h), built
-// one at a time: a job holds at most one shard's build in memory beside the filter. A merge
-// switches the big level's shards one at a time and drops each run's shard once the big shards
-// under it are switched. Lookups test the active layer, the frozen one, every run and the big level.
+// Both levels are 2^s shards by the log hash's top s bits, each a StaticFilter (a fuse filter, or
+// a sorted one while the filter is a few MB: static_filter.h), built one at a time: a job holds
+// at most one shard's build in memory beside the filter. A merge switches the big level's shards
+// one at a time and drops each run's shard once the big shards under it are switched. Lookups test the active layer,
+// the frozen one, every run and the big level.
 //
 // FPR: the big level's 2^-f_big, max_runs() runs' 2^-f_run and two Bloom layers (active and frozen)
 // stay within target_fpr at every instant (compact_math.h, split_tiered_budget).
@@ -43,32 +44,34 @@
 #include "seenfilter/layer_bits.h"
 #include "seenfilter/seen_filter.h"
 #include "seenfilter/shard_key_files.h"
+#include "seenfilter/static_filter.h"
 #include "seenfilter/stripe_locks.h"
 
 namespace bloomcrawl::seenfilter {
 
 // Both levels are as few shards as keep one shard's build within kRebuildMemoryShare of the filter
-// (compact_math.h, shard_bits_within_share), at most 2^kMaxShardBits (a job keeps one key file
-// per shard open), and shards of the big level hold at least this many keys: a 4-wise fuse
-// filter's size factor grows below it (1.22 at 2^13 keys), so smaller shards would cost bits per
-// key while the whole filter is a few MB. Below about 3 MB of filter (850k keys) a job holds one
-// shard of this floor, up to ~0.4 MB, which is then more than 10% (docs/seenfilter.md)...
+// (compact_math.h, plan_shards), at most 2^kMaxShardBits (a job keeps one key file per shard
+// open). Shards of the big level are fuse filters of at least this many keys: a 4-wise fuse
+// filter's size factor grows below it (1.22 at 2^13 keys), so smaller ones would cost bits per
+// key. A filter below about 3 MB (850k keys), where a shard of this floor would be over the share,
+// is built in sorted shards instead (sorted_filter.h; docs/seenfilter.md)...
 inline constexpr uint64_t kMinShardKeys = uint64_t{1} << 13;
 inline constexpr uint32_t kMaxShardBits = 8;
-// ... and a run's at least this many, unless the run is smaller, and at most as many as the big
-// level's: a merge drops a run's shard once the big shards under it are switched, so the end of a
-// merge holds one run shard per run beyond the new level.
+// ... and a run's fuse shards at least this many, unless the run is smaller, and at most as many
+// as the big level's: a merge drops a run's shard once the big shards under it are switched, so
+// the end of a merge holds one run shard per run beyond the new level.
 inline constexpr uint64_t kMinRunShardKeys = uint64_t{1} << 12;
 // Runs are built 3-wise, the big level 4-wise (kFuseArity): every new key is tested against every
 // run (about 3.5 of them), so a fourth cell there costs ~3.5 cache lines per insert for ~0.3 bits
 // per key (runs hold at most a quarter of the keys).
 inline constexpr uint32_t kRunArity = 3;
 
-// log2 of the shard count for a compact layer of `keys` keys at `fingerprint_bits`.
-uint32_t shard_bits_for(uint64_t keys, uint32_t fingerprint_bits);
-// log2 of the shard count for a run of `keys` keys built when the filter holds filter_keys keys
-// and its big level will have 2^big_bits shards.
-uint32_t run_shard_bits_for(uint64_t keys, uint64_t filter_keys, uint32_t fingerprint_bits, uint32_t big_bits);
+// The shards of a big level of `keys` keys at `fingerprint_bits`, at least 2^min_bits (a level's
+// shards only get finer).
+ShardPlan big_shard_plan(uint64_t keys, uint32_t fingerprint_bits, uint32_t min_bits = 0);
+// The shards of a run of `keys` keys built when the filter holds filter_keys keys and its big
+// level will have 2^big_bits shards.
+ShardPlan run_shard_plan(uint64_t keys, uint64_t filter_keys, uint32_t fingerprint_bits, uint32_t big_bits);
 
 class CompactLayers {
  public:
@@ -155,15 +158,16 @@ class CompactLayers {
   // Appends the log's keys [first, upto) to `files` (spill buffers sized to the filter at the job's
   // start, counted in job.extra_bytes) and returns them.
   ShardKeyFiles fill(ShardKeyFiles files, uint64_t first, uint64_t upto, Job& job) const;
-  // Builds each shard of `files` at `fingerprint_bits` and hands it to `built` in shard order; a
-  // file that does not hold its keys is replaced by respill()'s (the log spilled again). Returns
-  // the most it held beside the filter (the largest shard's keys, its build scratch and filter).
-  using ShardBuilt = std::function<void(uint32_t, std::shared_ptr<const FuseFilter>)>;
-  uint64_t build_shards(ShardKeyFiles& files, uint32_t fingerprint_bits, uint32_t arity,
+  // Builds each shard of `files` at `fingerprint_bits` (sorted filters, or fuse filters of
+  // `arity`) and hands it to `built` in shard order; a file that does not hold its keys is
+  // replaced by respill()'s (the log spilled again). Returns the most it held beside the filter
+  // (the largest shard's keys, its build scratch and filter).
+  using ShardBuilt = std::function<void(uint32_t, std::shared_ptr<const StaticFilter>)>;
+  uint64_t build_shards(ShardKeyFiles& files, uint32_t fingerprint_bits, bool sorted, uint32_t arity,
                         const std::function<ShardKeyFiles()>& respill, const ShardBuilt& built);
-  void build_run(uint64_t first, uint64_t upto, uint32_t shard_bits);
-  void merge(uint64_t upto_keys, uint32_t shard_bits);
-  void switch_shard(uint32_t shard_bits, uint32_t shard, std::shared_ptr<const FuseFilter> filter);
+  void build_run(uint64_t first, uint64_t upto, ShardPlan plan);
+  void merge(uint64_t upto_keys, ShardPlan plan);
+  void switch_shard(uint32_t shard_bits, uint32_t shard, std::shared_ptr<const StaticFilter> filter);
   uint64_t runs_keys_locked() const;
   uint64_t compact_bytes_locked() const;
   void append_to_log(std::span<const uint64_t> hashes);

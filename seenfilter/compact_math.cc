@@ -15,18 +15,24 @@ constexpr double kLargestPartitionSlack = 1.1;
 // it: the load per block is what matters).
 constexpr uint64_t kReferenceActiveKeys = uint64_t{1} << 20;
 
-// log2 of the fewest pieces (at most 2^max_bits) that split `keys` keys so that one piece's build,
-// bytes_per_key per key (the largest piece kLargestPartitionSlack above the average), stays within
-// kRebuildMemoryShare of filter_bytes, unless pieces would then hold fewer than min_piece_keys.
-// Partitions of a fuse filter and shards of the compact layers are both sized so.
+// The largest of `keys` keys split in 2^bits pieces, bytes_per_key each, is over
+// kRebuildMemoryShare of filter_bytes.
+bool over_share(uint64_t keys, uint32_t bits, double bytes_per_key, double filter_bytes) {
+  const double piece_bytes = static_cast<double>(keys >> bits) * bytes_per_key * kLargestPartitionSlack;
+  return piece_bytes > kRebuildMemoryShare * filter_bytes;
+}
+
+// log2 of the fewest pieces (at least 2^min_bits, at most 2^max_bits) that split `keys` keys so
+// that one piece's build, bytes_per_key per key, stays within kRebuildMemoryShare of
+// filter_bytes, unless pieces would then hold fewer than min_piece_keys. Partitions of a fuse
+// filter and shards of the compact layers are both sized so.
 uint32_t fewest_pieces_within_share(uint64_t keys, double bytes_per_key, double filter_bytes, uint64_t min_piece_keys,
-                                    uint32_t max_bits) {
-  const auto over_share = [&](uint32_t bits) {
-    const double piece_bytes = static_cast<double>(keys >> bits) * bytes_per_key * kLargestPartitionSlack;
-    return piece_bytes > kRebuildMemoryShare * filter_bytes;
-  };
-  uint32_t bits = 0;
-  while (bits < max_bits && over_share(bits) && (keys >> (bits + 1)) >= min_piece_keys) ++bits;
+                                    uint32_t min_bits, uint32_t max_bits) {
+  uint32_t bits = min_bits;
+  while (bits < max_bits && over_share(keys, bits, bytes_per_key, filter_bytes) &&
+         (keys >> (bits + 1)) >= min_piece_keys) {
+    ++bits;
+  }
   return bits;
 }
 
@@ -122,13 +128,19 @@ TieredBudget split_tiered_budget(double target_fpr, double active_ratio, double 
 
 uint32_t partition_bits_for(uint64_t keys, uint32_t fingerprint_bits) {
   const double filter_bytes = static_cast<double>(keys) * 1.125 * fingerprint_bits / 8;
-  return fewest_pieces_within_share(keys, kBuildBytesPerKey, filter_bytes, kMinPartitionKeys, 16);
+  return fewest_pieces_within_share(keys, kBuildBytesPerKey, filter_bytes, kMinPartitionKeys, 0, 16);
 }
 
-uint32_t shard_bits_within_share(uint64_t keys, uint64_t filter_keys, uint32_t fingerprint_bits,
-                                 uint64_t min_shard_keys, uint32_t max_bits) {
+double sorted_job_bytes_per_key(uint32_t fingerprint_bits) { return 8.0 + (fingerprint_bits + 3) / 8.0; }
+
+ShardPlan plan_shards(uint64_t keys, uint64_t filter_keys, uint32_t fingerprint_bits, uint64_t min_fuse_shard_keys,
+                      uint32_t min_bits, uint32_t max_bits) {
   const double filter_bytes = static_cast<double>(filter_keys) * kShardSizeFactor * fingerprint_bits / 8;
-  return fewest_pieces_within_share(keys, kJobBytesPerShardKey, filter_bytes, min_shard_keys, max_bits);
+  const uint32_t fuse =
+      fewest_pieces_within_share(keys, kJobBytesPerShardKey, filter_bytes, min_fuse_shard_keys, min_bits, max_bits);
+  if (!over_share(keys, fuse, kJobBytesPerShardKey, filter_bytes)) return {fuse, false};
+  const double sorted_bytes = sorted_job_bytes_per_key(fingerprint_bits);
+  return {fewest_pieces_within_share(keys, sorted_bytes, filter_bytes, kMinSortedShardKeys, min_bits, max_bits), true};
 }
 
 }  // namespace bloomcrawl::seenfilter

@@ -132,13 +132,30 @@ inline constexpr double kJobBytesPerShardKey = kBuildBytesPerKey + 1.2 * 32 / 8;
 // are never made smaller, which only matters while the filter's bytes are a few MB.
 inline constexpr uint64_t kMinPartitionKeys = uint64_t{1} << 16;
 
-// log2 of the fewest shards (at most 2^max_bits) that keep one shard's build of `keys` keys
-// (kJobBytesPerShardKey each) within kRebuildMemoryShare of a filter of `filter_keys` keys, counted
-// at its big level's bytes alone (filter_keys · kShardSizeFactor · fingerprint_bits / 8, less
-// than the whole filter), unless shards would then hold fewer than min_shard_keys: the size factor
-// of smaller ones costs bits per key (docs/seenfilter.md, "Shards, and the memory bound").
-uint32_t shard_bits_within_share(uint64_t keys, uint64_t filter_keys, uint32_t fingerprint_bits,
-                                 uint64_t min_shard_keys, uint32_t max_bits);
+// Bytes a compaction job holds per key of a sorted shard (sorted_filter.h) it builds: the keys (8,
+// sorted in place, no other scratch) and the new shard (f + 2.25 bits per key, rounded up).
+double sorted_job_bytes_per_key(uint32_t fingerprint_bits);
+// A sorted shard holds at least this many keys (512 bytes of them): below it a job's fixed costs
+// (a key file per shard, a page of page cache each) outweigh the keys it builds. With it a job is
+// within the share from a filter of about 20 KB (bench/results/compact-filter.md).
+inline constexpr uint64_t kMinSortedShardKeys = uint64_t{1} << 6;
+
+// How a job splits `keys` keys into shards, and of which kind.
+struct ShardPlan {
+  uint32_t bits = 0;    // 2^bits shards by the log hash's top bits
+  bool sorted = false;  // SortedFilter shards; FuseFilter shards otherwise
+};
+// The shards of a job building `keys` keys when the filter holds `filter_keys` keys, its memory
+// counted at its big level's bytes alone (filter_keys · kShardSizeFactor · fingerprint_bits / 8,
+// less than the whole filter): the fewest fuse shards (at least 2^min_bits, at most 2^max_bits)
+// whose build (kJobBytesPerShardKey per key, the largest shard 10% above the average) stays
+// within kRebuildMemoryShare of it, none smaller than min_fuse_shard_keys, since a fuse filter's
+// size factor grows below that. When even those are over the share (a filter of a few MB), the
+// fewest sorted shards within it instead, none smaller than kMinSortedShardKeys: a sorted shard
+// needs a third of the memory per key and its bits per key do not grow as it shrinks
+// (docs/seenfilter.md, "Shards, and the memory bound").
+ShardPlan plan_shards(uint64_t keys, uint64_t filter_keys, uint32_t fingerprint_bits, uint64_t min_fuse_shard_keys,
+                      uint32_t min_bits, uint32_t max_bits);
 
 // log2 of the partition count for a compact filter of `keys` keys at `fingerprint_bits`: the
 // smallest power of two whose average partition's scratch is within kRebuildMemoryShare of the

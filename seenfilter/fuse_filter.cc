@@ -12,8 +12,6 @@
 namespace bloomcrawl::seenfilter {
 namespace {
 
-static_assert(std::endian::native == std::endian::little, "cells are read as little-endian words");
-
 constexpr char kMagic[8] = {'B', 'C', 'S', 'F', 'F', 'U', 'S', 'E'};
 constexpr uint32_t kFormatVersion = 2;  // version 1: 3-wise, the arity field reserved (0)
 constexpr size_t kHeaderBytes = 48;
@@ -48,23 +46,12 @@ uint64_t partition_seed(uint32_t partition, int attempt) {
   return mix64((uint64_t{partition} << 32 | static_cast<uint32_t>(attempt)) + 0x9e3779b97f4a7c15ULL);
 }
 
-uint64_t packed_words(uint64_t cells, uint32_t fingerprint_bits) {
-  return (cells * fingerprint_bits + 63) / 64 + 1;  // + a padding word: cell() reads 8 bytes
-}
-
 }  // namespace
 
 uint64_t FuseFilter::bytes() const { return words_.size() * sizeof(uint64_t); }
 
 double FuseFilter::bits_per_key() const {
   return keys_ == 0 ? 0.0 : static_cast<double>(bytes()) * 8.0 / static_cast<double>(keys_);
-}
-
-void FuseFilter::set_cell(uint64_t index, uint64_t value) {
-  const uint64_t bit = index * fingerprint_bits_;
-  const uint64_t offset = bit & 63;
-  words_[bit >> 6] |= value << offset;
-  if (offset + fingerprint_bits_ > 64) words_[(bit >> 6) + 1] |= value >> (64 - offset);
 }
 
 FuseFilter FuseFilter::build(std::span<const uint64_t> hashes, uint32_t fingerprint_bits, uint32_t arity) {
@@ -239,7 +226,8 @@ void FuseFilterBuilder::add_partition_at_arity(uint32_t index, std::vector<uint6
   filter_.cells_ += cells;
   filter_.keys_ += hashes.size();
   filter_.words_.resize(packed_words(filter_.cells_, filter_.fingerprint_bits_), 0);
-  for (size_t i = 0; i < cells; ++i) filter_.set_cell(p.first_cell + i, xored[i]);
+  for (size_t i = 0; i < cells; ++i)
+    or_packed(filter_.words_.data(), p.first_cell + i, filter_.fingerprint_bits_, xored[i]);
 }
 
 void FuseFilterBuilder::add_all(std::vector<uint64_t>& hashes) {

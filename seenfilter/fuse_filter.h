@@ -14,7 +14,6 @@
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 #include <memory>
 #include <span>
 #include <string>
@@ -23,6 +22,7 @@
 #include "base/prefetch.h"
 #include "seenfilter/compact_math.h"
 #include "seenfilter/key_hash.h"
+#include "seenfilter/packed_bits.h"
 
 namespace bloomcrawl::seenfilter {
 
@@ -93,13 +93,7 @@ class FuseFilter {
   // a function of the cells it reads.
   uint64_t fingerprint(uint64_t h) const { return mix64(h ^ 0x5851f42d4c957f2dULL) >> (64 - fingerprint_bits_); }
   const uint8_t* cell_bytes() const { return reinterpret_cast<const uint8_t*>(words_.data()); }
-  uint64_t cell(uint64_t index) const {
-    const uint64_t bit = index * fingerprint_bits_;
-    uint64_t word;
-    std::memcpy(&word, cell_bytes() + (bit >> 3), sizeof word);
-    return (word >> (bit & 7)) & cell_mask_;
-  }
-  void set_cell(uint64_t index, uint64_t value);
+  uint64_t cell(uint64_t index) const { return read_packed(words_.data(), index, fingerprint_bits_, cell_mask_); }
 
   uint32_t arity_ = kFuseArity;
   uint32_t fingerprint_bits_ = 8;

@@ -24,9 +24,9 @@
 #include <string_view>
 #include <vector>
 
-#include "seenfilter/fuse_filter.h"
 #include "seenfilter/key_hash.h"
 #include "seenfilter/layer_bits.h"
+#include "seenfilter/static_filter.h"
 #include "seenfilter/stripe_locks.h"
 
 namespace bloomcrawl {
@@ -94,7 +94,7 @@ struct FilterSnapshot {
   // Compact mode: a shard of the compact layer; the key's log hash, rotated left by `rotation`,
   // is looked up in `filter` (null: no keys yet).
   struct Shard {
-    std::shared_ptr<const seenfilter::FuseFilter> filter;
+    std::shared_ptr<const seenfilter::StaticFilter> filter;
     uint32_t rotation = 0;
   };
   // Compact mode: a run, the log keys one seal froze (right after the big level's and the earlier

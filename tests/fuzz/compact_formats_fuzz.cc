@@ -1,8 +1,9 @@
-// Fuzz target for the compact seen filter's on-disk formats (docs/seenfilter.md): the compact
-// filter file, the hash log and the key cache manifest. The first input byte picks what the rest is:
-//   0: a compact filter file, decoded as is;
-//   1: a compact filter file whose trailing checksum is recomputed, so the field checks are
-//      reached, then probed (a decoded filter must answer lookups without reading out of bounds);
+// Fuzz target for the compact seen filter's on-disk formats (docs/seenfilter.md): the shard files
+// (compact filter file, sorted filter file), the hash log and the key cache manifest. The first
+// input byte picks what the rest is:
+//   0: a shard file of either kind, decoded as is;
+//   1: a shard file whose trailing checksum is recomputed, so the field checks are reached, then
+//      probed (a decoded filter must answer lookups without reading out of bounds);
 //   2: a hash log, decoded;
 //   3: a key cache manifest (shard_key_files.h) whose trailing checksum is recomputed, decoded:
 //      one that decodes must have a shard entry per shard and keys adding up to what it covers.
@@ -15,9 +16,9 @@
 #include "base/checksum.h"
 #include "base/coding.h"
 #include "base/data_error.h"
-#include "seenfilter/fuse_filter.h"
 #include "seenfilter/hash_log.h"
 #include "seenfilter/shard_key_files.h"
+#include "seenfilter/static_filter.h"
 
 namespace {
 
@@ -29,7 +30,7 @@ void fuzz_compact_filter(std::string bytes, bool fix_checksum) {
     store_u64(reinterpret_cast<uint8_t*>(bytes.data()) + body, checksum64(bytes.data(), body));
   }
   try {
-    const seenfilter::FuseFilter filter = seenfilter::FuseFilter::decode(bytes, "fuzz-compact");
+    const seenfilter::StaticFilter filter = seenfilter::StaticFilter::decode(bytes, "fuzz-compact");
     uint64_t probe = 0x9e3779b97f4a7c15ULL;
     for (int i = 0; i < 64; ++i) {
       probe = seenfilter::mix64(probe + static_cast<uint64_t>(i));

@@ -297,6 +297,30 @@ TEST(CompactLayers, GrownFilterStaysWithinTheBitsPerKeyBound) {
   EXPECT_LT(s.layers.front().bits_per_key, 27.0);
 }
 
+// A small filter's jobs stay within kRebuildMemoryShare of it: sorted shards where fuse shards of
+// their floor would be over it (compact_math.h, plan_shards). With fuse shards alone, a job on a
+// filter under 3 MB held one 2^13-key shard's build, up to 0.42 MB.
+TEST(CompactLayers, JobsOnASmallFilterStayWithinTheirMemoryShare) {
+  testing::TempDir dir;
+  SeenFilter filter(compact_options(dir, 1000, 1e-6));
+  const uint64_t n = 400'000 / testing::kScale;
+  for (uint64_t i = 0; i < n; ++i) (void)filter.insert(testing::url_key(i));
+  filter.compact_layers()->wait_for_rebuild();
+  // Below a filter of ~20 KB (its first few seals) a job's key files and buffers are a few KB,
+  // more than 10% of it: bench/results/compact-filter.md, "Fifth stop".
+  constexpr uint64_t kFrom = uint64_t{32} << 10;
+  size_t checked = 0;
+  for (const seenfilter::CompactLayers::Job& job : filter.compact_layers()->jobs()) {
+    if (job.filter_bytes < kFrom) continue;
+    ++checked;
+    EXPECT_LE(static_cast<double>(job.extra_bytes),
+              seenfilter::kRebuildMemoryShare * static_cast<double>(job.filter_bytes))
+        << (job.merge ? "merge" : "run") << " on a filter of " << job.filter_bytes << " bytes";
+  }
+  EXPECT_GT(checked, 10u);
+  for (uint64_t i = 0; i < n; i += 7) ASSERT_TRUE(filter.contains(testing::url_key(i))) << i;
+}
+
 // A merge reads the big level's keys from the key cache the last merge kept (shard_key_files.h)
 // and only the later keys from the log. A cached file whose keys were lost (zeros, as a power cut
 // leaves them) makes the merge spill the whole log again: every key is still found.
@@ -322,15 +346,15 @@ TEST(CompactLayers, AMergeWhoseCachedKeysWereLostSpillsTheLogAgain) {
   const uint32_t big_bits =
       seenfilter::split_tiered_budget(1e-6, seenfilter::kTieredActiveRatio, seenfilter::kMergeRatio)
           .big_fingerprint_bits;
-  // Past the first shard split, and where the next merge (about (1 + r + a) times the keys) keeps
-  // the shard count, so that it can reopen the cache.
+  // Past the first shard split, and where the next merge (about (1 + r + a) times the keys, less
+  // than twice) keeps the shard count, so that it can reopen the cache.
   const auto next_merge_keeps_the_shards = [&] {
     const uint64_t keys = big_keys();
-    const uint32_t bits = seenfilter::shard_bits_for(keys, big_bits);
-    return bits > 0 && seenfilter::shard_bits_for(keys * 3 / 2, big_bits) == bits;
+    const uint32_t bits = seenfilter::big_shard_plan(keys, big_bits).bits;
+    return bits > 0 && seenfilter::big_shard_plan(keys * 2, big_bits).bits == bits;
   };
   while (!next_merge_keeps_the_shards()) insert_until_a_merge();
-  const uint32_t bits = seenfilter::shard_bits_for(big_keys(), big_bits);
+  const uint32_t bits = seenfilter::big_shard_plan(big_keys(), big_bits).bits;
   ASSERT_TRUE(seenfilter::ShardKeyFiles::reopen(cache, bits, big_keys())) << "the merge kept its keys";
   {
     std::fstream f(cache / "shard-0", std::ios::binary | std::ios::in | std::ios::out);
@@ -338,7 +362,7 @@ TEST(CompactLayers, AMergeWhoseCachedKeysWereLostSpillsTheLogAgain) {
     f.write(zeros.data(), static_cast<std::streamsize>(zeros.size()));
   }
   insert_until_a_merge();
-  ASSERT_EQ(seenfilter::shard_bits_for(big_keys(), big_bits), bits) << "the merge reopened the cache";
+  ASSERT_EQ(seenfilter::big_shard_plan(big_keys(), big_bits).bits, bits) << "the merge reopened the cache";
   EXPECT_FALSE(filter.full()) << filter.full_reason();
   EXPECT_TRUE(seenfilter::ShardKeyFiles::reopen(cache, bits, big_keys())) << "kept again, whole";
   std::vector<uint64_t> keys;

@@ -138,30 +138,54 @@ TEST(CompactMath, PartitionsBoundTheRebuildScratch) {
   }
 }
 
-TEST(CompactMath, ShardsKeepAJobWithinTheMemoryShareAboveTheirFloor) {
+TEST(CompactMath, ShardPlansKeepAJobWithinTheMemoryShare) {
   constexpr uint32_t kBits = 21;
-  constexpr uint64_t kFloor = uint64_t{1} << 14;
-  const auto within_share = [&](uint64_t keys, uint64_t filter_keys, uint32_t bits) {
-    const double shard_keys = static_cast<double>(keys >> bits) * 1.1;  // the largest shard
+  constexpr uint64_t kFloor = uint64_t{1} << 13;
+  const auto within_share = [&](uint64_t keys, uint64_t filter_keys, ShardPlan plan) {
+    const double shard_keys = static_cast<double>(keys >> plan.bits) * 1.1;  // the largest shard
     const double filter_bytes = static_cast<double>(filter_keys) * kShardSizeFactor * kBits / 8;
-    return shard_keys * kJobBytesPerShardKey <= kRebuildMemoryShare * filter_bytes;
+    const double per_key = plan.sorted ? sorted_job_bytes_per_key(kBits) : kJobBytesPerShardKey;
+    return shard_keys * per_key <= kRebuildMemoryShare * filter_bytes;
   };
-  EXPECT_EQ(shard_bits_within_share(1000, 1000, kBits, kFloor, 8), 0u);  // small: one shard
-  for (uint64_t keys = uint64_t{1} << 16; keys <= (uint64_t{1} << 32); keys *= 3) {
-    const uint32_t bits = shard_bits_within_share(keys, keys, kBits, kFloor, 8);
-    EXPECT_TRUE(bits == 8 || within_share(keys, keys, bits) || (keys >> (bits + 1)) < kFloor) << keys;
-    if (bits > 0) {
-      EXPECT_FALSE(within_share(keys, keys, bits - 1)) << keys << ": not the fewest shards";
+  bool saw_fuse = false;
+  bool saw_sorted = false;
+  for (uint64_t keys = uint64_t{1} << 12; keys <= (uint64_t{1} << 32); keys *= 3) {
+    const ShardPlan plan = plan_shards(keys, keys, kBits, kFloor, 0, 8);
+    if (plan.sorted) {
+      saw_sorted = true;
+      uint32_t fuse_at_floor = 0;  // the most fuse shards of at least kFloor keys
+      while (fuse_at_floor < 8 && (keys >> (fuse_at_floor + 1)) >= kFloor) ++fuse_at_floor;
+      EXPECT_FALSE(within_share(keys, keys, {fuse_at_floor, false})) << keys << ": fuse shards would fit";
+      EXPECT_TRUE(within_share(keys, keys, plan) || (keys >> (plan.bits + 1)) < kMinSortedShardKeys) << keys;
+    } else {
+      saw_fuse = true;
+      EXPECT_TRUE(plan.bits == 8 || within_share(keys, keys, plan)) << keys;
+      EXPECT_GE(keys >> plan.bits, kFloor) << keys;
     }
-    EXPECT_GE(keys >> bits, kFloor) << keys;
+    if (plan.bits > 0) {
+      EXPECT_FALSE(within_share(keys, keys, {plan.bits - 1, plan.sorted})) << keys << ": not the fewest shards";
+    }
   }
-  // A big level of 10M keys: within the share, in 128 shards of 78k keys, not at the floor.
-  EXPECT_EQ(shard_bits_within_share(10000000, 10000000, kBits, kFloor, 8), 7u);
+  EXPECT_TRUE(saw_fuse && saw_sorted);
+  // A filter of 100k keys (about 340 KB) is over the share in fuse shards of 2^13 keys, within it
+  // in sorted ones.
+  const ShardPlan small = plan_shards(100000, 100000, kBits, kFloor, 0, 8);
+  EXPECT_TRUE(small.sorted);
+  EXPECT_TRUE(within_share(100000, 100000, small));
+  // A big level of 10M keys: within the share in 128 fuse shards of 78k keys, not at the floor.
+  const ShardPlan big = plan_shards(10000000, 10000000, kBits, kFloor, 0, 8);
+  EXPECT_EQ(big.bits, 7u);
+  EXPECT_FALSE(big.sorted);
+  // Never fewer shards than min_bits asks (a level's shards only get finer)...
+  EXPECT_EQ(plan_shards(1000, 1000, kBits, kFloor, 3, 8).bits, 3u);
+  // ... and too few keys for two sorted shards of the floor: one.
+  EXPECT_EQ(plan_shards(kMinSortedShardKeys + 10, kMinSortedShardKeys + 10, kBits, kFloor, 0, 8).bits, 0u);
   // A run (a twentieth of the filter) needs fewer shards than the filter it joins would...
-  EXPECT_LT(shard_bits_within_share(500000, 10000000, kBits, kFloor / 2, 7), 7u);
-  EXPECT_TRUE(within_share(500000, 10000000, shard_bits_within_share(500000, 10000000, kBits, kFloor / 2, 7)));
+  const ShardPlan run = plan_shards(500000, 10000000, kBits, kFloor / 2, 0, 7);
+  EXPECT_LT(run.bits, 7u);
+  EXPECT_TRUE(within_share(500000, 10000000, run));
   // ... and never more than the big level's.
-  EXPECT_LE(shard_bits_within_share(500000, 10000000, kBits, 1, 1), 1u);
+  EXPECT_LE(plan_shards(500000, 10000000, kBits, 1, 0, 1).bits, 1u);
 }
 
 TEST(CompactMath, BuildScratchMatchesTheModel) {

@@ -1,0 +1,96 @@
+// SortedFilter: a static, immutable filter over 64-bit key hashes: the keys' fingerprints sorted
+// and Elias-Fano coded. Each key maps to v = fastrange64(mix64(hash ^ salt), n·2^f) for n distinct
+// keys; v's high part (v >> f, one of n buckets) is coded in unary (2n bits) and its low f bits are
+// packed. A lookup finds its bucket (a sampled start every kBucketsPerSample buckets, then a scan
+// of at most that many bucket ends) and compares the bucket's low parts. FPR at most n/(n·2^f) =
+// 2^-f, at f + 2.25 bits per key whatever n is.
+//
+// The compact layers use it for shards too small for a fuse filter (compact_math.h, ShardPlan):
+// a fuse filter's size factor grows below ~2^13 keys, a sorted filter's bits do not, and it is
+// built with no scratch beyond its keys (sorted in place) and itself, so a small filter's rebuild
+// can stay within its memory share. Lookups cost three dependent reads instead of four parallel
+// ones, so large shards stay fuse filters.
+// Build never fails on its input below 2^31 distinct keys: duplicates are removed, an empty set is
+// fine. A key that was added is always found. Serialized form: docs/seenfilter.md, "Sorted filter
+// file"; decode() verifies every field and the checksum.
+// Thread safety: const methods may run concurrently; the filter never changes once built.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/prefetch.h"
+#include "seenfilter/key_hash.h"
+#include "seenfilter/packed_bits.h"
+
+namespace bloomcrawl::seenfilter {
+
+class SortedFilter {
+ public:
+  static constexpr uint64_t kMaxKeys = (uint64_t{1} << 31) - 1;  // bucket starts fit 32 bits
+  static constexpr uint32_t kBucketsPerSample = 128;
+
+  SortedFilter() = default;  // empty: finds nothing
+
+  // From hashes in any order, duplicates allowed. Throws std::invalid_argument for
+  // fingerprint_bits outside [1, 32] or more than kMaxKeys distinct hashes.
+  static SortedFilter build(std::span<const uint64_t> hashes, uint32_t fingerprint_bits);
+  // As build(), with `hashes` as the build's only scratch: they are overwritten.
+  static SortedFilter build_in_place(std::vector<uint64_t>& hashes, uint32_t fingerprint_bits);
+
+  bool contains(uint64_t hash) const {
+    if (keys_ == 0) return false;
+    const uint64_t v = value_of(hash);
+    const uint64_t bucket = v >> fingerprint_bits_;
+    const uint64_t low = v & low_mask_;
+    uint64_t at = bucket_start(bucket);
+    for (uint64_t index = at - bucket; bit(at); ++at, ++index) {
+      const uint64_t stored = read_packed(low_.data(), index, fingerprint_bits_, low_mask_);
+      if (stored >= low) return stored == low;  // a bucket's low parts are in order
+    }
+    return false;
+  }
+  // The bucket's sample and, as a bucket starts near bit 2·bucket of the unary part and its keys
+  // near low part `bucket`, the lines those are likely in.
+  void prefetch(uint64_t hash) const {
+    if (keys_ == 0) return;
+    const uint64_t bucket = value_of(hash) >> fingerprint_bits_;
+    prefetch_for_read(&samples_[bucket / kBucketsPerSample]);
+    prefetch_for_read(&high_[std::min<uint64_t>(2 * bucket / 64, high_.size() - 1)]);
+    prefetch_for_read(&low_[std::min<uint64_t>(bucket * fingerprint_bits_ / 64, low_.size() - 1)]);
+  }
+
+  uint32_t fingerprint_bits() const { return fingerprint_bits_; }
+  uint64_t keys() const { return keys_; }  // distinct keys
+  uint64_t bytes() const;                  // of its arrays (the filter's memory)
+  double bits_per_key() const;
+
+  // The serialized filter (docs/seenfilter.md, "Sorted filter file").
+  std::string encode() const;
+  // True when `in` starts with a sorted filter file's magic.
+  static bool is_sorted_file(std::string_view in);
+  // Throws CheckpointError naming `file` when the bytes are not a valid sorted filter file.
+  static SortedFilter decode(std::string_view in, const std::string& file);
+
+ private:
+  uint64_t value_of(uint64_t hash) const {
+    return fastrange64(mix64(hash ^ 0x2545f4914f6cdd1dULL), keys_ << fingerprint_bits_);
+  }
+  bool bit(uint64_t at) const { return (high_[at / 64] >> (at % 64)) & 1; }
+  // Position in the unary part of bucket `bucket`'s first key (or its end, when it is empty):
+  // just past the end (a zero bit) of bucket - 1.
+  uint64_t bucket_start(uint64_t bucket) const;
+
+  uint32_t fingerprint_bits_ = 1;
+  uint64_t low_mask_ = 1;
+  uint64_t keys_ = 0;
+  std::vector<uint64_t> high_;     // unary: per bucket, a one per key, then a zero; + a padding word
+  std::vector<uint64_t> low_;      // packed low parts in key order (packed_bits.h)
+  std::vector<uint32_t> samples_;  // the start of every kBucketsPerSample-th bucket
+};
+
+}  // namespace bloomcrawl::seenfilter

@@ -1,0 +1,114 @@
+// The sorted (Elias-Fano) static filter: no false negatives at every size around the bucket
+// samples and at every fingerprint width, f + 2.25 bits per key at any size, and its file format
+// round trip and rejection of damaged bytes, also through StaticFilter. What every static filter
+// must do: static_filter_test.cc.
+#include "seenfilter/sorted_filter.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <vector>
+
+#include "base/data_error.h"
+#include "seenfilter/static_filter.h"
+#include "tests/seenfilter/static_filter_test_util.h"
+
+namespace bloomcrawl::seenfilter {
+namespace {
+
+using testing::expect_all_found;
+using testing::put_le_at;
+using testing::random_hashes;
+using testing::reseal;
+
+TEST(SortedFilter, SetsOfEverySizeAroundTheSamplesAreFound) {
+  for (size_t n = 1; n <= 700; n += (n < 300 ? 1 : 37)) {
+    for (uint32_t bits : {1u, 7u, 21u, 32u}) {
+      const std::vector<uint64_t> hashes = random_hashes(n, n * 41 + bits);
+      const SortedFilter filter = SortedFilter::build(hashes, bits);
+      ASSERT_EQ(filter.keys(), n);
+      expect_all_found(filter, hashes);
+    }
+  }
+}
+
+TEST(SortedFilter, BuildInPlaceConsumesItsInput) {
+  std::vector<uint64_t> hashes = random_hashes(3000, 5);
+  const std::vector<uint64_t> kept = hashes;
+  const SortedFilter filter = SortedFilter::build_in_place(hashes, 12);
+  EXPECT_NE(hashes, kept);
+  expect_all_found(filter, kept);
+  EXPECT_THROW(SortedFilter::build(kept, 0), std::invalid_argument);
+  EXPECT_THROW(SortedFilter::build(kept, 33), std::invalid_argument);
+}
+
+TEST(SortedFilter, BitsPerKeyDoNotGrowAsTheSetShrinks) {
+  for (size_t n : {size_t{256}, size_t{4096}, size_t{1} << 16}) {
+    const SortedFilter filter = SortedFilter::build(random_hashes(n, n), 21);
+    // f + 2 (the unary part) + 32/128 (samples) + two padding words.
+    EXPECT_NEAR(filter.bits_per_key(), 21 + 2.25 + 128.0 / static_cast<double>(n), 0.3) << n;
+  }
+}
+
+TEST(SortedFilter, EncodeDecodeRoundTrip) {
+  for (size_t n : {size_t{0}, size_t{1}, size_t{129}, size_t{30000}}) {
+    const std::vector<uint64_t> hashes = random_hashes(n, 11 + n);
+    const SortedFilter filter = SortedFilter::build(hashes, 21);
+    const std::string bytes = filter.encode();
+    const SortedFilter back = SortedFilter::decode(bytes, "f");
+    EXPECT_EQ(back.keys(), filter.keys());
+    EXPECT_EQ(back.bytes(), filter.bytes());
+    expect_all_found(back, hashes);
+    EXPECT_EQ(back.encode(), bytes);
+    // Either kind of file decodes as a shard, told apart by its magic.
+    const StaticFilter shard = StaticFilter::decode(bytes, "f");
+    EXPECT_TRUE(shard.sorted());
+    EXPECT_EQ(shard.keys(), n);
+    expect_all_found(shard, hashes);
+    EXPECT_FALSE(StaticFilter::decode(FuseFilter::build(hashes, 21).encode(), "f").sorted());
+  }
+}
+
+TEST(SortedFilter, DecodeRejectsDamage) {
+  const std::string bytes = SortedFilter::build(random_hashes(1000, 5), 9).encode();
+  const auto rejected = [](std::string damaged) {
+    reseal(damaged);  // past the checksum: the structure's own checks must catch it
+    EXPECT_THROW(SortedFilter::decode(damaged, "f"), CheckpointError);
+  };
+  std::string flipped = bytes;
+  flipped[100] = static_cast<char>(flipped[100] ^ 1);
+  EXPECT_THROW(SortedFilter::decode(flipped, "f"), CheckpointError);  // the checksum
+  EXPECT_THROW(SortedFilter::decode(bytes.substr(0, bytes.size() - 1), "f"), CheckpointError);
+  EXPECT_THROW(SortedFilter::decode(bytes.substr(0, 20), "f"), CheckpointError);
+  EXPECT_THROW(SortedFilter::decode(std::string(bytes.size(), 'x'), "f"), CheckpointError);
+  struct HeaderDamage {
+    size_t at;
+    uint64_t value;
+    int width;
+  };
+  // version, fingerprint bits, keys, reserved
+  for (const HeaderDamage& d : {HeaderDamage{8, 2, 4}, {12, 33, 4}, {16, 999, 8}, {24, 1, 8}}) {
+    std::string damaged = bytes;
+    put_le_at(damaged, d.at, d.value, d.width);
+    rejected(damaged);
+  }
+  // The unary part: a cleared one loses a key; a bit in the padding is past its end; a sample
+  // that is not its bucket's start.
+  const size_t high_at = 32;
+  const size_t high_words = (2 * 1000 + 63) / 64 + 1;
+  std::string cleared = bytes;
+  size_t byte = high_at;
+  while (cleared[byte] == 0) ++byte;
+  cleared[byte] = static_cast<char>(cleared[byte] & (cleared[byte] - 1));
+  rejected(cleared);
+  std::string past_end = bytes;
+  put_le_at(past_end, high_at + (high_words - 1) * 8, 1, 8);  // a bit in the padding word
+  rejected(past_end);
+  const size_t samples_at = bytes.size() - 8 - size_t{8} * 4;  // ceil(1000 / 128) = 8 samples
+  std::string sample = bytes;
+  put_le_at(sample, samples_at + 4, 3, 4);
+  rejected(sample);
+}
+
+}  // namespace
+}  // namespace bloomcrawl::seenfilter
