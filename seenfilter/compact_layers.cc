@@ -91,7 +91,8 @@ bool valid_shard_count(size_t n) { return std::has_single_bit(n) && n <= (size_t
 uint64_t compact_bytes_for(uint64_t keys, uint32_t fingerprint_bits) {
   const ShardPlan plan = big_shard_plan(keys, fingerprint_bits);
   const uint64_t shard_keys = std::max<uint64_t>(keys >> plan.bits, 1);
-  const double bits_per_key = plan.sorted ? fingerprint_bits + 2.25 : fuse_cells_per_key(shard_keys) * fingerprint_bits;
+  const double bits_per_key =
+      plan.sorted ? sorted_bits_per_key(fingerprint_bits) : fuse_cells_per_key(shard_keys) * fingerprint_bits;
   return static_cast<uint64_t>(std::ceil(static_cast<double>(keys) * bits_per_key / 8.0));
 }
 

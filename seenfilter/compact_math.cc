@@ -131,7 +131,13 @@ uint32_t partition_bits_for(uint64_t keys, uint32_t fingerprint_bits) {
   return fewest_pieces_within_share(keys, kBuildBytesPerKey, filter_bytes, kMinPartitionKeys, 0, 16);
 }
 
-double sorted_job_bytes_per_key(uint32_t fingerprint_bits) { return 8.0 + (fingerprint_bits + 3) / 8.0; }
+double sorted_bits_per_key(uint32_t fingerprint_bits) {
+  return fingerprint_bits + 2.0 + 32.0 / kSortedBucketsPerSample;
+}
+
+double sorted_job_bytes_per_key(uint32_t fingerprint_bits) {
+  return 8.0 + std::ceil(sorted_bits_per_key(fingerprint_bits)) / 8.0;
+}
 
 ShardPlan plan_shards(uint64_t keys, uint64_t filter_keys, uint32_t fingerprint_bits, uint64_t min_fuse_shard_keys,
                       uint32_t min_bits, uint32_t max_bits) {

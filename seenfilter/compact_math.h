@@ -132,8 +132,12 @@ inline constexpr double kJobBytesPerShardKey = kBuildBytesPerKey + 1.2 * 32 / 8;
 // are never made smaller, which only matters while the filter's bytes are a few MB.
 inline constexpr uint64_t kMinPartitionKeys = uint64_t{1} << 16;
 
-// Bytes a compaction job holds per key of a sorted shard (sorted_filter.h) it builds: the keys (8,
-// sorted in place, no other scratch) and the new shard (f + 2.25 bits per key, rounded up).
+// A sorted filter (sorted_filter.h) samples every this many buckets' start (32 bits each).
+inline constexpr uint32_t kSortedBucketsPerSample = 128;
+// A sorted filter's bits per key, padding aside: f low bits, 2 in unary, the samples' share.
+double sorted_bits_per_key(uint32_t fingerprint_bits);
+// Bytes a compaction job holds per key of a sorted shard it builds: the keys (8, sorted in place,
+// no other scratch) and the new shard (sorted_bits_per_key, rounded up to whole bits).
 double sorted_job_bytes_per_key(uint32_t fingerprint_bits);
 // A sorted shard holds at least this many keys (512 bytes of them): below it a job's fixed costs
 // (a key file per shard, a page of page cache each) outweigh the keys it builds. With it a job is

@@ -8,7 +8,6 @@
 #include "base/checksum.h"
 #include "base/coding.h"
 #include "base/data_error.h"
-#include "seenfilter/compact_math.h"
 
 namespace bloomcrawl::seenfilter {
 namespace {
@@ -60,8 +59,7 @@ SortedFilter SortedFilter::build_in_place(std::vector<uint64_t>& hashes, uint32_
     throw std::invalid_argument("SortedFilter: fingerprint_bits " + std::to_string(fingerprint_bits) +
                                 " is outside [1, 32]");
   }
-  // mix64 is a bijection: distinct hashes stay distinct, and v grows with the mixed hash.
-  for (uint64_t& h : hashes) h = mix64(h ^ 0x2545f4914f6cdd1dULL);
+  for (uint64_t& h : hashes) h = mixed(h);
   std::sort(hashes.begin(), hashes.end());
   hashes.erase(std::unique(hashes.begin(), hashes.end()), hashes.end());
   if (hashes.size() > kMaxKeys) throw std::invalid_argument("SortedFilter: more than 2^31 - 1 keys");

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "base/prefetch.h"
+#include "seenfilter/compact_math.h"
 #include "seenfilter/key_hash.h"
 #include "seenfilter/packed_bits.h"
 
@@ -32,7 +33,7 @@ namespace bloomcrawl::seenfilter {
 class SortedFilter {
  public:
   static constexpr uint64_t kMaxKeys = (uint64_t{1} << 31) - 1;  // bucket starts fit 32 bits
-  static constexpr uint32_t kBucketsPerSample = 128;
+  static constexpr uint32_t kBucketsPerSample = kSortedBucketsPerSample;
 
   SortedFilter() = default;  // empty: finds nothing
 
@@ -77,9 +78,10 @@ class SortedFilter {
   static SortedFilter decode(std::string_view in, const std::string& file);
 
  private:
-  uint64_t value_of(uint64_t hash) const {
-    return fastrange64(mix64(hash ^ 0x2545f4914f6cdd1dULL), keys_ << fingerprint_bits_);
-  }
+  uint64_t value_of(uint64_t hash) const { return fastrange64(mixed(hash), keys_ << fingerprint_bits_); }
+  // The order keys are stored in: mix64 is a bijection, so distinct hashes stay distinct, and
+  // value_of grows with it.
+  static uint64_t mixed(uint64_t hash) { return mix64(hash ^ 0x2545f4914f6cdd1dULL); }
   bool bit(uint64_t at) const { return (high_[at / 64] >> (at % 64)) & 1; }
   // Position in the unary part of bucket `bucket`'s first key (or its end, when it is empty):
   // just past the end (a zero bit) of bucket - 1.
