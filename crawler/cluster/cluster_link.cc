@@ -87,6 +87,24 @@ local t = redis.call('TIME')
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2], ARGV[1] .. ':ms', t[1] .. string.format('%03d', math.floor(t[2] / 1000)))
 )lua";
 
+// KEYS: the reports hash, then every node's liveness key. ARGV: the nodes, this run's start (Redis's
+// ms). Returns per node its report of this run or, without one, 1 while its liveness key exists and
+// 0 when not. One script, because a node stores its report and then drops its liveness: read apart,
+// the reports before the liveness, a node doing both in between would look dead without a report.
+constexpr const char* kGatherReportsScript = R"lua(
+local out = {}
+for i = 1, tonumber(ARGV[1]) do
+  local node = tostring(i - 1)
+  local ms = redis.call('HGET', KEYS[1], node .. ':ms')
+  if ms and tonumber(ms) >= tonumber(ARGV[2]) then
+    out[i] = redis.call('HGET', KEYS[1], node)
+  else
+    out[i] = redis.call('EXISTS', KEYS[i + 1])
+  end
+end
+return out
+)lua";
+
 constexpr const char* kTimeScript =
     "local t = redis.call('TIME') return t[1] .. string.format('%03d', math.floor(t[2] / 1000))";
 
@@ -303,20 +321,21 @@ void ClusterLink::store_report(const nlohmann::json& report) {
 }
 
 nlohmann::json ClusterLink::gather_reports(std::chrono::milliseconds wait) {
-  const std::string reports = cluster_key(settings_.name, "reports");
+  std::vector<std::string> argv = {"EVAL", kGatherReportsScript, std::to_string(1 + settings_.nodes),
+                                   cluster_key(settings_.name, "reports")};
+  for (uint32_t node = 0; node < settings_.nodes; ++node) argv.push_back(alive_key(node));
+  argv.push_back(std::to_string(settings_.nodes));
+  argv.push_back(std::to_string(started_ms_));  // this run's reports: an earlier run's are older
   const auto give_up_at = std::chrono::steady_clock::now() + wait;
   for (;;) {
-    // This run's reports: those stored since this node started (an earlier run's are older).
+    const RedisValue per_node = control_client_.command(argv);
     std::map<uint32_t, nlohmann::json> found;
-    const RedisValue all = control_client_.command({"HGETALL", reports});
-    std::map<std::string, std::string> fields;
-    for (size_t i = 0; i + 1 < all.array().size(); i += 2) fields[all.array()[i].text()] = all.array()[i + 1].text();
     bool waiting = false;
-    for (uint32_t node = 0; node < settings_.nodes; ++node) {
-      const std::string index = std::to_string(node);
-      if (fields.contains(index) && std::stoll(fields[index + ":ms"]) >= started_ms_) {
-        found[node] = nlohmann::json::parse(fields[index], nullptr, false);
-      } else if (control_client_.command({"EXISTS", alive_key(node)}).integer() == 1) {
+    for (uint32_t node = 0; node < settings_.nodes && node < per_node.array().size(); ++node) {
+      const RedisValue& v = per_node.array()[node];
+      if (v.type() == RedisValue::Type::kString) {
+        found[node] = nlohmann::json::parse(v.text(), nullptr, false);
+      } else if (v.integer() == 1) {
         waiting = true;  // still running or stopping: its report is coming
       }
     }
