@@ -1,6 +1,7 @@
 // A crawl over HTTPS with HTTP/2 against a local nginx whose certificate comes from a test CA
 // trusted with fetch.ca_file: every page is fetched once, over HTTP/2, many requests sharing a
 // connection (nginx's access log says so). Without the CA, the seed is recorded as a TLS failure.
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <set>
@@ -57,15 +58,30 @@ TEST_F(HttpsCrawl, EveryPageOnceOverHttp2WithRequestsSharingConnections) {
   }
   std::map<std::string, int> fetches;
   std::map<uint64_t, int> per_connection;
+  std::map<uint64_t, std::pair<double, double>> open_at_least;  // per connection: first start, last end
   for (const testing::TlsAccessEntry& e : server->access_log()) {
     EXPECT_EQ(e.protocol, "HTTP/2.0") << e.uri;
     ++fetches[e.uri];
     ++per_connection[e.connection];
+    auto [span, added] = open_at_least.try_emplace(e.connection, e.started, e.ended);
+    span->second = {std::min(span->second.first, e.started), std::max(span->second.second, e.ended)};
   }
   EXPECT_EQ(fetches.size(), size_t(kPages + 2)) << "the pages, the index and robots.txt";
   for (const auto& [uri, n] : fetches) EXPECT_EQ(n, 1) << uri;
   ASSERT_FALSE(per_connection.empty());
-  EXPECT_LE(per_connection.size(), size_t(config.politeness.concurrency_per_host));
+  // The host's concurrency bounds the connections open at once, not over the crawl: a lease with no
+  // queued URL waiting for its slot closes its connection after its transfer (Lease::surplus), and
+  // a later request opens another (how often depends on timing: a CI run under ASan saw 5).
+  std::vector<std::pair<double, int>> opens_and_closes;  // a close sorts before an open at the same time
+  for (const auto& [connection, span] : open_at_least) {
+    opens_and_closes.emplace_back(span.first, 1);
+    opens_and_closes.emplace_back(span.second, -1);
+  }
+  std::sort(opens_and_closes.begin(), opens_and_closes.end());
+  int open = 0;
+  int most_open = 0;
+  for (const auto& [when, change] : opens_and_closes) most_open = std::max(most_open, open += change);
+  EXPECT_LE(most_open, config.politeness.concurrency_per_host) << per_connection.size() << " connections in all";
   size_t requests = 0;
   for (const auto& [connection, n] : per_connection) requests += size_t(n);
   EXPECT_GT(requests / per_connection.size(), 1u) << "requests per connection";

@@ -136,7 +136,8 @@ void TlsNginx::write_config(bool http2) const {
   for (const char* temp : {"client_body", "proxy", "fastcgi", "uwsgi", "scgi"}) {
     conf << "  " << temp << "_temp_path " << d << "/tmp_" << temp << ";\n";
   }
-  conf << "  log_format tls '$server_protocol\\t$connection\\t$connection_requests\\t$request_uri\\t$status';\n"
+  conf << "  log_format tls "
+          "'$server_protocol\\t$connection\\t$connection_requests\\t$request_uri\\t$status\\t$msec\\t$request_time';\n"
        << "  access_log " << d << "/access.log tls;\n"
        << "  server {\n"
        << "    listen 127.0.0.1:" << port_ << " ssl" << (http2 ? " http2" : "") << ";\n"
@@ -189,7 +190,9 @@ std::vector<TlsAccessEntry> TlsNginx::access_log() const {
     std::getline(fields, e.protocol, '\t');
     fields >> e.connection >> e.connection_request >> std::ws;
     std::getline(fields, e.uri, '\t');
-    fields >> e.status;
+    double request_seconds = 0;
+    fields >> e.status >> e.ended >> request_seconds;
+    e.started = e.ended - request_seconds;
     entries.push_back(std::move(e));
   }
   return entries;

@@ -35,6 +35,10 @@ struct TlsAccessEntry {
   uint64_t connection_request = 0;
   std::string uri;
   int status = 0;
+  // When nginx had read the request and when it logged its response, in seconds (Unix, ms precision):
+  // a connection was open at least from its first request's start to its last request's end.
+  double started = 0;
+  double ended = 0;
 };
 
 class TlsNginx {
