@@ -8,6 +8,7 @@
 #include "base/checksum.h"
 #include "base/coding.h"
 #include "base/data_error.h"
+#include "seenfilter/hash_sort.h"
 
 namespace bloomcrawl::seenfilter {
 namespace {
@@ -120,7 +121,7 @@ void FuseFilterBuilder::add_partition_at_arity(uint32_t index, std::vector<uint6
   const bool sorted_for_locality = hashes.size() > kSortAboveKeys;
   bool deduplicated = false;
   const auto deduplicate = [&] {
-    std::sort(hashes.begin(), hashes.end());
+    sort_hashes(hashes);
     hashes.erase(std::unique(hashes.begin(), hashes.end()), hashes.end());
     deduplicated = true;
   };
@@ -138,7 +139,7 @@ void FuseFilterBuilder::add_partition_at_arity(uint32_t index, std::vector<uint6
       const uint64_t previous = p.seed;
       p.seed = partition_seed(index, attempt);
       for (uint64_t& h : hashes) h = mix64(unmix64(h) - previous + p.seed);
-      if (sorted_for_locality) std::sort(hashes.begin(), hashes.end());
+      if (sorted_for_locality) sort_hashes(hashes);
     }
     if (hashes.empty()) break;
     if (sized_for != hashes.size()) {

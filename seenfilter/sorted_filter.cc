@@ -8,6 +8,8 @@
 #include "base/checksum.h"
 #include "base/coding.h"
 #include "base/data_error.h"
+#include "seenfilter/hash_sort.h"
+#include "seenfilter/word_select.h"
 
 namespace bloomcrawl::seenfilter {
 namespace {
@@ -37,12 +39,9 @@ uint64_t SortedFilter::bucket_start(uint64_t bucket) const {
   uint64_t ends = bucket % kBucketsPerSample;  // bucket ends (zero bits) still to pass
   while (ends > 0) {
     const uint64_t zeros = ~high_[at / 64] >> (at % 64);  // from `at` to the word's end
-    const auto found = static_cast<uint64_t>(std::popcount(zeros));
-    if (found >= ends) {
-      uint64_t rest = zeros;
-      for (uint64_t i = 1; i < ends; ++i) rest &= rest - 1;  // clear the zeros before the last to pass
-      return at + static_cast<uint64_t>(std::countr_zero(rest)) + 1;
-    }
+    const uint64_t sums = byte_prefix_counts(zeros);
+    const uint64_t found = sums >> 56;
+    if (found >= ends) return at + select_bit(zeros, sums, static_cast<uint32_t>(ends - 1)) + 1;
     ends -= found;
     at += 64 - at % 64;
   }
@@ -60,7 +59,7 @@ SortedFilter SortedFilter::build_in_place(std::vector<uint64_t>& hashes, uint32_
                                 " is outside [1, 32]");
   }
   for (uint64_t& h : hashes) h = mixed(h);
-  std::sort(hashes.begin(), hashes.end());
+  sort_hashes(hashes);
   hashes.erase(std::unique(hashes.begin(), hashes.end()), hashes.end());
   if (hashes.size() > kMaxKeys) throw std::invalid_argument("SortedFilter: more than 2^31 - 1 keys");
   SortedFilter f;
