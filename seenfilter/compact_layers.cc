@@ -5,6 +5,7 @@
 #include <bit>
 #include <chrono>
 #include <cmath>
+#include <ctime>
 #include <fstream>
 #include <new>
 #include <optional>
@@ -574,6 +575,10 @@ CompactLayers::Job CompactLayers::start_job(bool merge) const {
 
 void CompactLayers::finish_job(Job job, std::chrono::steady_clock::time_point started) {
   job.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  timespec cpu{};
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu) == 0) {
+    job.cpu_seconds = static_cast<double>(cpu.tv_sec) + static_cast<double>(cpu.tv_nsec) * 1e-9;
+  }
   std::lock_guard lock(state_mu_);
   jobs_.push_back(job);
 }

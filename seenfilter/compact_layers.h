@@ -111,6 +111,7 @@ class CompactLayers {
   struct Job {
     bool merge = false;         // or a run build
     double seconds = 0;         // wall time from its start to its last switch
+    double cpu_seconds = 0;     // CPU time of its thread (a job has a thread of its own), I/O calls included
     uint64_t extra_bytes = 0;   // the most it held beside the filter (spill buffers, one shard's build)
     uint64_t filter_bytes = 0;  // the filter's bytes (compact part, frozen and active layers) at its start
   };

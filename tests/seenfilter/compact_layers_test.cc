@@ -311,6 +311,9 @@ TEST(CompactLayers, JobsOnASmallFilterStayWithinTheirMemoryShare) {
   constexpr uint64_t kFrom = uint64_t{32} << 10;
   size_t checked = 0;
   for (const seenfilter::CompactLayers::Job& job : filter.compact_layers()->jobs()) {
+    // Its thread's CPU time (the benches' measure of a job's cost): some, and no more than its time.
+    EXPECT_GT(job.cpu_seconds, 0.0);
+    EXPECT_LE(job.cpu_seconds, job.seconds + 0.01);
     if (job.filter_bytes < kFrom) continue;
     ++checked;
     EXPECT_LE(static_cast<double>(job.extra_bytes),

@@ -1,0 +1,92 @@
+// Insert CPU of the compact SeenFilter against the layered one, measured in lockstep: both grow from
+// START to END keys at 1e-6 in the same process, in alternating chunks of kChunk keys, so a noisy
+// neighbour slows both alike (on our 2-core VM the layered filter's CPU per insert moved 1.6x
+// between consecutive runs of compact_growth_bench, which measures the two one after the other).
+//
+//   compact_insert_lockstep_bench START END DIR     e.g. compact_insert_lockstep_bench 10000 10000000 /tmp/x
+//
+// The layered filter's cost is its inserting thread's CPU time over its chunks; the compact
+// filter's is its inserting thread's over its chunks plus the CPU time of every job thread (runs
+// and merges, I/O calls included: CompactLayers::Job::cpu_seconds), all jobs finished. Keys as in
+// compact_growth_bench (8-byte integers, batches of 32, one writer), so the two benches agree on
+// the work. Prints one markdown row: ns per insert of each and their ratio, and how the compact
+// filter's splits between its inserting thread and its jobs.
+#include <ctime>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include "bench/integer_key_batch.h"
+#include "seenfilter/checkpoint_format.h"
+#include "seenfilter/compact_layers.h"
+#include "seenfilter/seen_filter.h"
+
+namespace {
+
+using namespace bloomcrawl;
+
+constexpr uint64_t kChunk = 4096;  // keys per turn: two clock reads per turn cost < 0.1 ns per key
+
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+// Inserts keys [first, last) into `filter` and returns the calling thread's CPU seconds for it.
+double insert_range(SeenFilter& filter, uint64_t first, uint64_t last) {
+  bench::IntegerKeyBatch batch;
+  std::array<InsertOutcome, bench::kBatch> outcomes{};
+  const double cpu = thread_cpu_seconds();
+  for (uint64_t at = first; at < last; at += bench::kBatch) {
+    const auto keys = batch.fill(at, static_cast<size_t>(std::min<uint64_t>(bench::kBatch, last - at)));
+    filter.insert_batch(keys, std::span(outcomes.data(), keys.size()), SeenFilter::Writers::kOne);
+  }
+  return thread_cpu_seconds() - cpu;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 4) {
+    std::fprintf(stderr, "usage: compact_insert_lockstep_bench START END DIR\n");
+    return 2;
+  }
+  const uint64_t start = std::strtoull(argv[1], nullptr, 10);
+  const uint64_t end = std::strtoull(argv[2], nullptr, 10);
+  const std::filesystem::path dir = argv[3];
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  SeenFilterOptions options{.initial_capacity = start, .target_fpr = 1e-6, .memory_limit_bytes = uint64_t{64} << 30};
+  SeenFilter layered(options);
+  options.hash_log = dir / seenfilter::kHashLogFileName;
+  SeenFilter compact(options);
+  double layered_cpu = 0;
+  double compact_thread_cpu = 0;
+  for (uint64_t at = 0; at < end; at += kChunk) {
+    const uint64_t last = std::min(end, at + kChunk);
+    // Alternating which goes first, so neither always follows the other's cache footprint.
+    if ((at / kChunk) % 2 == 0) {
+      layered_cpu += insert_range(layered, at, last);
+      compact_thread_cpu += insert_range(compact, at, last);
+    } else {
+      compact_thread_cpu += insert_range(compact, at, last);
+      layered_cpu += insert_range(layered, at, last);
+    }
+  }
+  compact.compact_layers()->wait_for_rebuild();
+  double jobs_cpu = 0;
+  for (const seenfilter::CompactLayers::Job& job : compact.compact_layers()->jobs()) jobs_cpu += job.cpu_seconds;
+  const auto per_key = [end](double seconds) { return seconds * 1e9 / static_cast<double>(end); };
+  const double compact_ns = per_key(compact_thread_cpu + jobs_cpu);
+  std::printf(
+      "| %llu -> %llu | layered %.1f ns | compact %.1f ns (inserting thread %.1f, jobs %.1f) | %.2fx | %.2f / %.2f "
+      "bits/key |\n",
+      static_cast<unsigned long long>(start), static_cast<unsigned long long>(end), per_key(layered_cpu), compact_ns,
+      per_key(compact_thread_cpu), per_key(jobs_cpu), compact_ns / per_key(layered_cpu),
+      layered.stats(false).bits_per_key, compact.stats(false).bits_per_key);
+  std::filesystem::remove_all(dir);
+  return 0;
+}
