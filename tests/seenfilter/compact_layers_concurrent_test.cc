@@ -25,7 +25,9 @@ TEST(CompactLayersConcurrent, InsertsDuringRebuildsAreExactlyOnceAndAlwaysFound)
   const uint64_t keys = 160'000 / testing::kScale;
   constexpr int kWriters = 2;
   // Both writers insert every key (in different orders): each key is new to exactly one of them.
-  std::vector<std::vector<uint8_t>> got_new(kWriters, std::vector<uint8_t>(keys));
+  // Atomic: the reader reads them while the writers set them.
+  std::vector<std::vector<std::atomic<uint8_t>>> got_new(kWriters);
+  for (auto& flags : got_new) flags = std::vector<std::atomic<uint8_t>>(keys);
   std::atomic<uint64_t> done_prefix{0};  // writer 0 has inserted keys [0, done_prefix)
   std::atomic<bool> stop{false};
   std::vector<std::thread> threads;
@@ -45,7 +47,7 @@ TEST(CompactLayersConcurrent, InsertsDuringRebuildsAreExactlyOnceAndAlwaysFound)
         filter.insert_batch(views, out);
         for (size_t j = 0; j < out.size(); ++j) {
           const uint64_t id = w == 0 ? start + j : keys - 1 - (start + j);
-          got_new[w][id] = out[j] == InsertOutcome::kNew ? 1 : 0;
+          got_new[w][id].store(out[j] == InsertOutcome::kNew ? 1 : 0, std::memory_order_release);
         }
         if (w == 0) done_prefix.store(std::min(keys, start + 64), std::memory_order_release);
       }
@@ -53,11 +55,18 @@ TEST(CompactLayersConcurrent, InsertsDuringRebuildsAreExactlyOnceAndAlwaysFound)
   }
   uint64_t misses = 0;
   threads.emplace_back([&] {
-    // Every key writer 0 has inserted is in the filter, whoever got kNew for it.
+    // Every key whose insert has returned kNew (to either writer) is in the filter. Not every key
+    // writer 0 has inserted: one it got kSeen for by a false positive was never added, and is not
+    // found once the layer that answered so is rebuilt (a CI run under TSan counted 15 such misses,
+    // all of one key that writer 1 inserted, as new, only at its end).
     while (!stop.load(std::memory_order_acquire)) {
       const uint64_t upto = done_prefix.load(std::memory_order_acquire);
-      for (uint64_t i = upto > 512 ? upto - 512 : 0; i < upto; ++i)
+      for (uint64_t i = upto > 512 ? upto - 512 : 0; i < upto; ++i) {
+        if (got_new[0][i].load(std::memory_order_acquire) == 0 && got_new[1][i].load(std::memory_order_acquire) == 0) {
+          continue;
+        }
         misses += filter.contains(testing::url_key(i)) ? 0 : 1;
+      }
       if (upto == keys) break;
     }
   });
