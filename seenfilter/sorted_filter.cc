@@ -1,7 +1,6 @@
 #include "seenfilter/sorted_filter.h"
 
 #include <algorithm>
-#include <bit>
 #include <stdexcept>
 #include <utility>
 
@@ -139,7 +138,7 @@ SortedFilter SortedFilter::decode(std::string_view in, const std::string& file) 
   // The unary part: n ones and n zeros in its first 2n bits, the last a bucket's end, nothing
   // after; each sample the start of its bucket; each bucket's low parts in order.
   uint64_t ones = 0;
-  for (uint64_t w : f.high_) ones += static_cast<uint64_t>(std::popcount(w));
+  for (uint64_t w : f.high_) ones += count_bits(w);
   const uint64_t used = 2 * f.keys_;
   if (ones != f.keys_) fail("unary part holds " + std::to_string(ones) + " keys, expected " + std::to_string(f.keys_));
   if (f.keys_ > 0 && f.bit(used - 1)) fail("unary part does not end with a bucket's end");

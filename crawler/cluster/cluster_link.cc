@@ -87,16 +87,16 @@ local t = redis.call('TIME')
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2], ARGV[1] .. ':ms', t[1] .. string.format('%03d', math.floor(t[2] / 1000)))
 )lua";
 
-// KEYS: the reports hash, then every node's liveness key. ARGV: the nodes, this run's start (Redis's
-// ms). Returns per node its report of this run or, without one, 1 while its liveness key exists and
-// 0 when not. One script, because a node stores its report and then drops its liveness: read apart,
+// KEYS: the reports hash, then every node's liveness key (node I's at I + 2). ARGV: this run's start
+// (Redis's ms). Returns per node its report of this run or, without one, 1 while its liveness key
+// exists and 0 when not. One script, because a node stores its report and then drops its liveness: read apart,
 // the reports before the liveness, a node doing both in between would look dead without a report.
 constexpr const char* kGatherReportsScript = R"lua(
 local out = {}
-for i = 1, tonumber(ARGV[1]) do
+for i = 1, #KEYS - 1 do
   local node = tostring(i - 1)
   local ms = redis.call('HGET', KEYS[1], node .. ':ms')
-  if ms and tonumber(ms) >= tonumber(ARGV[2]) then
+  if ms and tonumber(ms) >= tonumber(ARGV[1]) then
     out[i] = redis.call('HGET', KEYS[1], node)
   else
     out[i] = redis.call('EXISTS', KEYS[i + 1])
@@ -324,7 +324,6 @@ nlohmann::json ClusterLink::gather_reports(std::chrono::milliseconds wait) {
   std::vector<std::string> argv = {"EVAL", kGatherReportsScript, std::to_string(1 + settings_.nodes),
                                    cluster_key(settings_.name, "reports")};
   for (uint32_t node = 0; node < settings_.nodes; ++node) argv.push_back(alive_key(node));
-  argv.push_back(std::to_string(settings_.nodes));
   argv.push_back(std::to_string(started_ms_));  // this run's reports: an earlier run's are older
   const auto give_up_at = std::chrono::steady_clock::now() + wait;
   for (;;) {
