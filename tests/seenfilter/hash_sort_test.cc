@@ -27,8 +27,8 @@ std::vector<uint64_t> uniform(size_t n, uint64_t seed) {
 }
 
 TEST(HashSort, UniformHashesOfManySizes) {
-  for (size_t n : {size_t{0}, size_t{1}, size_t{2}, size_t{2047}, size_t{2048}, size_t{2049}, size_t{5000},
-                   size_t{100'000}, size_t{1'500'000}}) {
+  for (size_t n : {size_t{0}, size_t{1}, size_t{2}, size_t{31}, size_t{32}, size_t{33}, size_t{100}, size_t{1000},
+                   size_t{2047}, size_t{2048}, size_t{2049}, size_t{5000}, size_t{100'000}, size_t{1'500'000}}) {
     expect_sorted_as_std_sort(uniform(n, n));
   }
 }
@@ -49,6 +49,12 @@ TEST(HashSort, InputsThatAreNotUniform) {
   std::vector<uint64_t> low_bits_only = uniform(n, 4);
   for (uint64_t& h : low_bits_only) h &= 0xffff;  // seven passes of one bucket before the values differ
   expect_sorted_as_std_sort(low_bits_only);
+  for (size_t small : {size_t{32}, size_t{40}, size_t{1000}}) {  // passes of few bits, down to shift 0
+    expect_sorted_as_std_sort(std::vector<uint64_t>(small, 7));
+    std::vector<uint64_t> two_values = uniform(small, small);
+    for (uint64_t& h : two_values) h = h & 1 ? ~uint64_t{0} : 0;
+    expect_sorted_as_std_sort(two_values);
+  }
 }
 
 }  // namespace
