@@ -9,6 +9,7 @@
 #include "base/data_error.h"
 #include "seenfilter/hash_sort.h"
 #include "seenfilter/word_select.h"
+#include "seenfilter/zero_scan.h"
 
 namespace bloomcrawl::seenfilter {
 namespace {
@@ -34,17 +35,8 @@ double SortedFilter::bits_per_key() const {
 }
 
 uint64_t SortedFilter::bucket_start(uint64_t bucket) const {
-  uint64_t at = samples_[bucket / kBucketsPerSample];
-  uint64_t ends = bucket % kBucketsPerSample;  // bucket ends (zero bits) still to pass
-  while (ends > 0) {
-    const uint64_t zeros = ~high_[at / 64] >> (at % 64);  // from `at` to the word's end
-    const uint64_t sums = byte_prefix_counts(zeros);
-    const uint64_t found = sums >> 56;
-    if (found >= ends) return at + select_bit(zeros, sums, static_cast<uint32_t>(ends - 1)) + 1;
-    ends -= found;
-    at += 64 - at % 64;
-  }
-  return at;
+  // Past the ends (zero bits) of the buckets between the sampled one and this one.
+  return pass_zeros(high_.data(), samples_[bucket / kBucketsPerSample], bucket % kBucketsPerSample);
 }
 
 SortedFilter SortedFilter::build(std::span<const uint64_t> hashes, uint32_t fingerprint_bits) {
