@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace bloomcrawl {
@@ -26,6 +27,18 @@ TEST(HostPartition, EveryHostHasOneStableOwner) {
   }
   EXPECT_EQ(HostPartition(1).owner("any.example"), 0u);
   EXPECT_THROW(HostPartition(0), std::invalid_argument);
+}
+
+// Nodes of one cluster may run different builds, so the owner is a function of the host's bytes
+// alone. tests/cluster/netns_cluster_test.sh relies on these owners too: its two nodes split
+// 10.231.23.10-15 three and three.
+TEST(HostPartition, OwnersAreTheSameInEveryBuild) {
+  const HostPartition two(2);
+  const std::vector<std::pair<std::string, uint32_t>> pinned = {
+      {"10.231.23.10", 0}, {"10.231.23.11", 1}, {"10.231.23.12", 1},
+      {"10.231.23.13", 0}, {"10.231.23.14", 1}, {"10.231.23.15", 0},
+  };
+  for (const auto& [host, owner] : pinned) EXPECT_EQ(two.owner(host), owner) << host;
 }
 
 TEST(HostPartition, HostsSpreadEvenly) {
