@@ -1,6 +1,7 @@
 #include "seenfilter/fuse_filter.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstddef>
 #include <stdexcept>
@@ -27,6 +28,8 @@ constexpr int kMaxSeeds = 1000;
 // Partitions above this many keys (cells beyond the caches) are peeled in sorted order, so the
 // counting pass streams through the cells; smaller ones in arrival order.
 constexpr size_t kSortAboveKeys = size_t{1} << 21;
+// Cells the peeling pops at a time (add_partition_at_arity): 16 and 32 measured alike.
+constexpr size_t kPeelBatch = 32;
 
 constexpr uint64_t inverse_odd(uint64_t c) {  // c * inverse == 1 (mod 2^64), Newton's iteration
   uint64_t x = c;
@@ -174,32 +177,43 @@ void FuseFilterBuilder::add_partition_at_arity(uint32_t index, std::vector<uint6
     if (overflow) continue;
     // One array holds the cells waiting to be peeled (a stack growing down from its end) and the
     // cells keys were peeled from, in order (growing up from its start): a cell is pushed at most
-    // once (when its count first becomes one) and each peel pops one, so the two never meet.
+    // once (when its count first becomes one) and each peel pops one (popped when its batch is
+    // taken, below), so the two never meet.
     // A key's peeled cell keeps its count and XOR (no key peeled later is in it), so it names the
     // key and which of its cells it is for the assignment below. A push is a store without a
     // branch: whether a cell's count just fell to one is a coin toss the predictor misses, and
     // was a quarter of a build's time; a cell not pushed is stored in a spare slot past the end.
+    // Cells are popped kPeelBatch at a time: popping one at a time, each pop read the cell the
+    // previous peel had just pushed, a chain of dependent loads; a batch's peels are independent
+    // (any order of peeling alone cells is a valid one), so the CPU overlaps their loads. The
+    // peeling took 12-16 instead of 22-24 ns per key (4-wise, 2^15-2^17 keys, this machine).
     const size_t cells = g.cells;
     size_t top = cells;
     for (size_t i = 0; i < cells; ++i) {
       if ((count[i] >> 2) == 1) stack[--top] = static_cast<uint32_t>(i);
     }
     peeled = 0;
+    std::array<uint32_t, kPeelBatch> batch;  // NOLINT(cppcoreguidelines-pro-type-member-init)
     while (top < cells) {
-      const uint32_t cell = stack[top++];
-      if ((count[cell] >> 2) != 1) continue;
-      const uint64_t h = xored[cell];
-      const uint8_t found = count[cell] & 3;
-      stack[peeled++] = cell;
-      const FuseFilter::Cells c = FuseFilter::cells_of(h, local);
-      for (uint32_t j = 0; j < K; ++j) {
-        if (j == found) continue;
-        const uint64_t other = c.at[j];
-        count[other] = static_cast<uint8_t>((count[other] - 4) ^ j);
-        xored[other] ^= h;
-        const bool alone = (count[other] >> 2) == 1;
-        top -= alone;
-        stack[alone ? top : cells] = static_cast<uint32_t>(other);
+      const size_t taken = std::min(kPeelBatch, cells - top);
+      std::copy_n(stack + top, taken, batch.begin());
+      top += taken;
+      for (size_t b = 0; b < taken; ++b) {
+        const uint32_t cell = batch[b];
+        if ((count[cell] >> 2) != 1) continue;  // its key was peeled from another of its cells
+        const uint64_t h = xored[cell];
+        const uint8_t found = count[cell] & 3;
+        stack[peeled++] = cell;
+        const FuseFilter::Cells c = FuseFilter::cells_of(h, local);
+        for (uint32_t j = 0; j < K; ++j) {
+          if (j == found) continue;
+          const uint64_t other = c.at[j];
+          count[other] = static_cast<uint8_t>((count[other] - 4) ^ j);
+          xored[other] ^= h;
+          const bool alone = (count[other] >> 2) == 1;
+          top -= alone;
+          stack[alone ? top : cells] = static_cast<uint32_t>(other);
+        }
       }
     }
     if (peeled == hashes.size()) break;
