@@ -189,8 +189,9 @@ void FuseFilterBuilder::add_partition_at_arity(uint32_t index, std::vector<uint6
     // peeling took 12-16 instead of 22-24 ns per key (4-wise, 2^15-2^17 keys, this machine).
     const size_t cells = g.cells;
     size_t top = cells;
-    for (size_t i = 0; i < cells; ++i) {
-      if ((count[i] >> 2) == 1) stack[--top] = static_cast<uint32_t>(i);
+    for (size_t i = 0; i < cells; ++i) {  // top >= 1 here: fewer than `cells` cells pushed so far
+      stack[top - 1] = static_cast<uint32_t>(i);
+      top -= (count[i] >> 2) == 1;
     }
     peeled = 0;
     std::array<uint32_t, kPeelBatch> batch;  // NOLINT(cppcoreguidelines-pro-type-member-init)
