@@ -186,7 +186,7 @@ void FuseFilterBuilder::add_partition_at_arity(uint32_t index, std::vector<uint6
     // Cells are popped kPeelBatch at a time: popping one at a time, each pop read the cell the
     // previous peel had just pushed, a chain of dependent loads; a batch's peels are independent
     // (any order of peeling alone cells is a valid one), so the CPU overlaps their loads. The
-    // peeling took 12-16 instead of 22-24 ns per key (4-wise, 2^15-2^17 keys, this machine).
+    // peeling took 11-14 instead of 22-24 ns per key (4-wise, 2^15-2^17 keys, this machine).
     const size_t cells = g.cells;
     size_t top = cells;
     for (size_t i = 0; i < cells; ++i) {  // top >= 1 here: fewer than `cells` cells pushed so far
