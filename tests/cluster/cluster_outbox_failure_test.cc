@@ -31,7 +31,7 @@ TEST(ClusterOutboxFailure, TheNodeStopsWithExitOneNamingRedis) {
   // Node 1 owns one of the hosts, so links go to its inbox and the send fails. Ownership hashes
   // host:port: on an ephemeral port node 0 owned all four hosts about one run in 16, nothing was
   // sent, and the node waited for good for node 1 (never started) to be idle.
-  o.port = testing::port_giving_every_node_a_host(o.hosts, 2);
+  o.port = testing::port_sharing_hosts_evenly(o.hosts, 2);
   testweb::TestWeb web(o);
   web.start();
   RedisClient(RedisEndpoint{"127.0.0.1", redis.port()}).command({"SET", cluster_key("fail", "inbox:1"), "x"});

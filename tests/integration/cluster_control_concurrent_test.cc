@@ -121,7 +121,7 @@ class ClusterControlTest : public ::testing::Test {
 
 TEST_F(ClusterControlTest, StatusAndStopWorkOnARunningClusterAndItResumes) {
   testweb::TestWebOptions o = six_hosts(std::chrono::milliseconds(20));
-  o.port = testing::port_giving_every_node_a_host(o.hosts, 3);  // each node has a crawl to stop
+  o.port = testing::port_sharing_hosts_evenly(o.hosts, 3);  // each node has a crawl to stop
   testweb::TestWeb web(o);
   web.start();
   const size_t total = web.ground_truth(web.site_depth()).size();

@@ -53,7 +53,7 @@ testweb::TestWebOptions slow_six_host_web() {
   o.hosts = {"127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5", "127.0.0.6", "127.0.0.7"};
   o.pages_per_host = 40;
   o.response_delay = std::chrono::milliseconds(5);
-  o.port = testing::port_giving_every_node_a_host(o.hosts, kNodes);
+  o.port = testing::port_sharing_hosts_evenly(o.hosts, kNodes);
   return o;
 }
 
@@ -188,7 +188,7 @@ TEST_F(ClusterCrawlTest, ThreeNodesFetchTheGroundTruthOnceEachHostByItsOwner) {
   o.trap = false;
   o.hosts = {"127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5", "127.0.0.6", "127.0.0.7"};
   o.pages_per_host = 30;
-  o.port = testing::port_giving_every_node_a_host(o.hosts, kNodes);
+  o.port = testing::port_sharing_hosts_evenly(o.hosts, kNodes);
   testweb::TestWeb web(o);
   web.start();
 

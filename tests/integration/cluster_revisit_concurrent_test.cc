@@ -45,7 +45,7 @@ TEST(ClusterRevisitTest, EachNodeRevisitsTheHostsItOwnsAndNoPageTwice) {
   o.trap = false;
   o.hosts = {"127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"};
   o.pages_per_host = 15;
-  o.port = testing::port_giving_every_node_a_host(o.hosts, kRevisitNodes);
+  o.port = testing::port_sharing_hosts_evenly(o.hosts, kRevisitNodes);
   testweb::TestWeb web(o);
   web.start();
 
