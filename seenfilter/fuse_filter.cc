@@ -297,7 +297,7 @@ std::string FuseFilter::encode() const {
     put_le(out, p.segment_count, 4);
     put_le(out, p.first_cell, 8);
   }
-  for (uint64_t w : words_) put_le(out, w, 8);
+  put_le_words<uint64_t>(out, words_);
   put_le(out, checksum64(out), 8);
   return out;
 }
@@ -358,7 +358,7 @@ FuseFilter FuseFilter::decode(std::string_view in, const std::string& file) {
   if (keys != f.keys_) fail("partition keys do not add up");
   f.words_.resize(words);
   const size_t words_at = kHeaderBytes + partitions * kPartitionBytes;
-  for (uint64_t i = 0; i < words; ++i) f.words_[i] = get_le(in, words_at + i * 8, 8);
+  get_le_words<uint64_t>(in, words_at, f.words_);
   return f;
 }
 

@@ -39,7 +39,7 @@ bool parse_record(std::string_view header, std::string_view payload_source, std:
   const std::string_view payload = payload_source.substr(0, size_t{count} * 8);
   if (record_check(payload.data(), payload.size()) != static_cast<uint32_t>(get_le(header, 4, 4))) return false;
   hashes.resize(count);
-  for (uint32_t i = 0; i < count; ++i) hashes[i] = get_le(payload, size_t{i} * 8, 8);
+  get_le_words<uint64_t>(payload, 0, hashes);
   return true;
 }
 
@@ -165,7 +165,7 @@ void HashLogWriter::write_record(std::span<const uint64_t> hashes) {
   record.reserve(kHashLogRecordHeaderBytes + hashes.size() * 8);
   put_le(record, hashes.size(), 4);
   put_le(record, 0, 4);
-  for (uint64_t h : hashes) put_le(record, h, 8);
+  put_le_words(record, hashes);
   store_u32(reinterpret_cast<uint8_t*>(record.data()) + 4,
             record_check(record.data() + kHashLogRecordHeaderBytes, hashes.size() * 8));
   file_.append(record);

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <stdexcept>
-#include <utility>
 
 #include "base/checksum.h"
 #include "base/coding.h"
@@ -87,9 +86,9 @@ std::string SortedFilter::encode() const {
   put_le(out, fingerprint_bits_, 4);
   put_le(out, keys_, 8);
   put_le(out, 0, 8);
-  for (uint64_t w : high_) put_le(out, w, 8);
-  for (uint64_t w : low_) put_le(out, w, 8);
-  for (uint32_t s : samples_) put_le(out, s, 4);
+  put_le_words<uint64_t>(out, high_);
+  put_le_words<uint64_t>(out, low_);
+  put_le_words<uint32_t>(out, samples_);
   put_le(out, checksum64(out), 8);
   return out;
 }
@@ -120,13 +119,12 @@ SortedFilter SortedFilter::decode(std::string_view in, const std::string& file) 
   const uint64_t samples = sample_count(f.keys_);
   const uint64_t expected = kHeaderBytes + (high + low) * 8 + samples * 4 + kTrailerBytes;
   if (in.size() != expected) fail("size " + std::to_string(in.size()) + ", expected " + std::to_string(expected));
-  size_t at = kHeaderBytes;
   f.high_.resize(high);
-  for (uint64_t& w : f.high_) w = get_le(in, std::exchange(at, at + 8), 8);
+  get_le_words<uint64_t>(in, kHeaderBytes, f.high_);
   f.low_.resize(low);
-  for (uint64_t& w : f.low_) w = get_le(in, std::exchange(at, at + 8), 8);
+  get_le_words<uint64_t>(in, kHeaderBytes + high * 8, f.low_);
   f.samples_.resize(samples);
-  for (uint32_t& s : f.samples_) s = static_cast<uint32_t>(get_le(in, std::exchange(at, at + 4), 4));
+  get_le_words<uint32_t>(in, kHeaderBytes + (high + low) * 8, f.samples_);
   // The unary part: n ones and n zeros in its first 2n bits, the last a bucket's end, nothing
   // after; each sample the start of its bucket; each bucket's low parts in order.
   uint64_t ones = 0;

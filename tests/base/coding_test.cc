@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <vector>
 
 namespace bloomcrawl {
 namespace {
@@ -31,6 +32,26 @@ TEST(CodingTest, StoreAndLoadAgreeWithPutAndGet) {
   EXPECT_EQ(load_u32(buf), 0x80000001u);
   EXPECT_EQ(buf[0], 0x01);
   EXPECT_EQ(buf[3], 0x80);
+}
+
+TEST(CodingTest, WordArraysAreCodedAsPutAndGetCodeEachWord) {
+  const std::vector<uint64_t> words = {0x0102030405060708ull, 0, ~0ull, 0xFEDCBA9876543210ull};
+  const std::vector<uint32_t> halves = {0xAABBCCDDu, 1u};
+  std::string bulk = "hd";  // appended after what is there
+  put_le_words<uint64_t>(bulk, words);
+  put_le_words<uint32_t>(bulk, halves);
+  put_le_words<uint64_t>(bulk, {});
+  std::string each = "hd";
+  for (const uint64_t w : words) put_le(each, w, 8);
+  for (const uint32_t h : halves) put_le(each, h, 4);
+  EXPECT_EQ(bulk, each);
+
+  std::vector<uint64_t> words_back(words.size());
+  get_le_words<uint64_t>(bulk, 2, words_back);
+  EXPECT_EQ(words_back, words);
+  std::vector<uint32_t> halves_back(halves.size());
+  get_le_words<uint32_t>(bulk, 2 + words.size() * 8, halves_back);
+  EXPECT_EQ(halves_back, halves);
 }
 
 TEST(CodingTest, VarintsRoundTripAtEveryLengthBoundary) {
