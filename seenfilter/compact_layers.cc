@@ -60,21 +60,6 @@ uint32_t build_partition_bits(uint64_t keys) {
 
 uint64_t insert_stripe(uint64_t block, uint32_t layer_index) { return (block << 7) | layer_index; }
 
-const FilterSnapshot::Shard& shard_of(const std::vector<FilterSnapshot::Shard>& shards, uint64_t h) {
-  const auto bits = static_cast<uint32_t>(std::countr_zero(shards.size()));
-  return shards[bits == 0 ? 0 : h >> (64 - bits)];
-}
-
-bool shard_contains(const std::vector<FilterSnapshot::Shard>& shards, uint64_t h) {
-  const FilterSnapshot::Shard& s = shard_of(shards, h);
-  return s.filter && s.filter->contains(std::rotl(h, static_cast<int>(s.rotation)));
-}
-
-void shard_prefetch(const std::vector<FilterSnapshot::Shard>& shards, uint64_t h) {
-  const FilterSnapshot::Shard& s = shard_of(shards, h);
-  if (s.filter) s.filter->prefetch(std::rotl(h, static_cast<int>(s.rotation)));
-}
-
 // Bytes of the distinct filters of `shards` (consecutive entries may share one).
 uint64_t shards_bytes(const std::vector<FilterSnapshot::Shard>& shards) {
   uint64_t bytes = 0;
@@ -107,6 +92,66 @@ ShardPlan run_shard_plan(uint64_t keys, uint64_t filter_keys, uint32_t fingerpri
   return plan_shards(keys, filter_keys, fingerprint_bits, kMinRunShardKeys, 0, big_bits);
 }
 
+CompactLayers::ShardLookup CompactLayers::lookup_of(const FilterSnapshot::Shard& shard) {
+  ShardLookup entry;
+  entry.rotation = shard.rotation;
+  if (!shard.filter) return entry;
+  if (const FuseFilter* fuse = shard.filter->fuse()) {
+    entry.fuse = fuse->lookup();
+  } else {
+    entry.other = shard.filter.get();
+  }
+  return entry;
+}
+
+CompactLayers::LevelLookup CompactLayers::lookup_of(const Shards& shards) {
+  LevelLookup level;
+  level.bits = static_cast<uint32_t>(std::countr_zero(shards.size()));
+  level.shards.reserve(shards.size());
+  for (const FilterSnapshot::Shard& s : shards) level.shards.push_back(lookup_of(s));
+  return level;
+}
+
+void CompactLayers::refresh_lookups_locked() {
+  big_lookup_ = lookup_of(shards_);
+  run_lookups_.clear();
+  for (const FilterSnapshot::Run& run : runs_) run_lookups_.push_back(lookup_of(run.shards));
+}
+
+// After switch_shard: the big shard, and the run shards under it, are all that changed unless
+// the big level's shards were split (a merge switches every shard, so a whole refresh per switch
+// would be quadratic in the shards).
+void CompactLayers::refresh_lookups_locked(uint32_t bits, uint32_t shard) {
+  if (big_lookup_.shards.size() != shards_.size() || run_lookups_.size() != runs_.size()) {
+    refresh_lookups_locked();
+    return;
+  }
+  big_lookup_.shards[shard] = lookup_of(shards_[shard]);
+  for (size_t r = 0; r < runs_.size(); ++r) {
+    const auto run_bits = static_cast<uint32_t>(std::countr_zero(runs_[r].shards.size()));
+    if (run_bits > bits) continue;
+    const uint32_t under = bits - run_bits;
+    run_lookups_[r].shards[shard >> under] = lookup_of(runs_[r].shards[shard >> under]);
+  }
+}
+
+bool CompactLayers::LevelLookup::contains(uint64_t log_hash) const {
+  const ShardLookup& s = shards[bits == 0 ? 0 : log_hash >> (64 - bits)];
+  const uint64_t h = std::rotl(log_hash, static_cast<int>(s.rotation));
+  if (s.fuse.words != nullptr) return s.fuse.contains(h);
+  return s.other != nullptr && s.other->contains(h);
+}
+
+void CompactLayers::LevelLookup::prefetch(uint64_t log_hash) const {
+  const ShardLookup& s = shards[bits == 0 ? 0 : log_hash >> (64 - bits)];
+  const uint64_t h = std::rotl(log_hash, static_cast<int>(s.rotation));
+  if (s.fuse.words != nullptr) {
+    s.fuse.prefetch(h);
+  } else if (s.other != nullptr) {
+    s.other->prefetch(h);
+  }
+}
+
 CompactLayers::CompactLayers(const FilterSnapshot& snapshot)
     : options_(snapshot.options),
       budget_(split_tiered_budget(snapshot.options.target_fpr, kTieredActiveRatio, kMergeRatio)),
@@ -131,6 +176,7 @@ CompactLayers::CompactLayers(const FilterSnapshot& snapshot)
   shard_bits_ = static_cast<uint32_t>(std::countr_zero(shards_.size()));
   compact_keys_ = snapshot.compact_keys;
   runs_ = snapshot.runs;
+  refresh_lookups_locked();  // not shared yet: no lock needed
   uint64_t keys = compact_keys_ + runs_keys_locked();
   for (const FilterSnapshot::Layer& l : snapshot.layers) keys += l.keys;
   if (keys != snapshot.log_keys) {
@@ -180,7 +226,7 @@ bool CompactLayers::first_tier_contains(const KeyHash& hash, uint64_t h) const {
   const LayerBits& active = *active_->bits;
   if (active.test(block_probe(hash, active.geometry()))) return true;
   if (frozen_ && frozen_->test(block_probe(hash, frozen_->geometry()))) return true;
-  return shard_contains(shards_, h);
+  return big_lookup_.contains(h);
 }
 
 void CompactLayers::prefetch_first_tier(const KeyHash& hash, uint64_t h, bool for_insert) const {
@@ -189,15 +235,15 @@ void CompactLayers::prefetch_first_tier(const KeyHash& hash, uint64_t h, bool fo
   active.prefetch(block);
   if (for_insert) stripes_.prefetch(insert_stripe(block, active.geometry().index));
   if (frozen_) frozen_->prefetch(block_index(hash, frozen_->geometry()));
-  shard_prefetch(shards_, h);
+  big_lookup_.prefetch(h);
 }
 
 bool CompactLayers::runs_contain(uint64_t h) const {
-  return std::ranges::any_of(runs_, [h](const FilterSnapshot::Run& run) { return shard_contains(run.shards, h); });
+  return std::ranges::any_of(run_lookups_, [h](const LevelLookup& run) { return run.contains(h); });
 }
 
 void CompactLayers::prefetch_runs(uint64_t h) const {
-  for (const FilterSnapshot::Run& run : runs_) shard_prefetch(run.shards, h);
+  for (const LevelLookup& run : run_lookups_) run.prefetch(h);
 }
 
 bool CompactLayers::contains_locked(const KeyHash& hash, uint64_t h) const {
@@ -445,6 +491,7 @@ void CompactLayers::switch_shard(uint32_t bits, uint32_t shard, std::shared_ptr<
     const uint32_t under = bits - run_bits;
     if (((shard + 1) & ((uint32_t{1} << under) - 1)) == 0) run.shards[shard >> under].filter.reset();
   }
+  refresh_lookups_locked(bits, shard);
 }
 
 ShardKeyFiles CompactLayers::fill(ShardKeyFiles files, uint64_t first, uint64_t upto, Job& job) const {
@@ -511,6 +558,7 @@ void CompactLayers::build_run(uint64_t first, uint64_t upto, ShardPlan plan) {
     {
       std::unique_lock lock(view_mu_);
       runs_.push_back(std::move(run));
+      refresh_lookups_locked();
       frozen_.reset();
       frozen_keys_ = 0;
     }
@@ -554,6 +602,7 @@ void CompactLayers::merge(uint64_t upto_keys, ShardPlan plan) {
     {
       std::unique_lock lock(view_mu_);
       runs_.clear();
+      refresh_lookups_locked();
       frozen_.reset();
       frozen_keys_ = 0;
       compact_keys_ = upto_keys;

@@ -130,6 +130,24 @@ class CompactLayers {
   enum class Probe : uint8_t { kNew, kSeen, kNoRoom };
 
   using Shards = std::vector<FilterSnapshot::Shard>;
+  // A shard as lookups read it: a fuse shard's cells and parameters held in the entry itself (a
+  // probe of the big level and of every run is one dependent load shorter per filter), a sorted
+  // shard by its filter. Refreshed from shards_ and runs_ whenever they change, under view_mu_.
+  struct ShardLookup {
+    FuseFilter::Lookup fuse;              // fuse.words null: not a fuse shard
+    const StaticFilter* other = nullptr;  // a sorted shard; null with fuse.words: no filter
+    uint32_t rotation = 0;
+  };
+  struct LevelLookup {
+    std::vector<ShardLookup> shards;  // 2^bits entries, by the log hash's top bits
+    uint32_t bits = 0;
+    bool contains(uint64_t log_hash) const;
+    void prefetch(uint64_t log_hash) const;
+  };
+  static ShardLookup lookup_of(const FilterSnapshot::Shard& shard);
+  static LevelLookup lookup_of(const Shards& shards);
+  void refresh_lookups_locked();                               // all of them
+  void refresh_lookups_locked(uint32_t bits, uint32_t shard);  // after switch_shard(bits, shard, ...)
   // A window of keys is probed in two tiers, each prefetched for the whole window before it is
   // tested: first the Bloom layers and the big level, where most present keys are; then the runs,
   // only for the keys the first tier did not find (every absent key, few present ones).
@@ -186,6 +204,8 @@ class CompactLayers {
   uint32_t shard_bits_ = 0;
   uint64_t compact_keys_ = 0;                // log keys the big level covers
   std::vector<FilterSnapshot::Run> runs_;    // the log keys after them, in order
+  LevelLookup big_lookup_;                   // shards_ as lookups read it
+  std::vector<LevelLookup> run_lookups_;     // runs_ as lookups read them
   std::shared_ptr<const LayerBits> frozen_;  // being rebuilt into the shards; null otherwise
   uint64_t frozen_keys_ = 0;
   std::unique_ptr<Active> active_;

@@ -44,21 +44,51 @@ class FuseFilter {
   // Builds from hashes in any order (duplicates allowed), partitioned per compact_math.h.
   static FuseFilter build(std::span<const uint64_t> hashes, uint32_t fingerprint_bits, uint32_t arity = kFuseArity);
 
-  bool contains(uint64_t hash) const {
-    const Partition& p = partitions_[partition_of(hash)];
-    if (p.segment_length == 0) return false;
-    const uint64_t h = mix64(hash + p.seed);
-    const Cells c = cells_of(h, p);
-    uint64_t x = fingerprint(h) ^ cell(c.at[0]) ^ cell(c.at[1]) ^ cell(c.at[2]);
-    if (arity_ == 4) x ^= cell(c.at[3]);
-    return x == 0;
+  // What contains() and prefetch() read, copied out of the filter: a table of these
+  // (compact_layers.cc) reaches a key's cells with one dependent load, the table's entry, instead
+  // of three (the filter object, its partition table, then the cells). Valid while the filter
+  // lives: its cells and partitions never move once built.
+  struct Lookup {
+    const uint64_t* words = nullptr;
+    const Partition* partitions = nullptr;
+    Partition only;  // partitions[0] when partition_bits is 0: one dependent load less
+    uint64_t cell_mask = 0;
+    uint32_t fingerprint_bits = 0;
+    uint32_t partition_bits = 0;
+    uint32_t arity = 0;
+
+    const Partition& partition(uint64_t hash) const {
+      return partition_bits == 0 ? only : partitions[hash >> (64 - partition_bits)];
+    }
+    bool contains(uint64_t hash) const {
+      const Partition& p = partition(hash);
+      if (p.segment_length == 0) return false;
+      const uint64_t h = mix64(hash + p.seed);
+      const Cells c = cells_of(h, p);
+      uint64_t x = fingerprint_of(h, fingerprint_bits) ^ cell(c.at[0]) ^ cell(c.at[1]) ^ cell(c.at[2]);
+      if (arity == 4) x ^= cell(c.at[3]);
+      return x == 0;
+    }
+    void prefetch(uint64_t hash) const {
+      const Partition& p = partition(hash);
+      if (p.segment_length == 0) return;
+      const Cells c = cells_of(mix64(hash + p.seed), p);
+      const auto* bytes = reinterpret_cast<const uint8_t*>(words);
+      for (uint32_t j = 0; j < arity; ++j) prefetch_for_read(bytes + c.at[j] * fingerprint_bits / 8);
+    }
+    uint64_t cell(uint64_t index) const { return read_packed(words, index, fingerprint_bits, cell_mask); }
+  };
+  Lookup lookup() const {
+    return {.words = words_.data(),
+            .partitions = partitions_.data(),
+            .only = partitions_.front(),
+            .cell_mask = cell_mask_,
+            .fingerprint_bits = fingerprint_bits_,
+            .partition_bits = partition_bits_,
+            .arity = arity_};
   }
-  void prefetch(uint64_t hash) const {
-    const Partition& p = partitions_[partition_of(hash)];
-    if (p.segment_length == 0) return;
-    const Cells c = cells_of(mix64(hash + p.seed), p);
-    for (uint32_t j = 0; j < arity_; ++j) prefetch_for_read(cell_bytes() + c.at[j] * fingerprint_bits_ / 8);
-  }
+  bool contains(uint64_t hash) const { return lookup().contains(hash); }
+  void prefetch(uint64_t hash) const { lookup().prefetch(hash); }
 
   uint32_t arity() const { return arity_; }  // cells per key: 3 or 4
   uint32_t fingerprint_bits() const { return fingerprint_bits_; }
@@ -91,9 +121,10 @@ class FuseFilter {
   }
   // Independent of the cell positions (a separate mix), so an absent key's fingerprint is not
   // a function of the cells it reads.
-  uint64_t fingerprint(uint64_t h) const { return mix64(h ^ 0x5851f42d4c957f2dULL) >> (64 - fingerprint_bits_); }
-  const uint8_t* cell_bytes() const { return reinterpret_cast<const uint8_t*>(words_.data()); }
-  uint64_t cell(uint64_t index) const { return read_packed(words_.data(), index, fingerprint_bits_, cell_mask_); }
+  static uint64_t fingerprint_of(uint64_t h, uint32_t fingerprint_bits) {
+    return mix64(h ^ 0x5851f42d4c957f2dULL) >> (64 - fingerprint_bits);
+  }
+  uint64_t fingerprint(uint64_t h) const { return fingerprint_of(h, fingerprint_bits_); }
 
   uint32_t arity_ = kFuseArity;
   uint32_t fingerprint_bits_ = 8;

@@ -33,6 +33,7 @@ class StaticFilter {
   }
 
   bool sorted() const { return std::holds_alternative<SortedFilter>(filter_); }
+  const FuseFilter* fuse() const { return std::get_if<FuseFilter>(&filter_); }  // null when sorted
   uint32_t fingerprint_bits() const;
   uint64_t keys() const;   // distinct keys
   uint64_t bytes() const;  // the filter's memory
