@@ -93,13 +93,9 @@ ShardPlan run_shard_plan(uint64_t keys, uint64_t filter_keys, uint32_t fingerpri
 }
 
 CompactLayers::ShardLookup CompactLayers::lookup_of(const FilterSnapshot::Shard& shard) {
-  ShardLookup entry;
-  entry.rotation = shard.rotation;
-  if (!shard.filter) return entry;
-  if (const FuseFilter* fuse = shard.filter->fuse()) {
-    entry.fuse = fuse->lookup();
-  } else {
-    entry.other = shard.filter.get();
+  ShardLookup entry{.filter = shard.filter, .rotation = shard.rotation};
+  if (shard.filter) {
+    if (const FuseFilter* fuse = shard.filter->fuse()) entry.fuse = fuse->lookup();
   }
   return entry;
 }
@@ -112,34 +108,22 @@ CompactLayers::LevelLookup CompactLayers::lookup_of(const Shards& shards) {
   return level;
 }
 
+// Built aside and then moved in, so a failed allocation leaves the tables as they were: they own
+// their filters, so an old table still finds every key the view held before the change.
 void CompactLayers::refresh_lookups_locked() {
-  big_lookup_ = lookup_of(shards_);
-  run_lookups_.clear();
-  for (const FilterSnapshot::Run& run : runs_) run_lookups_.push_back(lookup_of(run.shards));
-}
-
-// After switch_shard: the big shard, and the run shards under it, are all that changed unless
-// the big level's shards were split (a merge switches every shard, so a whole refresh per switch
-// would be quadratic in the shards).
-void CompactLayers::refresh_lookups_locked(uint32_t bits, uint32_t shard) {
-  if (big_lookup_.shards.size() != shards_.size() || run_lookups_.size() != runs_.size()) {
-    refresh_lookups_locked();
-    return;
-  }
-  big_lookup_.shards[shard] = lookup_of(shards_[shard]);
-  for (size_t r = 0; r < runs_.size(); ++r) {
-    const auto run_bits = static_cast<uint32_t>(std::countr_zero(runs_[r].shards.size()));
-    if (run_bits > bits) continue;
-    const uint32_t under = bits - run_bits;
-    run_lookups_[r].shards[shard >> under] = lookup_of(runs_[r].shards[shard >> under]);
-  }
+  LevelLookup big = lookup_of(shards_);
+  std::vector<LevelLookup> runs;
+  runs.reserve(runs_.size());
+  for (const FilterSnapshot::Run& run : runs_) runs.push_back(lookup_of(run.shards));
+  big_lookup_ = std::move(big);
+  run_lookups_ = std::move(runs);
 }
 
 bool CompactLayers::LevelLookup::contains(uint64_t log_hash) const {
   const ShardLookup& s = shards[bits == 0 ? 0 : log_hash >> (64 - bits)];
   const uint64_t h = std::rotl(log_hash, static_cast<int>(s.rotation));
   if (s.fuse.words != nullptr) return s.fuse.contains(h);
-  return s.other != nullptr && s.other->contains(h);
+  return s.filter != nullptr && s.filter->contains(h);
 }
 
 void CompactLayers::LevelLookup::prefetch(uint64_t log_hash) const {
@@ -147,8 +131,8 @@ void CompactLayers::LevelLookup::prefetch(uint64_t log_hash) const {
   const uint64_t h = std::rotl(log_hash, static_cast<int>(s.rotation));
   if (s.fuse.words != nullptr) {
     s.fuse.prefetch(h);
-  } else if (s.other != nullptr) {
-    s.other->prefetch(h);
+  } else if (s.filter != nullptr) {
+    s.filter->prefetch(h);
   }
 }
 
@@ -476,7 +460,8 @@ void CompactLayers::start_rebuild_locked(uint64_t upto_keys) {
 
 void CompactLayers::switch_shard(uint32_t bits, uint32_t shard, std::shared_ptr<const StaticFilter> filter) {
   std::unique_lock lock(view_mu_);
-  if (bits > shard_bits_) {
+  const bool split = bits > shard_bits_;
+  if (split) {
     // Finer shards: each old shard answers for all of its new sub-shards until they are rebuilt.
     std::vector<FilterSnapshot::Shard> finer(size_t{1} << bits);
     for (size_t i = 0; i < finer.size(); ++i) finer[i] = shards_[i >> (bits - shard_bits_)];
@@ -484,14 +469,20 @@ void CompactLayers::switch_shard(uint32_t bits, uint32_t shard, std::shared_ptr<
     shard_bits_ = bits;
   }
   shards_[shard] = {std::move(filter), bits};
-  // A run's shard whose last big shard this is: every key of it is now in the big level.
-  for (FilterSnapshot::Run& run : runs_) {
+  // A run's shard whose last big shard this is: every key of it is now in the big level. The
+  // lookups change entry by entry (copies of shared_ptrs, no allocation), but after a split the
+  // big level's table has another size: it is rebuilt whole.
+  if (!split) big_lookup_.shards[shard] = lookup_of(shards_[shard]);
+  for (size_t r = 0; r < runs_.size(); ++r) {
+    FilterSnapshot::Run& run = runs_[r];
     const auto run_bits = static_cast<uint32_t>(std::countr_zero(run.shards.size()));
     if (run_bits > bits) continue;  // finer than the merge (not made so): dropped when it ends
     const uint32_t under = bits - run_bits;
-    if (((shard + 1) & ((uint32_t{1} << under) - 1)) == 0) run.shards[shard >> under].filter.reset();
+    if (((shard + 1) & ((uint32_t{1} << under) - 1)) != 0) continue;
+    run.shards[shard >> under].filter.reset();
+    run_lookups_[r].shards[shard >> under] = lookup_of(run.shards[shard >> under]);
   }
-  refresh_lookups_locked(bits, shard);
+  if (split) refresh_lookups_locked();
 }
 
 ShardKeyFiles CompactLayers::fill(ShardKeyFiles files, uint64_t first, uint64_t upto, Job& job) const {

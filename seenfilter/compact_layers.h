@@ -132,10 +132,11 @@ class CompactLayers {
   using Shards = std::vector<FilterSnapshot::Shard>;
   // A shard as lookups read it: a fuse shard's cells and parameters held in the entry itself (a
   // probe of the big level and of every run is one dependent load shorter per filter), a sorted
-  // shard by its filter. Refreshed from shards_ and runs_ whenever they change, under view_mu_.
+  // shard through its filter. Refreshed from shards_ and runs_ whenever they change, under
+  // view_mu_. The entry owns its filter, so its pointers never outlive the cells they name.
   struct ShardLookup {
-    FuseFilter::Lookup fuse;              // fuse.words null: not a fuse shard
-    const StaticFilter* other = nullptr;  // a sorted shard; null with fuse.words: no filter
+    FuseFilter::Lookup fuse;                     // fuse.words null: not a fuse shard
+    std::shared_ptr<const StaticFilter> filter;  // null: no keys
     uint32_t rotation = 0;
   };
   struct LevelLookup {
@@ -146,8 +147,7 @@ class CompactLayers {
   };
   static ShardLookup lookup_of(const FilterSnapshot::Shard& shard);
   static LevelLookup lookup_of(const Shards& shards);
-  void refresh_lookups_locked();                               // all of them
-  void refresh_lookups_locked(uint32_t bits, uint32_t shard);  // after switch_shard(bits, shard, ...)
+  void refresh_lookups_locked();  // all of them, or none when it throws
   // A window of keys is probed in two tiers, each prefetched for the whole window before it is
   // tested: first the Bloom layers and the big level, where most present keys are; then the runs,
   // only for the keys the first tier did not find (every absent key, few present ones).
