@@ -141,9 +141,17 @@ void TestWeb::handle(size_t host, const httplib::Request& request, httplib::Resp
   entry.trap = Site::is_trap(path_query);
   entry.unknown_url = !entry.robots_txt && !path_query.starts_with("/missing/") &&
                       site.page(host, path_query).type == PageType::kNotFound;
-  const FetchLog::Ticket ticket = log_.begin(std::move(entry));
+  const bool page_request = !entry.robots_txt;
+  FetchLog::Ticket ticket{};
   {
-    std::unique_lock lock(hold_mutex_);
+    std::unique_lock lock(hold_mutex_);  // the log and the count of its page requests change together
+    ticket = log_.begin(std::move(entry));
+    if (page_request) ++page_requests_begun_;
+    if (page_request && hold_from_page_request_ && page_requests_begun_ >= *hold_from_page_request_) {
+      holding_ = true;
+      hold_began_at_host_ = options_.hosts[host];
+      hold_from_page_request_.reset();
+    }
     hold_changed_.notify_all();  // wait_for_in_flight() watches the log through this condition
     hold_changed_.wait(lock, [this] { return !holding_ || stopping_; });
   }
@@ -221,8 +229,21 @@ void TestWeb::release_responses() {
   {
     std::lock_guard lock(hold_mutex_);
     holding_ = false;
+    hold_from_page_request_.reset();
   }
   hold_changed_.notify_all();
+}
+
+void TestWeb::hold_responses_from_page_request(uint64_t n) {
+  std::lock_guard lock(hold_mutex_);
+  hold_from_page_request_ = n;
+  hold_began_at_host_.reset();
+}
+
+std::optional<std::string> TestWeb::wait_for_hold(std::chrono::milliseconds timeout) const {
+  std::unique_lock lock(hold_mutex_);
+  hold_changed_.wait_for(lock, timeout, [&] { return hold_began_at_host_.has_value(); });
+  return hold_began_at_host_;
 }
 
 bool TestWeb::wait_for_in_flight(uint32_t n, std::chrono::milliseconds timeout) const {
@@ -238,7 +259,13 @@ bool TestWeb::wait_for_requests(const std::function<bool(const std::vector<Logge
 
 bool TestWeb::wait_for_page_requests(uint64_t n, std::chrono::milliseconds timeout) const {
   std::unique_lock lock(hold_mutex_);
-  return hold_changed_.wait_for(lock, timeout, [&] { return log_.summary().page_requests >= n; });
+  return hold_changed_.wait_for(lock, timeout, [&] { return page_requests_begun_ >= n; });
+}
+
+void TestWeb::clear_log() {
+  std::lock_guard lock(hold_mutex_);
+  log_.clear();
+  page_requests_begun_ = 0;
 }
 
 }  // namespace bloomcrawl::testweb

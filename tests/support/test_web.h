@@ -74,13 +74,21 @@ class TestWeb {
 
   FetchLogSummary summary() const { return log_.summary(); }
   std::vector<LoggedRequest> requests() const { return log_.requests(); }
-  void clear_log() { log_.clear(); }
+  void clear_log();
   SteadyTime started_at() const { return started_at_; }
 
   // Test hooks for concurrency assertions: while held, requests are logged (and counted in flight)
   // but not answered until release_responses() or stop().
   void hold_responses();
   void release_responses();
+  // Holds as hold_responses() does from the n-th page request on (robots.txt excluded; counted
+  // since start() or clear_log(); the next one if n have already begun), that request included, so a crawl stops
+  // at a known point however late the test's thread runs. One-shot: after release_responses()
+  // requests are answered again.
+  void hold_responses_from_page_request(uint64_t n);
+  // Waits until that hold has begun: the host of the page request that began it (held until
+  // release_responses()); nullopt on timeout.
+  std::optional<std::string> wait_for_hold(std::chrono::milliseconds timeout) const;
   // Waits until at least n requests are in flight (over all hosts); false on timeout.
   bool wait_for_in_flight(uint32_t n, std::chrono::milliseconds timeout) const;
   // Waits until at least n page requests (robots.txt excluded) have arrived; false on timeout.
@@ -106,6 +114,9 @@ class TestWeb {
   mutable std::mutex hold_mutex_;
   mutable std::condition_variable hold_changed_;
   bool holding_ = false;
+  uint64_t page_requests_begun_ = 0;
+  std::optional<uint64_t> hold_from_page_request_;
+  std::optional<std::string> hold_began_at_host_;
   bool stopping_ = false;
 };
 
