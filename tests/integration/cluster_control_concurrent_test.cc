@@ -125,16 +125,16 @@ TEST_F(ClusterControlTest, StatusAndStopWorkOnARunningClusterAndItResumes) {
   testweb::TestWeb web(o);
   web.start();
   const size_t total = web.ground_truth(web.site_depth()).size();
+  // From a quarter of the web on no response is answered until the nodes have stopped, so the
+  // crawl cannot end before the stop, however fast this machine or however late this thread.
+  web.hold_responses_from_page_request(total / 4);
   std::vector<fs::path> configs;
   std::vector<pid_t> pids;
   for (int node = 0; node < 3; ++node) {
     configs.push_back(write_config(web, 3, node));
     pids.push_back(spawn_cli({"crawl", "--config", configs.back().string()}, "run" + std::to_string(node)));
   }
-  ASSERT_TRUE(web.wait_for_page_requests(uint32_t(total / 4), std::chrono::seconds(60)));
-  // From here no response is answered until the nodes have stopped, so the crawl cannot end before
-  // the stop, however fast this machine is.
-  web.hold_responses();
+  ASSERT_TRUE(web.wait_for_hold(std::chrono::seconds(60)).has_value());
   // Counters are published once a second, so the first "running" record may predate every page:
   // wait for one that counts pages as well.
   const ClusterStatus running = status_when([](const ClusterStatus& s) {
@@ -258,13 +258,14 @@ TEST_F(ClusterControlTest, TwoNodesStoppedAndResumedAsThreeFetchEachPageOnce) {
   testweb::TestWeb web(o);
   web.start();
   const size_t total = web.ground_truth(web.site_depth()).size();
+  // The stop meets a running crawl, however fast the machine or however late this thread.
+  web.hold_responses_from_page_request(total / 3);
   std::vector<pid_t> pids;
   pids.reserve(2);
   for (int node = 0; node < 2; ++node) {
     pids.push_back(spawn_cli({"crawl", "--config", write_config(web, 2, node).string()}, "run" + std::to_string(node)));
   }
-  ASSERT_TRUE(web.wait_for_page_requests(uint32_t(total / 3), std::chrono::seconds(60)));
-  web.hold_responses();  // the stop meets a running crawl, however fast the machine
+  ASSERT_TRUE(web.wait_for_hold(std::chrono::seconds(60)).has_value());
   EXPECT_EQ(run_cli({"stop", "--cluster", cluster()}, "stop").first, 0);
   uint64_t requeued = 0;
   for (int node = 0; node < 2; ++node) {

@@ -247,13 +247,15 @@ TEST(ClusterRedisRestartTest, TheCrawlGoesOnAcrossARestartOfRedis) {
   const testweb::TestWebOptions o = slow_six_host_web();
   testweb::TestWeb web(o);
   web.start();
-  const size_t total = web.ground_truth(web.site_depth()).size();
+  // Held from a third of the pages on, so Redis restarts mid-crawl however late the operator runs.
+  web.hold_responses_from_page_request(web.ground_truth(web.site_depth()).size() / 3);
 
   std::vector<nlohmann::json> reports(kNodes + 1);
   testing::run_concurrently(kNodes + 1, [&](int t) {
-    if (t == kNodes) {  // the operator, restarting Redis once a third of the pages are fetched
-      EXPECT_TRUE(web.wait_for_page_requests(total / 3, std::chrono::seconds(60)));
+    if (t == kNodes) {  // the operator, restarting Redis once a third of the pages are asked for
+      EXPECT_TRUE(web.wait_for_hold(std::chrono::seconds(60)).has_value());
       redis.restart();
+      web.release_responses();
       return;
     }
     CrawlConfig c = testing::test_web_config(web, dir.path() / ("node" + std::to_string(t)));
