@@ -17,6 +17,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -48,12 +49,20 @@ class SortedFilter {
     const uint64_t v = value_of(hash);
     const uint64_t bucket = v >> fingerprint_bits_;
     const uint64_t low = v & low_mask_;
-    uint64_t at = bucket_start(bucket);
-    for (uint64_t index = at - bucket; bit(at); ++at, ++index) {
-      const uint64_t stored = read_packed(low_.data(), index, fingerprint_bits_, low_mask_);
-      if (stored >= low) return stored == low;  // a bucket's low parts are in order
-    }
-    return false;
+    const uint64_t at = bucket_start(bucket);
+    const uint64_t index = at - bucket;  // the bucket's first key
+    // The bucket's keys are the ones from `at` on. It holds one key on average (Poisson), so a
+    // loop over them ends at a branch the predictor misses: the first two are compared without
+    // branches, the rest (8% of buckets) in a loop.
+    const uint64_t shift = at % 64;
+    const uint64_t next = shift == 0 ? 0 : high_[at / 64 + 1] << (64 - shift);
+    const auto size = static_cast<uint64_t>(std::countr_one((high_[at / 64] >> shift) | next));
+    const uint64_t first = read_packed(low_.data(), index, fingerprint_bits_, low_mask_);
+    const uint64_t second = read_packed(low_.data(), std::min(index + 1, keys_ - 1), fingerprint_bits_, low_mask_);
+    bool found = (size > 0 && first == low) | (size > 1 && second == low);
+    for (uint64_t i = 2; i < size; ++i)
+      found |= read_packed(low_.data(), index + i, fingerprint_bits_, low_mask_) == low;
+    return found;
   }
   // The bucket's sample and, as a bucket starts near bit 2·bucket of the unary part and its keys
   // near low part `bucket`, the lines those are likely in.
