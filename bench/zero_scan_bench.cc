@@ -33,7 +33,7 @@ constexpr size_t kSearches = size_t{1} << 21;
 constexpr uint32_t kBucketsPerSample = kSortedBucketsPerSample;
 
 struct Unary {
-  std::vector<uint64_t> words;    // a one per key, a zero per bucket end; + a padding word
+  std::vector<uint64_t> words;    // a one per key, a zero per bucket end; + padding words
   std::vector<uint32_t> samples;  // start of every kBucketsPerSample-th bucket
 };
 
@@ -42,7 +42,7 @@ Unary make_unary(uint64_t keys, std::mt19937_64& rng) {
   for (uint64_t& b : buckets) b = rng() % keys;
   std::sort(buckets.begin(), buckets.end());
   Unary u;
-  u.words.assign((2 * keys + 63) / 64 + 1, 0);
+  u.words.assign((2 * keys + 63) / 64 + kPassZerosWords, 0);  // padding words, as SortedFilter has
   u.samples.assign((keys + kBucketsPerSample - 1) / kBucketsPerSample, 0);
   uint64_t next_sample = 0;
   for (uint64_t i = 0; i < keys; ++i) {

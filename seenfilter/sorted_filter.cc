@@ -1,6 +1,7 @@
 #include "seenfilter/sorted_filter.h"
 
 #include <algorithm>
+#include <span>
 #include <stdexcept>
 
 #include "base/checksum.h"
@@ -19,6 +20,9 @@ constexpr size_t kHeaderBytes = 32;
 constexpr size_t kTrailerBytes = 8;  // checksum64 of all bytes before it
 
 uint64_t high_words(uint64_t keys) { return (2 * keys + 63) / 64 + 1; }  // + a padding word
+// In memory the unary part has kPassZerosWords - 1 more padding words: a bucket's search reads
+// that many from the sample's word, whatever the bucket (zero_scan.h). Files do not hold them.
+uint64_t high_words_in_memory(uint64_t keys) { return high_words(keys) + kPassZerosWords - 1; }
 uint64_t sample_count(uint64_t keys) {
   return (keys + SortedFilter::kBucketsPerSample - 1) / SortedFilter::kBucketsPerSample;
 }
@@ -56,7 +60,7 @@ SortedFilter SortedFilter::build_in_place(std::vector<uint64_t>& hashes, uint32_
   f.fingerprint_bits_ = fingerprint_bits;
   f.low_mask_ = (uint64_t{1} << fingerprint_bits) - 1;
   f.keys_ = hashes.size();
-  f.high_.assign(high_words(f.keys_), 0);
+  f.high_.assign(high_words_in_memory(f.keys_), 0);
   f.low_.assign(packed_words(f.keys_, fingerprint_bits), 0);
   f.samples_.assign(sample_count(f.keys_), 0);
   const uint64_t universe = f.keys_ << fingerprint_bits;
@@ -86,7 +90,7 @@ std::string SortedFilter::encode() const {
   put_le(out, fingerprint_bits_, 4);
   put_le(out, keys_, 8);
   put_le(out, 0, 8);
-  put_le_words<uint64_t>(out, high_);
+  put_le_words<uint64_t>(out, std::span<const uint64_t>(high_).first(high_words(keys_)));
   put_le_words<uint64_t>(out, low_);
   put_le_words<uint32_t>(out, samples_);
   put_le(out, checksum64(out), 8);
@@ -121,6 +125,7 @@ SortedFilter SortedFilter::decode(std::string_view in, const std::string& file) 
   if (in.size() != expected) fail("size " + std::to_string(in.size()) + ", expected " + std::to_string(expected));
   f.high_.resize(high);
   get_le_words<uint64_t>(in, kHeaderBytes, f.high_);
+  f.high_.resize(high_words_in_memory(f.keys_), 0);  // + the padding words only memory has
   f.low_.resize(low);
   get_le_words<uint64_t>(in, kHeaderBytes + high * 8, f.low_);
   f.samples_.resize(samples);

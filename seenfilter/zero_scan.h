@@ -8,13 +8,16 @@
 // search 25-37% faster with PDEP. The Python extension builds every file with one set of flags, so
 // it has the portable one only.
 //
-// Contract: `words` holds at least `ends` zero bits from bit `at` on, within its words (the sorted
-// filter's unary part ends with a bucket's end and a padding word). ends = 0 returns `at`.
+// Contract: `words` holds at least `ends` zero bits from bit `at` on, and at least kPassZerosWords
+// words from `at`'s word on, which may be read whether or not the zero is in them (the sorted
+// filter's unary part ends with a bucket's end and padding words). ends = 0 returns `at`.
 #pragma once
 
 #include <cstdint>
 
 namespace bloomcrawl::seenfilter {
+
+inline constexpr uint64_t kPassZerosWords = 4;  // zero_scan_bmi2.cc counts them without a branch
 
 uint64_t pass_zeros_portable(const uint64_t* words, uint64_t at, uint64_t ends);
 // Only on a CPU with POPCNT and BMI2 (an illegal instruction elsewhere). Where the file was built
