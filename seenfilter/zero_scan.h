@@ -5,8 +5,9 @@
 // Which one pass_zeros() runs is decided once, from CPUID (cpu_has_fast_bmi2): PDEP is microcoded
 // on AMD CPUs before Zen 3 (family 19h), tens of times slower than the broadword select there.
 // Measured on our Zen 5 machine (bench/zero_scan_bench.cc; docs/seenfilter.md, "Seventh stop"): the
-// search 25-37% faster with PDEP. The Python extension builds every file with one set of flags, so
-// it has the portable one only.
+// search 25-37% faster with PDEP; since it counts four words at once, 0.33-0.44x the portable
+// one's time on an Intel Xeon (bench/results/compact-filter.md, "Tenth stop"). The Python
+// extension builds every file with one set of flags, so it has the portable one only.
 //
 // Contract: `words` holds at least `ends` zero bits from bit `at` on, and at least kPassZerosWords
 // words from `at`'s word on, which may be read whether or not the zero is in them (the sorted
