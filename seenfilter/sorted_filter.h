@@ -56,7 +56,11 @@ class SortedFilter {
     // branches, the rest (8% of buckets) in a loop.
     const uint64_t shift = at % 64;
     const uint64_t next = shift == 0 ? 0 : high_[at / 64 + 1] << (64 - shift);
-    const auto size = static_cast<uint64_t>(std::countr_one((high_[at / 64] >> shift) | next));
+    auto size = static_cast<uint64_t>(std::countr_one((high_[at / 64] >> shift) | next));
+    // A bucket of 64 keys or more (hashes chosen to collide make one): the rest of its run.
+    if (size == 64) [[unlikely]] {
+      while (bit(at + size)) ++size;
+    }
     const uint64_t first = read_packed(low_.data(), index, fingerprint_bits_, low_mask_);
     const uint64_t second = read_packed(low_.data(), std::min(index + 1, keys_ - 1), fingerprint_bits_, low_mask_);
     bool found = (size > 0 && first == low) | (size > 1 && second == low);
@@ -79,6 +83,12 @@ class SortedFilter {
     prefetch_for_read(&high_[std::min<uint64_t>((sample + 2 * within) / 64, high_.size() - 1)]);
     const uint64_t first_key = sample - group * kBucketsPerSample + within;
     prefetch_for_read(&low_[std::min<uint64_t>(first_key * fingerprint_bits_ / 64, low_.size() - 1)]);
+  }
+
+  // The bucket `hash` falls in, in a filter of `keys` distinct keys at `fingerprint_bits` (tests
+  // make buckets of chosen sizes with it, as an adversary who knows the hash could).
+  static uint64_t bucket_of(uint64_t hash, uint64_t keys, uint32_t fingerprint_bits) {
+    return fastrange64(mixed(hash), keys << fingerprint_bits) >> fingerprint_bits;
   }
 
   uint32_t fingerprint_bits() const { return fingerprint_bits_; }

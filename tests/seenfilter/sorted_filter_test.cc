@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <stdexcept>
 #include <vector>
 
@@ -31,6 +32,25 @@ TEST(SortedFilter, SetsOfEverySizeAroundTheSamplesAreFound) {
       expect_all_found(filter, hashes);
     }
   }
+}
+
+// A lookup reads a bucket's size from one 64-bit word of the unary part; a bucket of more keys
+// than that (hashes chosen to collide) is still searched to its end, so each of its keys is found.
+TEST(SortedFilter, ABucketOfMoreKeysThanAWordHoldsIsSearchedToItsEnd) {
+  constexpr uint64_t kKeys = 150;
+  constexpr uint64_t kInBucket = 100;
+  constexpr uint32_t kBits = 8;
+  std::mt19937_64 rng(3);
+  std::vector<uint64_t> hashes;
+  while (hashes.size() < kKeys) {
+    const uint64_t h = rng();
+    if ((SortedFilter::bucket_of(h, kKeys, kBits) == 7) == (hashes.size() < kInBucket)) hashes.push_back(h);
+  }
+  const SortedFilter filter = SortedFilter::build(hashes, kBits);
+  ASSERT_EQ(filter.keys(), kKeys);
+  expect_all_found(filter, hashes);
+  const SortedFilter decoded = SortedFilter::decode(filter.encode(), "mem");
+  expect_all_found(decoded, hashes);
 }
 
 TEST(SortedFilter, BuildInPlaceConsumesItsInput) {
