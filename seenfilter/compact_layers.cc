@@ -471,8 +471,8 @@ void CompactLayers::switch_shard(uint32_t bits, uint32_t shard, std::shared_ptr<
   shards_[shard] = {std::move(filter), bits};
   // A run's shard whose last big shard this is: every key of it is now in the big level. The
   // lookups change entry by entry (copies of shared_ptrs, no allocation), but after a split the
-  // big level's table has another size: it is rebuilt whole.
-  if (!split) big_lookup_.shards[shard] = lookup_of(shards_[shard]);
+  // big level's table has another size: both tables are rebuilt whole, and only then, so a
+  // refresh that throws leaves the old ones, which still hold the dropped run shards.
   for (size_t r = 0; r < runs_.size(); ++r) {
     FilterSnapshot::Run& run = runs_[r];
     const auto run_bits = static_cast<uint32_t>(std::countr_zero(run.shards.size()));
@@ -480,9 +480,13 @@ void CompactLayers::switch_shard(uint32_t bits, uint32_t shard, std::shared_ptr<
     const uint32_t under = bits - run_bits;
     if (((shard + 1) & ((uint32_t{1} << under) - 1)) != 0) continue;
     run.shards[shard >> under].filter.reset();
-    run_lookups_[r].shards[shard >> under] = lookup_of(run.shards[shard >> under]);
+    if (!split) run_lookups_[r].shards[shard >> under] = lookup_of(run.shards[shard >> under]);
   }
-  if (split) refresh_lookups_locked();
+  if (split) {
+    refresh_lookups_locked();
+  } else {
+    big_lookup_.shards[shard] = lookup_of(shards_[shard]);
+  }
 }
 
 ShardKeyFiles CompactLayers::fill(ShardKeyFiles files, uint64_t first, uint64_t upto, Job& job) const {
