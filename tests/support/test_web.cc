@@ -146,8 +146,7 @@ void TestWeb::handle(size_t host, const httplib::Request& request, httplib::Resp
   {
     std::unique_lock lock(hold_mutex_);  // the log and the count of its page requests change together
     ticket = log_.begin(std::move(entry));
-    if (page_request) ++page_requests_begun_;
-    if (page_request && hold_from_page_request_ && page_requests_begun_ >= *hold_from_page_request_) {
+    if (page_request && ++page_requests_begun_ >= hold_from_page_request_.value_or(UINT64_MAX)) {
       holding_ = true;
       hold_began_at_host_ = options_.hosts[host];
       hold_from_page_request_.reset();

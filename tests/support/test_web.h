@@ -82,9 +82,9 @@ class TestWeb {
   void hold_responses();
   void release_responses();
   // Holds as hold_responses() does from the n-th page request on (robots.txt excluded; counted
-  // since start() or clear_log(); the next one if n have already begun), that request included, so a crawl stops
-  // at a known point however late the test's thread runs. One-shot: after release_responses()
-  // requests are answered again.
+  // since start() or clear_log(); the next one if n have already begun), that request included,
+  // so a crawl stops at a known point however late the test's thread runs. One-shot: after
+  // release_responses() requests are answered again.
   void hold_responses_from_page_request(uint64_t n);
   // Waits until that hold has begun: the host of the page request that began it (held until
   // release_responses()); nullopt on timeout.
