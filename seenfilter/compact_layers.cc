@@ -96,6 +96,7 @@ CompactLayers::ShardLookup CompactLayers::lookup_of(const FilterSnapshot::Shard&
   ShardLookup entry{.filter = shard.filter, .rotation = shard.rotation};
   if (shard.filter) {
     if (const FuseFilter* fuse = shard.filter->fuse()) entry.fuse = fuse->lookup();
+    if (const SortedFilter* sorted = shard.filter->sorted()) entry.sorted = sorted->lookup();
   }
   return entry;
 }
@@ -119,21 +120,23 @@ void CompactLayers::refresh_lookups_locked() {
   run_lookups_ = std::move(runs);
 }
 
-bool CompactLayers::LevelLookup::contains(uint64_t log_hash) const {
-  const ShardLookup& s = shards[bits == 0 ? 0 : log_hash >> (64 - bits)];
-  const uint64_t h = std::rotl(log_hash, static_cast<int>(s.rotation));
-  if (s.fuse.words != nullptr) return s.fuse.contains(h);
-  return s.filter != nullptr && s.filter->contains(h);
+uint64_t CompactLayers::LevelLookup::token_of(uint64_t log_hash) const {
+  const ShardLookup& s = shard(log_hash);
+  return s.fuse.words != nullptr ? 0 : s.sorted.value_of(std::rotl(log_hash, static_cast<int>(s.rotation)));
 }
 
-void CompactLayers::LevelLookup::prefetch(uint64_t log_hash) const {
-  const ShardLookup& s = shards[bits == 0 ? 0 : log_hash >> (64 - bits)];
+uint64_t CompactLayers::LevelLookup::prefetch(uint64_t log_hash) const {
+  const ShardLookup& s = shard(log_hash);
   const uint64_t h = std::rotl(log_hash, static_cast<int>(s.rotation));
-  if (s.fuse.words != nullptr) {
-    s.fuse.prefetch(h);
-  } else if (s.filter != nullptr) {
-    s.filter->prefetch(h);
-  }
+  if (s.fuse.words == nullptr) return s.sorted.prefetch(h);
+  s.fuse.prefetch(h);
+  return 0;
+}
+
+bool CompactLayers::LevelLookup::contains(uint64_t log_hash, uint64_t token) const {
+  const ShardLookup& s = shard(log_hash);
+  if (s.fuse.words == nullptr) return s.sorted.contains_value(token);
+  return s.fuse.contains(std::rotl(log_hash, static_cast<int>(s.rotation)));
 }
 
 CompactLayers::CompactLayers(const FilterSnapshot& snapshot)
@@ -206,32 +209,39 @@ void CompactLayers::report(std::string_view step) const {
   if (progress) progress(step);
 }
 
-bool CompactLayers::first_tier_contains(const KeyHash& hash, uint64_t h) const {
+bool CompactLayers::first_tier_contains(const KeyHash& hash, uint64_t h, uint64_t big_token) const {
   const LayerBits& active = *active_->bits;
   if (active.test(block_probe(hash, active.geometry()))) return true;
   if (frozen_ && frozen_->test(block_probe(hash, frozen_->geometry()))) return true;
-  return big_lookup_.contains(h);
+  return big_lookup_.contains(h, big_token);
 }
 
-void CompactLayers::prefetch_first_tier(const KeyHash& hash, uint64_t h, bool for_insert) const {
+uint64_t CompactLayers::prefetch_first_tier(const KeyHash& hash, uint64_t h, bool for_insert) const {
   const LayerBits& active = *active_->bits;
   const uint64_t block = block_index(hash, active.geometry());
   active.prefetch(block);
   if (for_insert) stripes_.prefetch(insert_stripe(block, active.geometry().index));
   if (frozen_) frozen_->prefetch(block_index(hash, frozen_->geometry()));
-  big_lookup_.prefetch(h);
+  return big_lookup_.prefetch(h);
 }
 
 bool CompactLayers::runs_contain(uint64_t h) const {
-  return std::ranges::any_of(run_lookups_, [h](const LevelLookup& run) { return run.contains(h); });
+  return std::ranges::any_of(run_lookups_, [h](const LevelLookup& run) { return run.contains(h, run.token_of(h)); });
 }
 
-void CompactLayers::prefetch_runs(uint64_t h) const {
-  for (const LevelLookup& run : run_lookups_) run.prefetch(h);
+bool CompactLayers::runs_contain(uint64_t h, const uint64_t* tokens) const {
+  for (size_t r = 0; r < run_lookups_.size(); ++r) {
+    if (run_lookups_[r].contains(h, tokens[r])) return true;
+  }
+  return false;
+}
+
+void CompactLayers::prefetch_runs(uint64_t h, uint64_t* tokens) const {
+  for (size_t r = 0; r < run_lookups_.size(); ++r) tokens[r] = run_lookups_[r].prefetch(h);
 }
 
 bool CompactLayers::contains_locked(const KeyHash& hash, uint64_t h) const {
-  return first_tier_contains(hash, h) || runs_contain(h);
+  return first_tier_contains(hash, h, big_lookup_.token_of(h)) || runs_contain(h);
 }
 
 bool CompactLayers::contains(const KeyHash& hash) const {
@@ -241,22 +251,28 @@ bool CompactLayers::contains(const KeyHash& hash) const {
 
 struct CompactLayers::Window {
   std::array<uint64_t, kWindow> log_hashes{};
+  std::array<uint64_t, kWindow> big_tokens{};  // LevelLookup's
   std::array<bool, kWindow> found{};           // by the first tier
   std::array<uint32_t, kWindow> unresolved{};  // offsets the first tier did not find
   size_t left = 0;
+  std::vector<uint64_t> run_tokens;  // per unresolved key, one per run
+  size_t runs = 0;
+  const uint64_t* tokens_of(size_t k) const { return run_tokens.data() + k * runs; }
 };
 
 void CompactLayers::probe_first_tier(std::span<const KeyHash> keys, Window& w, bool for_insert) const {
   for (size_t i = 0; i < keys.size(); ++i) {
     w.log_hashes[i] = log_hash(keys[i]);
-    prefetch_first_tier(keys[i], w.log_hashes[i], for_insert);
+    w.big_tokens[i] = prefetch_first_tier(keys[i], w.log_hashes[i], for_insert);
   }
   w.left = 0;
   for (size_t i = 0; i < keys.size(); ++i) {
-    w.found[i] = first_tier_contains(keys[i], w.log_hashes[i]);
+    w.found[i] = first_tier_contains(keys[i], w.log_hashes[i], w.big_tokens[i]);
     if (!w.found[i]) w.unresolved[w.left++] = static_cast<uint32_t>(i);
   }
-  for (size_t k = 0; k < w.left; ++k) prefetch_runs(w.log_hashes[w.unresolved[k]]);
+  w.runs = run_lookups_.size();
+  w.run_tokens.resize(w.left * w.runs);
+  for (size_t k = 0; k < w.left; ++k) prefetch_runs(w.log_hashes[w.unresolved[k]], w.run_tokens.data() + k * w.runs);
 }
 
 void CompactLayers::contains_batch(std::span<const KeyHash> hashes, std::span<bool> found) const {
@@ -266,7 +282,9 @@ void CompactLayers::contains_batch(std::span<const KeyHash> hashes, std::span<bo
     std::shared_lock lock(view_mu_);
     probe_first_tier(hashes.subspan(start, n), w, false);
     for (size_t i = 0; i < n; ++i) found[start + i] = w.found[i];
-    for (size_t k = 0; k < w.left; ++k) found[start + w.unresolved[k]] = runs_contain(w.log_hashes[w.unresolved[k]]);
+    for (size_t k = 0; k < w.left; ++k) {
+      found[start + w.unresolved[k]] = runs_contain(w.log_hashes[w.unresolved[k]], w.tokens_of(k));
+    }
   }
 }
 
@@ -276,14 +294,15 @@ void CompactLayers::contains_batch(std::span<const KeyHash> hashes, std::span<bo
 // the runs cannot change either, so testing the first two before taking the stripe (the first
 // tier) is the same as testing them under it.
 template <CompactLayers::Writers kWriters>
-CompactLayers::Probe CompactLayers::insert_locked(const KeyHash& hash, uint64_t h, std::vector<uint64_t>& fresh) {
+CompactLayers::Probe CompactLayers::insert_locked(const KeyHash& hash, uint64_t h, const uint64_t* run_tokens,
+                                                  std::vector<uint64_t>& fresh) {
   Active& active = *active_;
   const LayerGeometry& g = active.bits->geometry();
   const BlockProbe probe = block_probe(hash, g);
   std::optional<StripeLocks::Guard> guard;
   if constexpr (kWriters == Writers::kMany) guard.emplace(stripes_, insert_stripe(probe.block, g.index));
   if (active.bits->test(probe)) return Probe::kSeen;  // another inserter, or this key earlier in the batch
-  if (runs_contain(h)) return Probe::kSeen;
+  if (runs_contain(h, run_tokens)) return Probe::kSeen;
   bool slot;
   if constexpr (kWriters == Writers::kOne) {
     const uint64_t taken = active.reserved.load(std::memory_order_relaxed);
@@ -319,8 +338,9 @@ void CompactLayers::insert_batch(std::span<const KeyHash> hashes, std::span<Inse
       for (size_t k = 0; k < w.left; ++k) {
         const size_t i = start + w.unresolved[k];
         const uint64_t h = w.log_hashes[w.unresolved[k]];
-        const Probe p = writers == Writers::kOne ? insert_locked<Writers::kOne>(hashes[i], h, fresh)
-                                                 : insert_locked<Writers::kMany>(hashes[i], h, fresh);
+        const uint64_t* tokens = w.tokens_of(k);
+        const Probe p = writers == Writers::kOne ? insert_locked<Writers::kOne>(hashes[i], h, tokens, fresh)
+                                                 : insert_locked<Writers::kMany>(hashes[i], h, tokens, fresh);
         if (p == Probe::kNoRoom) {
           next = i;  // the keys from here on are probed again once the layer is sealed
           break;

@@ -136,14 +136,20 @@ class CompactLayers {
   // view_mu_. The entry owns its filter, so its pointers never outlive the cells they name.
   struct ShardLookup {
     FuseFilter::Lookup fuse;                     // fuse.words null: not a fuse shard
+    SortedFilter::Lookup sorted;                 // a sorted shard's, or one of no keys
     std::shared_ptr<const StaticFilter> filter;  // null: no keys
     uint32_t rotation = 0;
   };
+  // A probe's token is what it computes before it reads the filter (a sorted shard's value of the
+  // key, SortedFilter::Lookup): prefetch() returns it, so a window that prefetches every key before
+  // testing it does not compute it twice. A fuse shard's token is 0 (its cells' hash is one mix).
   struct LevelLookup {
     std::vector<ShardLookup> shards;  // 2^bits entries, by the log hash's top bits
     uint32_t bits = 0;
-    bool contains(uint64_t log_hash) const;
-    void prefetch(uint64_t log_hash) const;
+    const ShardLookup& shard(uint64_t log_hash) const { return shards[bits == 0 ? 0 : log_hash >> (64 - bits)]; }
+    uint64_t token_of(uint64_t log_hash) const;
+    uint64_t prefetch(uint64_t log_hash) const;  // token_of(log_hash)
+    bool contains(uint64_t log_hash, uint64_t token) const;
   };
   static ShardLookup lookup_of(const FilterSnapshot::Shard& shard);
   static LevelLookup lookup_of(const Shards& shards);
@@ -151,10 +157,12 @@ class CompactLayers {
   // A window of keys is probed in two tiers, each prefetched for the whole window before it is
   // tested: first the Bloom layers and the big level, where most present keys are; then the runs,
   // only for the keys the first tier did not find (every absent key, few present ones).
-  bool first_tier_contains(const KeyHash& hash, uint64_t log_hash) const;
-  void prefetch_first_tier(const KeyHash& hash, uint64_t log_hash, bool for_insert) const;
+  bool first_tier_contains(const KeyHash& hash, uint64_t log_hash, uint64_t big_token) const;
+  uint64_t prefetch_first_tier(const KeyHash& hash, uint64_t log_hash, bool for_insert) const;  // the big token
   bool runs_contain(uint64_t log_hash) const;
-  void prefetch_runs(uint64_t log_hash) const;
+  // With the tokens prefetch_runs() wrote for the key, one per run.
+  bool runs_contain(uint64_t log_hash, const uint64_t* tokens) const;
+  void prefetch_runs(uint64_t log_hash, uint64_t* tokens) const;
   bool contains_locked(const KeyHash& hash, uint64_t log_hash) const;
   struct Window;  // one window's first-tier answers (compact_layers.cc)
   // Hashes `keys` (at most one window), tests their first tier with its prefetches, and prefetches
@@ -163,7 +171,7 @@ class CompactLayers {
   // Inserts a key the first tier did not find (the frozen layer and the big level cannot change
   // while the view is held, so only the active layer is tested again, under the key's stripe).
   template <Writers kWriters>
-  Probe insert_locked(const KeyHash& hash, uint64_t log_hash, std::vector<uint64_t>& fresh);
+  Probe insert_locked(const KeyHash& hash, uint64_t log_hash, const uint64_t* run_tokens, std::vector<uint64_t>& fresh);
   // Keys of an active layer made when the filter holds `keys`: max(min(initial_capacity,
   // kMinActiveKeys), a·keys), the first layer included (compact_math.h, kMinActiveKeys).
   uint64_t active_capacity(uint64_t keys) const;

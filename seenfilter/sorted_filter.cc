@@ -37,11 +37,6 @@ double SortedFilter::bits_per_key() const {
   return keys_ == 0 ? 0.0 : static_cast<double>(bytes()) * 8.0 / static_cast<double>(keys_);
 }
 
-uint64_t SortedFilter::bucket_start(uint64_t bucket) const {
-  // Past the ends (zero bits) of the buckets between the sampled one and this one.
-  return pass_zeros(high_.data(), samples_[bucket / kBucketsPerSample], bucket % kBucketsPerSample);
-}
-
 SortedFilter SortedFilter::build(std::span<const uint64_t> hashes, uint32_t fingerprint_bits) {
   std::vector<uint64_t> copy(hashes.begin(), hashes.end());
   return build_in_place(copy, fingerprint_bits);

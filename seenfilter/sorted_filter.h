@@ -28,6 +28,7 @@
 #include "seenfilter/compact_math.h"
 #include "seenfilter/key_hash.h"
 #include "seenfilter/packed_bits.h"
+#include "seenfilter/zero_scan.h"
 
 namespace bloomcrawl::seenfilter {
 
@@ -44,46 +45,77 @@ class SortedFilter {
   // As build(), with `hashes` as the build's only scratch: they are overwritten.
   static SortedFilter build_in_place(std::vector<uint64_t>& hashes, uint32_t fingerprint_bits);
 
-  bool contains(uint64_t hash) const {
-    if (keys_ == 0) return false;
-    const uint64_t v = value_of(hash);
-    const uint64_t bucket = v >> fingerprint_bits_;
-    const uint64_t low = v & low_mask_;
-    const uint64_t at = bucket_start(bucket);
-    const uint64_t index = at - bucket;  // the bucket's first key
-    // The bucket's keys are the ones from `at` on. It holds one key on average (Poisson), so a
-    // loop over them ends at a branch the predictor misses: the first two are compared without
-    // branches, the rest (8% of buckets) in a loop.
-    const uint64_t shift = at % 64;
-    const uint64_t next = shift == 0 ? 0 : high_[at / 64 + 1] << (64 - shift);
-    auto size = static_cast<uint64_t>(std::countr_one((high_[at / 64] >> shift) | next));
-    // A bucket of 64 keys or more (hashes chosen to collide make one): the rest of its run.
-    if (size == 64) [[unlikely]] {
-      while (bit(at + size)) ++size;
+  // What contains() and prefetch() read, copied out of the filter, as FuseFilter::Lookup is: a
+  // table of these (compact_layers.cc) reaches the arrays with one dependent load, the table's
+  // entry. Valid while the filter lives: its arrays never move once built.
+  //
+  // A probe first maps the hash to its value (value_of: two multiplications and a mix), then reads
+  // the filter. prefetch() returns the value, so that a window of probes that prefetches every
+  // key before testing it computes each value once: contains_value() takes it.
+  struct Lookup {
+    const uint64_t* high = nullptr;
+    const uint64_t* low = nullptr;
+    const uint32_t* samples = nullptr;
+    uint64_t high_words = 0;  // in memory, padding included
+    uint64_t keys = 0;
+    uint64_t low_mask = 1;
+    uint32_t fingerprint_bits = 1;
+
+    uint64_t value_of(uint64_t hash) const { return fastrange64(mixed(hash), keys << fingerprint_bits); }
+    bool contains(uint64_t hash) const { return keys != 0 && contains_value(value_of(hash)); }
+    // The lines the bucket's unary bits and first low part are likely in. The samples are few (4
+    // bytes per 128 keys) and read by every lookup, so the sample is read here, from the caches:
+    // past it the bucket starts near 2·(bucket - the sample's bucket) bits on, and its keys near
+    // bucket - the sample's bucket low parts on (off by the keys' random walk over under 128
+    // buckets, a word or so). Estimated from the bucket alone, both would be off by the walk over
+    // all buckets before it: kilobytes into a filter of 100k keys. Returns value_of(hash).
+    uint64_t prefetch(uint64_t hash) const {
+      if (keys == 0) return 0;
+      const uint64_t v = value_of(hash);
+      const uint64_t bucket = v >> fingerprint_bits;
+      const uint64_t group = bucket / kBucketsPerSample;
+      const uint64_t within = bucket % kBucketsPerSample;
+      const uint64_t sample = samples[group];
+      prefetch_for_read(&high[std::min<uint64_t>((sample + 2 * within) / 64, high_words - 1)]);
+      const uint64_t first_key = sample - group * kBucketsPerSample + within;
+      prefetch_for_read(&low[std::min<uint64_t>(first_key, keys - 1) * fingerprint_bits / 64]);
+      return v;
     }
-    const uint64_t first = read_packed(low_.data(), index, fingerprint_bits_, low_mask_);
-    const uint64_t second = read_packed(low_.data(), std::min(index + 1, keys_ - 1), fingerprint_bits_, low_mask_);
-    bool found = (size > 0 && first == low) | (size > 1 && second == low);
-    for (uint64_t i = 2; i < size; ++i)
-      found |= read_packed(low_.data(), index + i, fingerprint_bits_, low_mask_) == low;
-    return found;
+    // Whether value `v` (value_of a hash) is in the filter; false for an empty one.
+    bool contains_value(uint64_t v) const {
+      if (keys == 0) return false;
+      const uint64_t bucket = v >> fingerprint_bits;
+      const uint64_t at = pass_zeros(high, samples[bucket / kBucketsPerSample], bucket % kBucketsPerSample);
+      const uint64_t index = at - bucket;  // the bucket's first key
+      // The bucket's keys are the ones from `at` on. It holds one key on average (Poisson), so a
+      // loop over them ends at a branch the predictor misses: the first two are compared without
+      // branches, the rest (8% of buckets) in a loop.
+      const uint64_t shift = at % 64;
+      const uint64_t next = shift == 0 ? 0 : high[at / 64 + 1] << (64 - shift);
+      auto size = static_cast<uint64_t>(std::countr_one((high[at / 64] >> shift) | next));
+      // A bucket of 64 keys or more (hashes chosen to collide make one): the rest of its run.
+      if (size == 64) [[unlikely]] {
+        while ((high[(at + size) / 64] >> ((at + size) % 64)) & 1) ++size;
+      }
+      const uint64_t low_part = v & low_mask;
+      const uint64_t first = read_packed(low, index, fingerprint_bits, low_mask);
+      const uint64_t second = read_packed(low, std::min(index + 1, keys - 1), fingerprint_bits, low_mask);
+      bool found = (size > 0 && first == low_part) | (size > 1 && second == low_part);
+      for (uint64_t i = 2; i < size; ++i) found |= read_packed(low, index + i, fingerprint_bits, low_mask) == low_part;
+      return found;
+    }
+  };
+  Lookup lookup() const {
+    return {.high = high_.data(),
+            .low = low_.data(),
+            .samples = samples_.data(),
+            .high_words = high_.size(),
+            .keys = keys_,
+            .low_mask = low_mask_,
+            .fingerprint_bits = fingerprint_bits_};
   }
-  // The lines the bucket's unary bits and first low part are likely in. The samples are few (4
-  // bytes per 128 keys) and read by every lookup, so the sample is read here, from the caches:
-  // past it the bucket starts near 2·(bucket - the sample's bucket) bits on, and its keys near
-  // bucket - the sample's bucket low parts on (off by the keys' random walk over under 128
-  // buckets, a word or so). Estimated from the bucket alone, as this did before, both were off by
-  // the walk over all buckets before it: kilobytes into a filter of 100k keys.
-  void prefetch(uint64_t hash) const {
-    if (keys_ == 0) return;
-    const uint64_t bucket = value_of(hash) >> fingerprint_bits_;
-    const uint64_t group = bucket / kBucketsPerSample;
-    const uint64_t within = bucket % kBucketsPerSample;
-    const uint64_t sample = samples_[group];
-    prefetch_for_read(&high_[std::min<uint64_t>((sample + 2 * within) / 64, high_.size() - 1)]);
-    const uint64_t first_key = sample - group * kBucketsPerSample + within;
-    prefetch_for_read(&low_[std::min<uint64_t>(first_key * fingerprint_bits_ / 64, low_.size() - 1)]);
-  }
+  bool contains(uint64_t hash) const { return lookup().contains(hash); }
+  void prefetch(uint64_t hash) const { lookup().prefetch(hash); }
 
   // The bucket `hash` falls in, in a filter of `keys` distinct keys at `fingerprint_bits` (tests
   // make buckets of chosen sizes with it, as an adversary who knows the hash could).
@@ -104,14 +136,10 @@ class SortedFilter {
   static SortedFilter decode(std::string_view in, const std::string& file);
 
  private:
-  uint64_t value_of(uint64_t hash) const { return fastrange64(mixed(hash), keys_ << fingerprint_bits_); }
   // The order keys are stored in: mix64 is a bijection, so distinct hashes stay distinct, and
   // value_of grows with it.
   static uint64_t mixed(uint64_t hash) { return mix64(hash ^ 0x2545f4914f6cdd1dULL); }
   bool bit(uint64_t at) const { return (high_[at / 64] >> (at % 64)) & 1; }
-  // Position in the unary part of bucket `bucket`'s first key (or its end, when it is empty):
-  // just past the end (a zero bit) of bucket - 1.
-  uint64_t bucket_start(uint64_t bucket) const;
 
   uint32_t fingerprint_bits_ = 1;
   uint64_t low_mask_ = 1;

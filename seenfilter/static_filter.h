@@ -32,8 +32,8 @@ class StaticFilter {
     }
   }
 
-  bool sorted() const { return std::holds_alternative<SortedFilter>(filter_); }
-  const FuseFilter* fuse() const { return std::get_if<FuseFilter>(&filter_); }  // null when sorted
+  const FuseFilter* fuse() const { return std::get_if<FuseFilter>(&filter_); }        // null when sorted
+  const SortedFilter* sorted() const { return std::get_if<SortedFilter>(&filter_); }  // null when fuse
   uint32_t fingerprint_bits() const;
   uint64_t keys() const;   // distinct keys
   uint64_t bytes() const;  // the filter's memory
