@@ -524,26 +524,41 @@ uint64_t CompactLayers::build_shards(ShardKeyFiles& files, uint32_t fingerprint_
   std::vector<uint64_t> keys;
   keys.reserve(largest);     // not a doubling resize() per shard
   FuseBuildScratch scratch;  // shards are of similar sizes: one allocation serves them all
+  // A sorted shard is built streamed from its file (SortedFilter::build_streamed), through a
+  // chunk of an eighth of its keys and a table of buckets.
+  std::vector<uint64_t> chunk(sorted ? std::max<uint64_t>(largest / 8, 1) : 0);
+  std::vector<uint32_t> buckets;
   uint64_t held = 0;
   for (uint32_t s = 0; s < shards; ++s) {
-    if (!files.read(s, keys)) {
-      // Its keys were lost (a power cut under a kept key file): every file is written again.
-      files = respill();
-      if (!files.read(s, keys)) {
-        throw CheckpointError(options_.hash_log.string(),
-                              "shard " + std::to_string(s) + ": a rebuild's key file does not hold its keys");
-      }
-    }
-    const uint64_t key_bytes = keys.capacity() * sizeof(uint64_t);
     std::shared_ptr<const StaticFilter> filter;
-    if (sorted) {
-      filter = std::make_shared<const StaticFilter>(SortedFilter::build_in_place(keys, fingerprint_bits));
-      held = std::max(held, key_bytes + filter->bytes());
-    } else {
+    const auto build = [&] {
+      if (sorted) {
+        std::optional<SortedFilter> built = SortedFilter::build_streamed(
+            files.keys(s), fingerprint_bits,
+            [&](const std::function<void(std::span<const uint64_t>)>& visit) {
+              return files.read_in_chunks(s, chunk, visit);
+            },
+            keys, buckets);
+        if (!built) return false;
+        filter = std::make_shared<const StaticFilter>(std::move(*built));
+        held = std::max(held, (keys.capacity() + chunk.size()) * sizeof(uint64_t) +
+                                  buckets.capacity() * sizeof(uint32_t) + filter->bytes());
+        return true;
+      }
+      if (!files.read(s, keys)) return false;
       FuseFilterBuilder builder(keys.size(), fingerprint_bits, build_partition_bits(keys.size()), &scratch, arity);
       builder.add_all(keys);
       filter = std::make_shared<const StaticFilter>(builder.finish());
-      held = std::max(held, key_bytes + builder.peak_scratch_bytes() + filter->bytes());
+      held = std::max(held, keys.capacity() * sizeof(uint64_t) + builder.peak_scratch_bytes() + filter->bytes());
+      return true;
+    };
+    if (!build()) {
+      // Its keys were lost (a power cut under a kept key file): every file is written again.
+      files = respill();
+      if (!build()) {
+        throw CheckpointError(options_.hash_log.string(),
+                              "shard " + std::to_string(s) + ": a rebuild's key file does not hold its keys");
+      }
     }
     built(s, std::move(filter));
   }

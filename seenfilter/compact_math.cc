@@ -136,7 +136,7 @@ double sorted_bits_per_key(uint32_t fingerprint_bits) {
 }
 
 double sorted_job_bytes_per_key(uint32_t fingerprint_bits) {
-  return 8.0 + std::ceil(sorted_bits_per_key(fingerprint_bits)) / 8.0;
+  return 8.0 + 1.0 + 1.0 + std::ceil(sorted_bits_per_key(fingerprint_bits)) / 8.0;
 }
 
 ShardPlan plan_shards(uint64_t keys, uint64_t filter_keys, uint32_t fingerprint_bits, uint64_t min_fuse_shard_keys,

@@ -136,8 +136,9 @@ inline constexpr uint64_t kMinPartitionKeys = uint64_t{1} << 16;
 inline constexpr uint32_t kSortedBucketsPerSample = 128;
 // A sorted filter's bits per key, padding aside: f low bits, 2 in unary, the samples' share.
 double sorted_bits_per_key(uint32_t fingerprint_bits);
-// Bytes a compaction job holds per key of a sorted shard it builds: the keys (8, sorted in place,
-// no other scratch) and the new shard (sorted_bits_per_key, rounded up to whole bits).
+// Bytes a compaction job holds per key of a sorted shard it builds: the keys (8), its streamed
+// build's bucket table and read chunk (at most 1 each: SortedFilter::build_streamed) and the new
+// shard (sorted_bits_per_key, rounded up to whole bits).
 double sorted_job_bytes_per_key(uint32_t fingerprint_bits);
 // A sorted shard holds at least this many keys (512 bytes of them): below it a job's fixed costs
 // (a key file per shard, a page of page cache each) outweigh the keys it builds. With it a job is

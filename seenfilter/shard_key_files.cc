@@ -165,6 +165,21 @@ bool ShardKeyFiles::read(uint32_t shard, std::vector<uint64_t>& keys) const {
   return in && check_of(keys) == checks_[shard];
 }
 
+bool ShardKeyFiles::read_in_chunks(uint32_t shard, std::span<uint64_t> chunk,
+                                   const std::function<void(std::span<const uint64_t>)>& visit) const {
+  std::ifstream in(file(shard), std::ios::binary);
+  uint64_t check = 0;
+  for (uint64_t left = keys_[shard]; left > 0 && in;) {
+    const std::span<uint64_t> piece = chunk.first(std::min<uint64_t>(left, chunk.size()));
+    in.read(reinterpret_cast<char*>(piece.data()), static_cast<std::streamsize>(piece.size_bytes()));
+    if (!in) break;
+    check += check_of(piece);
+    visit(piece);
+    left -= piece.size();
+  }
+  return in && check == checks_[shard];
+}
+
 void ShardKeyFiles::clear(uint32_t shard) const {
   std::error_code ec;  // its page cache is freed; the file stays for the next job
   fs::resize_file(file(shard), 0, ec);

@@ -18,7 +18,9 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -60,6 +62,11 @@ class ShardKeyFiles {
   // The shard's keys into `keys` (resized); false when the file does not hold its count of keys
   // or they do not match their check.
   bool read(uint32_t shard, std::vector<uint64_t>& keys) const;
+  // The shard's keys streamed through `chunk` (any size from one key): `visit` sees them in file
+  // order, a chunk at a time, and only then are they checked, so its caller must drop what it made
+  // of them when this returns false, as read() does.
+  bool read_in_chunks(uint32_t shard, std::span<uint64_t> chunk,
+                      const std::function<void(std::span<const uint64_t>)>& visit) const;
   void clear(uint32_t shard) const;  // empties a run's file once its shard is built
   // Writes the manifest (temporary file and rename) naming the files as the key cache of the
   // log's first covered() keys. False when it cannot: the cache is only an optimisation, and a

@@ -1,6 +1,7 @@
 #include "seenfilter/sorted_filter.h"
 
 #include <algorithm>
+#include <bit>
 #include <span>
 #include <stdexcept>
 
@@ -42,14 +43,71 @@ SortedFilter SortedFilter::build(std::span<const uint64_t> hashes, uint32_t fing
   return build_in_place(copy, fingerprint_bits);
 }
 
-SortedFilter SortedFilter::build_in_place(std::vector<uint64_t>& hashes, uint32_t fingerprint_bits) {
+void SortedFilter::check_fingerprint_bits(uint32_t fingerprint_bits) {
   if (fingerprint_bits < kMinFingerprintBits || fingerprint_bits > kMaxFingerprintBits) {
     throw std::invalid_argument("SortedFilter: fingerprint_bits " + std::to_string(fingerprint_bits) +
                                 " is outside [1, 32]");
   }
+}
+
+SortedFilter SortedFilter::build_in_place(std::vector<uint64_t>& hashes, uint32_t fingerprint_bits) {
+  check_fingerprint_bits(fingerprint_bits);
   for (uint64_t& h : hashes) h = mixed(h);
   sort_hashes(hashes);
   hashes.erase(std::unique(hashes.begin(), hashes.end()), hashes.end());
+  return from_sorted(hashes, fingerprint_bits);
+}
+
+uint64_t SortedFilter::streamed_buckets(uint64_t count) {
+  return uint64_t{1} << std::max(1, static_cast<int>(std::bit_width(count)) - 3);
+}
+
+std::optional<SortedFilter> SortedFilter::build_streamed(uint64_t count, uint32_t fingerprint_bits,
+                                                         const HashSource& source, std::vector<uint64_t>& keys,
+                                                         std::vector<uint32_t>& buckets) {
+  check_fingerprint_bits(fingerprint_bits);
+  if (count > UINT32_MAX) throw std::invalid_argument("SortedFilter: a streamed build of more than 2^32 - 1 hashes");
+  const uint64_t bucket_count = streamed_buckets(count);
+  const int shift = 64 - std::countr_zero(bucket_count);
+  // buckets[b] counts bucket b - 1's hashes, then (summed) is where bucket b starts, then (as
+  // they are placed) where its next hash goes: in the end, where it ends.
+  buckets.assign(bucket_count + 1, 0);
+  uint64_t streamed = 0;
+  const bool counted = source([&](std::span<const uint64_t> hashes) {
+    for (const uint64_t h : hashes) ++buckets[(mixed(h) >> shift) + 1];
+    streamed += hashes.size();
+  });
+  if (!counted || streamed != count) return std::nullopt;
+  for (uint64_t b = 1; b <= bucket_count; ++b) buckets[b] += buckets[b - 1];
+  keys.resize(count);
+  // A source that streams other hashes the second time (its check fails then, and nullopt is
+  // returned) must not write past the keys.
+  bool placed = true;
+  streamed = 0;
+  const bool read = source([&](std::span<const uint64_t> hashes) {
+    streamed += hashes.size();
+    for (const uint64_t h : hashes) {
+      const uint64_t m = mixed(h);
+      uint32_t& next = buckets[m >> shift];
+      if (next < count) {
+        keys[next++] = m;
+      } else {
+        placed = false;
+      }
+    }
+  });
+  if (!read || !placed || streamed != count) return std::nullopt;
+  uint64_t begin = 0;
+  for (uint64_t b = 0; b < bucket_count; ++b) {
+    sort_hashes(std::span(keys).subspan(begin, buckets[b] - begin));  // 4-8 hashes, unless chosen to collide
+    begin = buckets[b];
+  }
+  if (!std::is_sorted(keys.begin(), keys.end())) return std::nullopt;  // the same check, other hashes
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  return from_sorted(keys, fingerprint_bits);
+}
+
+SortedFilter SortedFilter::from_sorted(std::span<const uint64_t> hashes, uint32_t fingerprint_bits) {
   if (hashes.size() > kMaxKeys) throw std::invalid_argument("SortedFilter: more than 2^31 - 1 keys");
   SortedFilter f;
   f.fingerprint_bits_ = fingerprint_bits;

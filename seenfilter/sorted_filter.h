@@ -19,6 +19,8 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -44,6 +46,20 @@ class SortedFilter {
   static SortedFilter build(std::span<const uint64_t> hashes, uint32_t fingerprint_bits);
   // As build(), with `hashes` as the build's only scratch: they are overwritten.
   static SortedFilter build_in_place(std::vector<uint64_t>& hashes, uint32_t fingerprint_bits);
+
+  // A streamed build's input: it calls its argument with every hash, a piece at a time, and returns
+  // false when it could not read them all (ShardKeyFiles::read_in_chunks over a damaged file).
+  using HashSource = std::function<bool(const std::function<void(std::span<const uint64_t>)>&)>;
+  // As build(), from the `count` hashes `source` streams, read twice: one pass counts them by
+  // their top bits' bucket (streamed_buckets(count) of them, in `buckets`), the next puts each
+  // in its bucket's place in `keys`, and each bucket (4-8 hashes) is then sorted on its own. From
+  // a source other than `keys` that is faster than sorting in place (American-flag passes carry
+  // each hash to its bucket through a chain of dependent swaps), for `buckets` as the only scratch
+  // beyond the keys: a byte per key. nullopt when `source` fails or does not stream `count`
+  // hashes; throws as build() does, and std::invalid_argument for a count over 2^32 - 1.
+  static std::optional<SortedFilter> build_streamed(uint64_t count, uint32_t fingerprint_bits, const HashSource& source,
+                                                    std::vector<uint64_t>& keys, std::vector<uint32_t>& buckets);
+  static uint64_t streamed_buckets(uint64_t count);  // at most count / 4
 
   // What contains() and prefetch() read, copied out of the filter, as FuseFilter::Lookup is: a
   // table of these (compact_layers.cc) reaches the arrays with one dependent load, the table's
@@ -139,6 +155,9 @@ class SortedFilter {
   // The order keys are stored in: mix64 is a bijection, so distinct hashes stay distinct, and
   // value_of grows with it.
   static uint64_t mixed(uint64_t hash) { return mix64(hash ^ 0x2545f4914f6cdd1dULL); }
+  static void check_fingerprint_bits(uint32_t fingerprint_bits);
+  // From the keys' mixed hashes, sorted, duplicates removed.
+  static SortedFilter from_sorted(std::span<const uint64_t> mixed_hashes, uint32_t fingerprint_bits);
   bool bit(uint64_t at) const { return (high_[at / 64] >> (at % 64)) & 1; }
 
   uint32_t fingerprint_bits_ = 1;

@@ -10,7 +10,9 @@
 #include <bit>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
+#include <span>
 #include <vector>
 
 #include "base/data_error.h"
@@ -51,6 +53,19 @@ std::vector<uint64_t> read_sorted(const ShardKeyFiles& files, uint32_t s) {
   return keys;
 }
 
+// The shard's keys as read_in_chunks streams them through a chunk of `chunk_keys`, or nullopt when
+// it refuses them.
+std::optional<std::vector<uint64_t>> read_in_chunks(const ShardKeyFiles& files, uint32_t s, size_t chunk_keys) {
+  std::vector<uint64_t> chunk(chunk_keys);
+  std::vector<uint64_t> keys;
+  const bool read = files.read_in_chunks(s, chunk, [&](std::span<const uint64_t> piece) {
+    EXPECT_LE(piece.size(), chunk_keys);
+    keys.insert(keys.end(), piece.begin(), piece.end());
+  });
+  if (!read) return std::nullopt;
+  return keys;
+}
+
 class ShardKeyFilesTest : public ::testing::Test {
  protected:
   testing::TempDir dir_;
@@ -68,6 +83,20 @@ TEST_F(ShardKeyFilesTest, EachShardHoldsItsLogKeys) {
     EXPECT_EQ(files.keys(s), expected_keys(hashes_, 1000, 4000, s).size());
   }
   EXPECT_THROW(files.append_from_log(log_, 4000, 6000, 64), CheckpointError) << "the log holds 5000 keys";
+}
+
+// A streamed build reads a shard through a chunk: the same keys in the same order as read(), in
+// chunks of one key, of a few, and of more than the shard holds.
+TEST_F(ShardKeyFilesTest, AShardReadInChunksHoldsTheKeysReadWhole) {
+  ShardKeyFiles files = ShardKeyFiles::fresh(keys_, kBits);
+  files.append_from_log(log_, 0, 5000, 64);
+  for (uint32_t s = 0; s < (1u << kBits); ++s) {
+    std::vector<uint64_t> whole;
+    ASSERT_TRUE(files.read(s, whole));
+    for (const size_t chunk : {size_t{1}, size_t{7}, whole.size() / 8 + 1, whole.size() + 5}) {
+      EXPECT_EQ(read_in_chunks(files, s, chunk), whole) << "shard " << s << ", chunk " << chunk;
+    }
+  }
 }
 
 TEST_F(ShardKeyFilesTest, AKeptCacheIsReopenedForTheKeysItCoversAndAppendedTo) {
@@ -114,8 +143,12 @@ TEST_F(ShardKeyFilesTest, LostOrDamagedKeysAreRefused) {
   std::vector<uint64_t> keys;
   EXPECT_FALSE(files->read(2, keys));
   EXPECT_TRUE(files->read(1, keys));
+  EXPECT_FALSE(read_in_chunks(*files, 2, 16));
+  EXPECT_TRUE(read_in_chunks(*files, 1, 16));
 
   fs::resize_file(keys_ / "shard-5", 16);  // keys lost from a file's end
+  EXPECT_FALSE(files->read(5, keys));
+  EXPECT_FALSE(read_in_chunks(*files, 5, 16));
   EXPECT_FALSE(ShardKeyFiles::reopen(keys_, kBits, 3000));
 
   {  // a damaged manifest

@@ -6,7 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <optional>
 #include <random>
+#include <span>
 #include <stdexcept>
 #include <vector>
 
@@ -56,6 +59,71 @@ TEST(SortedFilter, APrefetchedValueAnswersAsTheHashDoes) {
       EXPECT_GT(passed, 0u);  // the absent keys did reach both answers
     }
   }
+}
+
+// A source over `hashes` for build_streamed, in chunks of `chunk` hashes; its `pass`-th reading
+// (from 1) streams `replaced` instead, or fails when that is empty.
+SortedFilter::HashSource source_of(const std::vector<uint64_t>& hashes, size_t chunk, int pass = 0,
+                                   std::vector<uint64_t> replaced = {}) {
+  auto readings = std::make_shared<int>(0);
+  return [&hashes, chunk, pass, replaced = std::move(replaced), readings](const auto& visit) {
+    const std::vector<uint64_t>& from = ++*readings == pass ? replaced : hashes;
+    if (&from == &replaced && replaced.empty()) return false;
+    for (size_t i = 0; i < from.size(); i += chunk) {
+      visit(std::span(from).subspan(i, std::min(chunk, from.size() - i)));
+    }
+    return true;
+  };
+}
+
+// Streamed from a source in chunks, the build is the one build() makes from the same hashes, at
+// every size around the buckets' table, with duplicates and with hashes chosen to share one bucket.
+TEST(SortedFilter, AStreamedBuildIsTheBuildOfItsHashes) {
+  std::vector<uint64_t> keys;
+  std::vector<uint32_t> buckets;
+  for (size_t n : {0, 1, 2, 3, 5, 64, 100, 1000, 5000}) {
+    std::vector<uint64_t> hashes = random_hashes(n, n + 3);
+    if (n >= 100) hashes.insert(hashes.end(), hashes.begin(), hashes.begin() + 50);  // duplicates
+    for (const size_t chunk : {size_t{1}, size_t{13}, hashes.size() + 1}) {
+      const std::optional<SortedFilter> streamed =
+          SortedFilter::build_streamed(hashes.size(), 21, source_of(hashes, chunk), keys, buckets);
+      ASSERT_TRUE(streamed) << n;
+      EXPECT_EQ(streamed->encode(), SortedFilter::build(hashes, 21).encode()) << n << " hashes, chunk " << chunk;
+      EXPECT_LE(buckets.size(), hashes.size() / 4 + 3);  // the table's byte per key
+    }
+  }
+  // Every hash in the table's first bucket (its top bits chosen): that bucket is sorted whole.
+  std::vector<uint64_t> colliding;
+  std::mt19937_64 rng(9);
+  while (colliding.size() < 2000) {
+    const uint64_t h = rng();
+    if (SortedFilter::bucket_of(h, SortedFilter::streamed_buckets(2000), 0) == 0) colliding.push_back(h);
+  }
+  const std::optional<SortedFilter> streamed =
+      SortedFilter::build_streamed(colliding.size(), 21, source_of(colliding, 64), keys, buckets);
+  ASSERT_TRUE(streamed);
+  EXPECT_EQ(streamed->encode(), SortedFilter::build(colliding, 21).encode());
+  expect_all_found(*streamed, colliding);
+}
+
+// A source that fails, streams another count, or streams other hashes the second time (a file
+// damaged between the passes: more of them in some bucket than were counted) builds nothing.
+TEST(SortedFilter, AStreamedBuildFromABadSourceBuildsNothing) {
+  const std::vector<uint64_t> hashes = random_hashes(3000, 17);
+  std::vector<uint64_t> keys;
+  std::vector<uint32_t> buckets;
+  const auto build = [&](uint64_t count, const SortedFilter::HashSource& source) {
+    return SortedFilter::build_streamed(count, 21, source, keys, buckets);
+  };
+  EXPECT_FALSE(build(hashes.size(), source_of(hashes, 100, 1)));  // fails on the first reading
+  EXPECT_FALSE(build(hashes.size(), source_of(hashes, 100, 2)));  // on the second
+  EXPECT_FALSE(build(hashes.size() + 1, source_of(hashes, 100)));
+  EXPECT_FALSE(build(hashes.size() - 1, source_of(hashes, 100)));
+  const std::vector<uint64_t> shorter(hashes.begin(), hashes.end() - 1);
+  EXPECT_FALSE(build(hashes.size(), source_of(hashes, 100, 2, shorter)));
+  const std::vector<uint64_t> other(hashes.size(), hashes.front());  // all in one bucket the second time
+  EXPECT_FALSE(build(hashes.size(), source_of(hashes, 100, 2, other)));
+  EXPECT_TRUE(build(hashes.size(), source_of(hashes, 100))) << "the same scratch builds again";
 }
 
 // A lookup reads a bucket's size from one 64-bit word of the unary part; a bucket of more keys
