@@ -95,8 +95,8 @@ ShardPlan run_shard_plan(uint64_t keys, uint64_t filter_keys, uint32_t fingerpri
 CompactLayers::ShardLookup CompactLayers::lookup_of(const FilterSnapshot::Shard& shard) {
   ShardLookup entry{.filter = shard.filter, .rotation = shard.rotation};
   if (shard.filter) {
-    if (const FuseFilter* fuse = shard.filter->fuse()) entry.fuse = fuse->lookup();
-    if (const SortedFilter* sorted = shard.filter->sorted()) entry.sorted = sorted->lookup();
+    if (const FuseFilter* fuse = shard.filter->fuse()) entry.probe = fuse->lookup();
+    if (const SortedFilter* sorted = shard.filter->sorted()) entry.probe = sorted->lookup();
   }
   return entry;
 }
@@ -122,21 +122,26 @@ void CompactLayers::refresh_lookups_locked() {
 
 uint64_t CompactLayers::LevelLookup::token_of(uint64_t log_hash) const {
   const ShardLookup& s = shard(log_hash);
-  return s.fuse.words != nullptr ? 0 : s.sorted.value_of(std::rotl(log_hash, static_cast<int>(s.rotation)));
+  const auto* sorted = std::get_if<SortedFilter::Lookup>(&s.probe);
+  return sorted == nullptr ? 0 : sorted->value_of(std::rotl(log_hash, static_cast<int>(s.rotation)));
 }
 
 uint64_t CompactLayers::LevelLookup::prefetch(uint64_t log_hash) const {
   const ShardLookup& s = shard(log_hash);
   const uint64_t h = std::rotl(log_hash, static_cast<int>(s.rotation));
-  if (s.fuse.words == nullptr) return s.sorted.prefetch(h);
-  s.fuse.prefetch(h);
-  return 0;
+  if (const auto* fuse = std::get_if<FuseFilter::Lookup>(&s.probe)) {
+    fuse->prefetch(h);
+    return 0;
+  }
+  return std::get_if<SortedFilter::Lookup>(&s.probe)->prefetch(h);
 }
 
 bool CompactLayers::LevelLookup::contains(uint64_t log_hash, uint64_t token) const {
   const ShardLookup& s = shard(log_hash);
-  if (s.fuse.words == nullptr) return s.sorted.contains_value(token);
-  return s.fuse.contains(std::rotl(log_hash, static_cast<int>(s.rotation)));
+  if (const auto* fuse = std::get_if<FuseFilter::Lookup>(&s.probe)) {
+    return fuse->contains(std::rotl(log_hash, static_cast<int>(s.rotation)));
+  }
+  return std::get_if<SortedFilter::Lookup>(&s.probe)->contains_value(token);
 }
 
 CompactLayers::CompactLayers(const FilterSnapshot& snapshot)

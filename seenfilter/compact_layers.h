@@ -36,6 +36,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <variant>
 #include <vector>
 
 #include "seenfilter/compact_math.h"
@@ -135,8 +136,9 @@ class CompactLayers {
   // shard through its filter. Refreshed from shards_ and runs_ whenever they change, under
   // view_mu_. The entry owns its filter, so its pointers never outlive the cells they name.
   struct ShardLookup {
-    FuseFilter::Lookup fuse;                     // fuse.words null: not a fuse shard
-    SortedFilter::Lookup sorted;                 // a sorted shard's, or one of no keys
+    // One kind or the other (the entry's size counts: a level's table is read at random); a
+    // SortedFilter::Lookup of no keys when there is no filter.
+    std::variant<SortedFilter::Lookup, FuseFilter::Lookup> probe;
     std::shared_ptr<const StaticFilter> filter;  // null: no keys
     uint32_t rotation = 0;
   };
