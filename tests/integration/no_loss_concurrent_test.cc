@@ -9,7 +9,6 @@
 #include <map>
 #include <set>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -19,6 +18,7 @@
 #include "crawler/pipeline/crawl_settings.h"
 #include "crawler/pipeline/crawler.h"
 #include "tests/support/full_disk_file_system.h"
+#include "tests/support/stopped_crawl.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/test_web.h"
 #include "tests/support/test_web_config.h"
@@ -131,15 +131,11 @@ class NoLossTest : public ::testing::Test {
     web_->start();
   }
 
-  // A crawl stopped as by Ctrl-C once the server has seen `pages` page requests (not after a
-  // guessed time).
+  // A crawl stopped as by Ctrl-C at the server's `pages`-th page request (not after a guessed
+  // time).
   nlohmann::json run_and_stop_after(const CrawlerSettings& s, size_t pages) {
-    Crawler crawler(s);
-    nlohmann::json report;
-    std::thread run([&] { report = crawler.run(); });
-    const bool fetching = web_->wait_for_page_requests(pages, std::chrono::seconds(30));
-    crawler.stop();
-    run.join();
+    bool fetching = false;
+    nlohmann::json report = testing::crawl_then_stop(s, *web_, pages, &fetching);
     EXPECT_TRUE(fetching);
     return report;
   }

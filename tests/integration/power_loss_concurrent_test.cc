@@ -16,13 +16,13 @@
 #include <map>
 #include <set>
 #include <string>
-#include <thread>
 
 #include <nlohmann/json.hpp>
 
 #include "crawler/persist/crawl_checkpoint.h"
 #include "crawler/pipeline/crawler.h"
 #include "tests/support/faulty_file_system.h"
+#include "tests/support/stopped_crawl.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/test_web.h"
 #include "tests/support/test_web_config.h"
@@ -114,12 +114,10 @@ TEST_P(PowerLossTest, AResumeRecordsEveryPageTheServerAnswered) {
   {
     testing::FaultyFileSystem disk;
     disk.track_unsynced_data();
-    Crawler crawler(s);
-    nlohmann::json report;
-    std::thread run([&] { report = crawler.run(); });
-    const bool crawling = web_->wait_for_page_requests(GetParam(), std::chrono::seconds(30));
-    disk.power_loss();  // nothing more reaches the disk; the crawl stops on its own errors
-    run.join();
+    bool crawling = false;
+    // Nothing more reaches the disk; the crawl stops on its own errors.
+    nlohmann::json report = testing::crawl_acting_at(
+        s, *web_, GetParam(), [&](Crawler&) { disk.power_loss(); }, &crawling);
     ASSERT_TRUE(crawling);
     EXPECT_EQ(report["crawl"]["stopped_by"], "error") << report.dump();
     disk.reboot();
@@ -175,12 +173,10 @@ TEST_F(DurableCrawlTest, AKilledCrawlResumesWithoutFetchingARecordedPageAgain) {
   const CrawlerSettings s = settings_without_commits();
   {
     testing::FaultyFileSystem disk;  // no unsynced data followed: what was written stays
-    Crawler crawler(s);
-    nlohmann::json report;
-    std::thread run([&] { report = crawler.run(); });
-    const bool crawling = web_->wait_for_page_requests(60, std::chrono::seconds(30));
-    disk.power_loss();  // the kill: nothing more reaches the disk
-    run.join();
+    bool crawling = false;
+    // The kill: nothing more reaches the disk.
+    nlohmann::json report = testing::crawl_acting_at(
+        s, *web_, 60, [&](Crawler&) { disk.power_loss(); }, &crawling);
     ASSERT_TRUE(crawling);
     EXPECT_EQ(report["crawl"]["stopped_by"], "error") << report.dump();
   }
@@ -207,12 +203,9 @@ TEST_F(DurableCrawlTest, APowerLossRefetchesPagesMarkedDoneWhoseOutputsWereLost)
     testing::FaultyFileSystem disk;
     disk.track_unsynced_data();
     disk.written_back("/journal-");
-    Crawler crawler(s);
-    nlohmann::json report;
-    std::thread run([&] { report = crawler.run(); });
-    const bool crawling = web_->wait_for_page_requests(60, std::chrono::seconds(30));
-    disk.power_loss();
-    run.join();
+    bool crawling = false;
+    testing::crawl_acting_at(
+        s, *web_, 60, [&](Crawler&) { disk.power_loss(); }, &crawling);
     ASSERT_TRUE(crawling);
     disk.reboot();
   }

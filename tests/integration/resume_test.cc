@@ -123,33 +123,34 @@ class ResumeTest : public ::testing::Test {
     return nlohmann::json::parse(in);
   }
 
-  // Waits for the server to have received `pages` page requests, or for the child to exit
-  // first. The wait is on the server's request events; it wakes every 100 ms only to notice a
-  // child that finished its crawl before the kill point.
-  bool wait_for_page_requests(const TestWeb& web, uint64_t pages) {
+  // Sends `sig` to the crawl once the server has received `pages` page requests, while it holds
+  // the responses from that request on; then answers them again and waits for the crawl's exit
+  // (its status in `status`). The hold is set before the wait, so the crawl cannot end first
+  // however late this thread runs (a wait for that many requests followed by a kill could wake
+  // after the crawl's end). False, with nothing sent, if the crawl finished before that request.
+  bool signal_in_flight(TestWeb& web, uint64_t pages, int sig, int* status = nullptr) {
+    web.hold_responses_from_page_request(pages);
+    if (!wait_for_hold(web)) {
+      web.release_responses();
+      return false;
+    }
+    kill(child_, sig);
+    web.release_responses();  // a stopping crawl's transfers end (a killed one's are gone)
+    const int exit_status = wait_child();
+    if (status != nullptr) *status = exit_status;
+    return true;
+  }
+
+  // Waits until that hold has begun, or for the child to exit first. The wait is on the server's
+  // request events; it wakes every 100 ms only to notice a child that finished its crawl.
+  bool wait_for_hold(const TestWeb& web) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
     while (std::chrono::steady_clock::now() < deadline) {
-      if (web.wait_for_page_requests(pages, std::chrono::milliseconds(100))) return true;
+      if (web.wait_for_hold(std::chrono::milliseconds(100))) return true;
       if (child_exited()) return false;
     }
     ADD_FAILURE() << "the crawl made no progress for 30 s";
     return false;
-  }
-
-  // Waits for the server to have received `pages` page requests, then kills the crawl with
-  // SIGKILL while a response is held; false if the crawl finished first.
-  bool kill_in_flight(TestWeb& web, uint64_t pages) {
-    if (!wait_for_page_requests(web, pages)) return false;
-    web.hold_responses();
-    if (!web.wait_for_in_flight(1, std::chrono::seconds(10))) {
-      web.release_responses();
-      if (child_exited()) return false;
-      ADD_FAILURE() << "no request in flight to kill";
-      return false;
-    }
-    kill_child(SIGKILL);
-    web.release_responses();
-    return true;
   }
 
   // The crawler's transfers in flight at a kill, as its journal shows them: dispatched by the
@@ -246,7 +247,7 @@ TEST_F(ResumeTest, KilledAtRandomMomentsFetchesTheGroundTruthOnce) {
     const uint64_t first_generation = next_generation(checkpoint_dir());
     start(round == 0 ? std::vector<std::string>{} : std::vector<std::string>{"--resume"});
     target = web.summary().page_requests + step(rng);
-    if (!kill_in_flight(web, target)) break;  // done before the kill point
+    if (!signal_in_flight(web, target, SIGKILL)) break;  // done before the kill point
     in_flight_at_kills += in_flight_at_kill(first_generation, in_flight_by_url);
     if (++kills == 1) after_first_kill = inspect_after_kill();
   }
@@ -327,7 +328,7 @@ TEST_F(ResumeTest, KilledWithWarcOnEveryRecordedPageHasItsResponseRecord) {
   for (uint64_t target : {20, 60}) {
     const uint64_t first_generation = next_generation(checkpoint_dir());
     start(kills == 0 ? std::vector<std::string>{} : std::vector<std::string>{"--resume"});
-    if (!kill_in_flight(web, target)) break;
+    if (!signal_in_flight(web, target, SIGKILL)) break;
     in_flight_at_kill(first_generation, in_flight_by_url);
     ++kills;
   }
@@ -371,8 +372,8 @@ TEST_F(ResumeTest, SigtermTakesAFinalCheckpointAndResumeFinishes) {
   web.start();
   write_config(web);
   start({});
-  ASSERT_TRUE(wait_for_page_requests(web, 30));
-  const int status = kill_child(SIGTERM);
+  int status = 0;
+  ASSERT_TRUE(signal_in_flight(web, 30, SIGTERM, &status));
   ASSERT_TRUE(WIFEXITED(status)) << last_log();
   EXPECT_EQ(WEXITSTATUS(status), 0) << last_log();
   const nlohmann::json stopped = report();
@@ -396,8 +397,7 @@ TEST_F(ResumeTest, ChangedCanonicalizationIsRefusedNamingTheField) {
   web.start();
   write_config(web);
   start({});
-  ASSERT_TRUE(wait_for_page_requests(web, 10));
-  kill_child(SIGTERM);
+  ASSERT_TRUE(signal_in_flight(web, 10, SIGTERM));
   write_config(web, {{"canonicalization", {{"sort_query", true}}}});
   EXPECT_NE(run({"--resume"}), 0);
   const std::string log = last_log();
@@ -410,8 +410,7 @@ TEST_F(ResumeTest, CorruptedNewestGenerationFallsBackToThePreviousOne) {
   web.start();
   write_config(web);
   start({});
-  ASSERT_TRUE(wait_for_page_requests(web, 60));  // past a few page-count generations
-  kill_child(SIGTERM);
+  ASSERT_TRUE(signal_in_flight(web, 60, SIGTERM));  // past a few page-count generations
   std::string current;
   std::getline(std::ifstream(checkpoint_dir() / "CURRENT"), current);
   {
@@ -441,8 +440,7 @@ TEST_F(ResumeTest, AuditCountsRealFalsePositivesAcrossResumes) {
   // Exact mode off: it would rescue every false positive from the URL records (crawl_records_test).
   write_config(web, {{"seen_filter", {{"target_fpr", 0.3}, {"exact", false}}}, {"audit", true}});
   start({});
-  ASSERT_TRUE(wait_for_page_requests(web, 20));
-  kill_child(SIGTERM);
+  ASSERT_TRUE(signal_in_flight(web, 20, SIGTERM));
   const uint64_t before = report()["audit"]["false_positives"].get<uint64_t>();
   ASSERT_EQ(run({"--resume"}), 0) << last_log();
   const nlohmann::json r = report();

@@ -132,16 +132,17 @@ TEST_F(CrawlRecordsTest, KilledThenResumedTheRecordsMatchPagesJsonl) {
   for (const uint64_t at : {25, 70, 120}) {
     std::vector<std::string> args = crawl;
     if (kills > 0) args.emplace_back("--resume");
+    // Held from the at-th page request on, so the crawl cannot end before the kill however late
+    // this thread runs.
+    web_->hold_responses_from_page_request(at);
     const pid_t child = testing::spawn_to_files(args, (dir_ / "stdout").string(), (dir_ / "stderr").string());
     ASSERT_GT(child, 0);
-    if (!web_->wait_for_page_requests(at, std::chrono::seconds(60))) {
-      ADD_FAILURE() << "the crawl did not reach " << at << " pages";
-      kill(child, SIGKILL);
-      testing::wait_exit_code(child);
-      return;
-    }
+    const bool reached = web_->wait_for_hold(std::chrono::seconds(60)).has_value();
     kill(child, SIGKILL);
-    ASSERT_EQ(testing::wait_exit_code(child), 128 + SIGKILL);
+    web_->release_responses();
+    const int exit_code = testing::wait_exit_code(child);
+    ASSERT_TRUE(reached) << "the crawl did not reach " << at << " pages";
+    ASSERT_EQ(exit_code, 128 + SIGKILL);
     ++kills;
   }
   std::vector<std::string> args = crawl;

@@ -18,7 +18,6 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -120,16 +119,12 @@ TEST_F(StoreFaultCrawlTest, AStoreWriteFailingWhileLinksArePushedStopsTheCrawlAn
 TEST_F(StoreFaultCrawlTest, AStoreReadFailingAtARefillStopsTheCrawlAndAResumeEndsIt) {
   start_web();
   const CrawlerSettings s = settings(20);
-  nlohmann::json first;
-  {
-    Crawler crawler(s);
-    std::thread run([&] { first = crawler.run(); });
-    // Once generations have flushed URLs into table files, reading them fails.
-    const bool fetching = web_->wait_for_page_requests(40, std::chrono::seconds(60));
-    faults_->fail(Op::kRead, "frontier-live/", 1, EIO, /*every_later=*/true);
-    run.join();
-    EXPECT_TRUE(fetching);
-  }
+  bool fetching = false;
+  // Once generations have flushed URLs into table files, reading them fails.
+  const nlohmann::json first = testing::crawl_acting_at(
+      s, *web_, 40, [&](Crawler&) { faults_->fail(Op::kRead, "frontier-live/", 1, EIO, /*every_later=*/true); },
+      &fetching);
+  EXPECT_TRUE(fetching);
   expect_stopped_by_the_store(first, (checkpoints() / "frontier-live").string());
   faults_->clear();
   expect_a_resume_completes(s);
@@ -151,15 +146,11 @@ TEST_F(StoreFaultCrawlTest, AFailedStoreCopyOfAGenerationStopsTheCrawlAndAResume
 TEST_F(StoreFaultCrawlTest, TheStoreFailingAtAMidCrawlCheckpointCutStopsTheCrawlAndAResumeEndsIt) {
   start_web();
   const CrawlerSettings s = settings(20);
-  nlohmann::json first;
-  {
-    Crawler crawler(s);
-    std::thread run([&] { first = crawler.run(); });
-    const bool fetching = web_->wait_for_page_requests(30, std::chrono::seconds(60));
-    faults_->fail(Op::kCreate, "frontier-live/", 1, ENOSPC, /*every_later=*/true);
-    run.join();
-    EXPECT_TRUE(fetching);
-  }
+  bool fetching = false;
+  const nlohmann::json first = testing::crawl_acting_at(
+      s, *web_, 30, [&](Crawler&) { faults_->fail(Op::kCreate, "frontier-live/", 1, ENOSPC, /*every_later=*/true); },
+      &fetching);
+  EXPECT_TRUE(fetching);
   ASSERT_GT(faults_->failures(), 0) << "no cut after the fault was set: the test proves nothing";
   expect_stopped_by_the_store(first, (checkpoints() / "frontier-live").string());
   EXPECT_GT(first["checkpoint"]["failed"].get<uint64_t>(), 0u) << first["checkpoint"].dump();
