@@ -7,9 +7,10 @@
 //
 // The compact layers use it for shards too small for a fuse filter (compact_math.h, ShardPlan):
 // a fuse filter's size factor grows below ~2^13 keys, a sorted filter's bits do not, and it is
-// built with no scratch beyond its keys (sorted in place) and itself, so a small filter's rebuild
-// can stay within its memory share. Lookups cost three dependent reads instead of four parallel
-// ones, so large shards stay fuse filters.
+// built with little scratch beyond its keys and itself (sorted in place, or streamed with a byte
+// per key more: build_streamed), so a small filter's rebuild can stay within its memory share.
+// Lookups cost three dependent reads instead of four parallel ones, so large shards stay fuse
+// filters.
 // Build never fails on its input below 2^31 distinct keys: duplicates are removed, an empty set is
 // fine. A key that was added is always found. Serialized form: docs/seenfilter.md, "Sorted filter
 // file"; decode() verifies every field and the checksum.
