@@ -131,13 +131,14 @@ class CompactLayers {
   enum class Probe : uint8_t { kNew, kSeen, kNoRoom };
 
   using Shards = std::vector<FilterSnapshot::Shard>;
-  // A shard as lookups read it: a fuse shard's cells and parameters held in the entry itself (a
-  // probe of the big level and of every run is one dependent load shorter per filter), a sorted
-  // shard through its filter. Refreshed from shards_ and runs_ whenever they change, under
-  // view_mu_. The entry owns its filter, so its pointers never outlive the cells they name.
+  // A shard as lookups read it: the filter's arrays and parameters held in the entry itself, a
+  // FuseFilter::Lookup or a SortedFilter::Lookup (a probe of the big level and of every run is
+  // then one dependent load shorter per filter than through the StaticFilter). Refreshed from
+  // shards_ and runs_ whenever they change, under view_mu_. The entry owns its filter, so its
+  // pointers never outlive the arrays they name.
   struct ShardLookup {
-    // One kind or the other (the entry's size counts: a level's table is read at random); a
-    // SortedFilter::Lookup of no keys when there is no filter.
+    // One kind or the other, not both (a level's table is read at random: its entries' size
+    // counts); a SortedFilter::Lookup of no keys when there is no filter.
     std::variant<SortedFilter::Lookup, FuseFilter::Lookup> probe;
     std::shared_ptr<const StaticFilter> filter;  // null: no keys
     uint32_t rotation = 0;

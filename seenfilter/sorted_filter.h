@@ -55,9 +55,10 @@ class SortedFilter {
   // their top bits' bucket (streamed_buckets(count) of them, in `buckets`), the next puts each
   // in its bucket's place in `keys`, and each bucket (4-8 hashes) is then sorted on its own. From
   // a source other than `keys` that is faster than sorting in place (American-flag passes carry
-  // each hash to its bucket through a chain of dependent swaps), for `buckets` as the only scratch
-  // beyond the keys: a byte per key. nullopt when `source` fails or does not stream `count`
-  // hashes; throws as build() does, and std::invalid_argument for a count over 2^32 - 1.
+  // each hash to its bucket through a chain of dependent swaps), for `buckets` as the only
+  // scratch beyond the keys and the source's own: a byte per key. nullopt when `source` fails or
+  // does not stream `count` hashes; throws as build() does, and std::invalid_argument for a count
+  // over 2^32 - 1.
   static std::optional<SortedFilter> build_streamed(uint64_t count, uint32_t fingerprint_bits, const HashSource& source,
                                                     std::vector<uint64_t>& keys, std::vector<uint32_t>& buckets);
   static uint64_t streamed_buckets(uint64_t count);  // at most count / 4
