@@ -234,14 +234,14 @@ bool CompactLayers::runs_contain(uint64_t h) const {
   return std::ranges::any_of(run_lookups_, [h](const LevelLookup& run) { return run.contains(h, run.token_of(h)); });
 }
 
-bool CompactLayers::runs_contain(uint64_t h, const uint64_t* tokens) const {
+bool CompactLayers::runs_contain(uint64_t h, const RunTokens& tokens) const {
   for (size_t r = 0; r < run_lookups_.size(); ++r) {
     if (run_lookups_[r].contains(h, tokens[r])) return true;
   }
   return false;
 }
 
-void CompactLayers::prefetch_runs(uint64_t h, uint64_t* tokens) const {
+void CompactLayers::prefetch_runs(uint64_t h, RunTokens& tokens) const {
   for (size_t r = 0; r < run_lookups_.size(); ++r) tokens[r] = run_lookups_[r].prefetch(h);
 }
 
@@ -260,9 +260,9 @@ struct CompactLayers::Window {
   std::array<bool, kWindow> found{};           // by the first tier
   std::array<uint32_t, kWindow> unresolved{};  // offsets the first tier did not find
   size_t left = 0;
-  std::vector<uint64_t> run_tokens;  // per unresolved key, one per run
-  size_t runs = 0;
-  const uint64_t* tokens_of(size_t k) const { return run_tokens.data() + k * runs; }
+  // Per unresolved key, by its place in `unresolved`. Not zeroed (4 KB, a single insert's window
+  // too): prefetch_runs() writes a key's tokens before anything reads them.
+  std::array<RunTokens, kWindow> run_tokens;  // NOLINT(cppcoreguidelines-pro-type-member-init)
 };
 
 void CompactLayers::probe_first_tier(std::span<const KeyHash> keys, Window& w, bool for_insert) const {
@@ -275,9 +275,7 @@ void CompactLayers::probe_first_tier(std::span<const KeyHash> keys, Window& w, b
     w.found[i] = first_tier_contains(keys[i], w.log_hashes[i], w.big_tokens[i]);
     if (!w.found[i]) w.unresolved[w.left++] = static_cast<uint32_t>(i);
   }
-  w.runs = run_lookups_.size();
-  w.run_tokens.resize(w.left * w.runs);
-  for (size_t k = 0; k < w.left; ++k) prefetch_runs(w.log_hashes[w.unresolved[k]], w.run_tokens.data() + k * w.runs);
+  for (size_t k = 0; k < w.left; ++k) prefetch_runs(w.log_hashes[w.unresolved[k]], w.run_tokens[k]);
 }
 
 void CompactLayers::contains_batch(std::span<const KeyHash> hashes, std::span<bool> found) const {
@@ -288,7 +286,7 @@ void CompactLayers::contains_batch(std::span<const KeyHash> hashes, std::span<bo
     probe_first_tier(hashes.subspan(start, n), w, false);
     for (size_t i = 0; i < n; ++i) found[start + i] = w.found[i];
     for (size_t k = 0; k < w.left; ++k) {
-      found[start + w.unresolved[k]] = runs_contain(w.log_hashes[w.unresolved[k]], w.tokens_of(k));
+      found[start + w.unresolved[k]] = runs_contain(w.log_hashes[w.unresolved[k]], w.run_tokens[k]);
     }
   }
 }
@@ -299,7 +297,7 @@ void CompactLayers::contains_batch(std::span<const KeyHash> hashes, std::span<bo
 // the runs cannot change either, so testing the first two before taking the stripe (the first
 // tier) is the same as testing them under it.
 template <CompactLayers::Writers kWriters>
-CompactLayers::Probe CompactLayers::insert_locked(const KeyHash& hash, uint64_t h, const uint64_t* run_tokens,
+CompactLayers::Probe CompactLayers::insert_locked(const KeyHash& hash, uint64_t h, const RunTokens& run_tokens,
                                                   std::vector<uint64_t>& fresh) {
   Active& active = *active_;
   const LayerGeometry& g = active.bits->geometry();
@@ -343,7 +341,7 @@ void CompactLayers::insert_batch(std::span<const KeyHash> hashes, std::span<Inse
       for (size_t k = 0; k < w.left; ++k) {
         const size_t i = start + w.unresolved[k];
         const uint64_t h = w.log_hashes[w.unresolved[k]];
-        const uint64_t* tokens = w.tokens_of(k);
+        const RunTokens& tokens = w.run_tokens[k];
         const Probe p = writers == Writers::kOne ? insert_locked<Writers::kOne>(hashes[i], h, tokens, fresh)
                                                  : insert_locked<Writers::kMany>(hashes[i], h, tokens, fresh);
         if (p == Probe::kNoRoom) {

@@ -23,6 +23,7 @@
 // measurements: docs/seenfilter.md.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -163,9 +164,12 @@ class CompactLayers {
   bool first_tier_contains(const KeyHash& hash, uint64_t log_hash, uint64_t big_token) const;
   uint64_t prefetch_first_tier(const KeyHash& hash, uint64_t log_hash, bool for_insert) const;  // the big token
   bool runs_contain(uint64_t log_hash) const;
-  // With the tokens prefetch_runs() wrote for the key, one per run.
-  bool runs_contain(uint64_t log_hash, const uint64_t* tokens) const;
-  void prefetch_runs(uint64_t log_hash, uint64_t* tokens) const;
+  // A key's tokens, one per run: a filter never holds more than kMaxRuns runs (its constructor
+  // refuses a snapshot of more, and a seal merges rather than add a run past max_runs).
+  using RunTokens = std::array<uint64_t, kMaxRuns>;
+  // With the tokens prefetch_runs() wrote for the key.
+  bool runs_contain(uint64_t log_hash, const RunTokens& tokens) const;
+  void prefetch_runs(uint64_t log_hash, RunTokens& tokens) const;
   bool contains_locked(const KeyHash& hash, uint64_t log_hash) const;
   struct Window;  // one window's first-tier answers (compact_layers.cc)
   // Hashes `keys` (at most one window), tests their first tier with its prefetches, and prefetches
@@ -174,7 +178,8 @@ class CompactLayers {
   // Inserts a key the first tier did not find (the frozen layer and the big level cannot change
   // while the view is held, so only the active layer is tested again, under the key's stripe).
   template <Writers kWriters>
-  Probe insert_locked(const KeyHash& hash, uint64_t log_hash, const uint64_t* run_tokens, std::vector<uint64_t>& fresh);
+  Probe insert_locked(const KeyHash& hash, uint64_t log_hash, const RunTokens& run_tokens,
+                      std::vector<uint64_t>& fresh);
   // Keys of an active layer made when the filter holds `keys`: max(min(initial_capacity,
   // kMinActiveKeys), a·keys), the first layer included (compact_math.h, kMinActiveKeys).
   uint64_t active_capacity(uint64_t keys) const;
