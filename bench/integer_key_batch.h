@@ -2,9 +2,11 @@
 // string_views into a reused buffer (so allocation never shows in the timings).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <numeric>
 #include <span>
 #include <string_view>
 
@@ -22,6 +24,24 @@ struct IntegerKeyBatch {
     }
     return {views.data(), count};
   }
+  // Keys (first + i)·stride mod modulus for i < count: with stride coprime to modulus, a walk over
+  // distinct keys spread evenly over [0, modulus) (spread_stride). (first + count)·modulus must
+  // stay below 2^64 (4M keys over up to 10^12).
+  std::span<const std::string_view> fill_spread(uint64_t first, size_t count, uint64_t stride, uint64_t modulus) {
+    for (size_t i = 0; i < count; ++i) {
+      storage[i] = (first + i) * stride % modulus;
+      views[i] = std::string_view(reinterpret_cast<const char*>(&storage[i]), sizeof(uint64_t));
+    }
+    return {views.data(), count};
+  }
 };
+
+// A stride coprime to `modulus` near its golden-ratio fraction, so that fill_spread's keys step
+// over the whole range and never repeat within it.
+inline uint64_t spread_stride(uint64_t modulus) {
+  uint64_t stride = std::max<uint64_t>(static_cast<uint64_t>(static_cast<double>(modulus) * 0.6180339887), 1);
+  while (std::gcd(stride, modulus) != 1) ++stride;
+  return stride;
+}
 
 }  // namespace bloomcrawl::bench
