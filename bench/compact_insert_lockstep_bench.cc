@@ -10,13 +10,18 @@
 // and merges, I/O calls included: CompactLayers::Job::cpu_seconds), all jobs finished. Keys as in
 // compact_growth_bench (8-byte integers, batches of 32, one writer), so the two benches agree on
 // the work. Prints one markdown row: ns per insert of each and their ratio, and how the compact
-// filter's splits between its inserting thread and its jobs.
+// filter's splits between its inserting thread and its jobs. Then lookups of the two grown
+// filters, alternated the same way: kLookupRounds rounds of kLookups hits spread over all END keys
+// (fill_spread, as compact_growth_bench's) and as many misses, each filter's thread CPU per
+// lookup, medians and their ratio (issue 30's lookup target); a present key not found fails it.
 #include <ctime>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <vector>
 
 #include "bench/integer_key_batch.h"
 #include "seenfilter/checkpoint_format.h"
@@ -27,7 +32,9 @@ namespace {
 
 using namespace bloomcrawl;
 
-constexpr uint64_t kChunk = 4096;  // keys per turn: two clock reads per turn cost < 0.1 ns per key
+constexpr uint64_t kChunk = 4096;         // keys per turn: two clock reads per turn cost < 0.1 ns per key
+constexpr uint64_t kLookups = 1'000'000;  // per round and kind
+constexpr int kLookupRounds = 7;
 
 double thread_cpu_seconds() {
   timespec ts{};
@@ -45,6 +52,28 @@ double insert_range(SeenFilter& filter, uint64_t first, uint64_t last) {
     filter.insert_batch(keys, std::span(outcomes.data(), keys.size()), SeenFilter::Writers::kOne);
   }
   return thread_cpu_seconds() - cpu;
+}
+
+// Looks up `count` keys from the `first`-th of the walk spread over [0, modulus) (hits) or, with
+// modulus 0, the keys from `first` on (misses, when first >= END). Returns the thread CPU seconds
+// and adds the keys found to `found_count`.
+double lookup_range(const SeenFilter& filter, uint64_t first, uint64_t count, uint64_t modulus, uint64_t& found_count) {
+  bench::IntegerKeyBatch batch;
+  std::array<bool, bench::kBatch> found{};
+  const uint64_t stride = modulus == 0 ? 0 : bench::spread_stride(modulus);
+  const double cpu = thread_cpu_seconds();
+  for (uint64_t at = first; at < first + count; at += bench::kBatch) {
+    const auto n = static_cast<size_t>(std::min<uint64_t>(bench::kBatch, first + count - at));
+    const auto keys = modulus == 0 ? batch.fill(at, n) : batch.fill_spread(at, n, stride, modulus);
+    filter.contains_batch(keys, std::span(found.data(), n));
+    for (size_t i = 0; i < n; ++i) found_count += found[i] ? 1 : 0;
+  }
+  return thread_cpu_seconds() - cpu;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
 }
 
 }  // namespace
@@ -80,6 +109,7 @@ int main(int argc, char** argv) {
   double jobs_cpu = 0;
   for (const seenfilter::CompactLayers::Job& job : compact.compact_layers()->jobs()) jobs_cpu += job.cpu_seconds;
   const auto per_key = [end](double seconds) { return seconds * 1e9 / static_cast<double>(end); };
+  const auto per_lookup = [](double seconds, uint64_t n) { return seconds * 1e9 / static_cast<double>(n); };
   const double compact_ns = per_key(compact_thread_cpu + jobs_cpu);
   std::printf(
       "| %llu -> %llu | layered %.1f ns | compact %.1f ns (inserting thread %.1f, jobs %.1f) | %.2fx | %.2f / %.2f "
@@ -87,6 +117,34 @@ int main(int argc, char** argv) {
       static_cast<unsigned long long>(start), static_cast<unsigned long long>(end), per_key(layered_cpu), compact_ns,
       per_key(compact_thread_cpu), per_key(jobs_cpu), compact_ns / per_key(layered_cpu),
       layered.stats(false).bits_per_key, compact.stats(false).bits_per_key);
+
+  // Lookups, alternated round by round; each round its own hits (the next stretch of the spread
+  // walk) and misses (keys past END).
+  std::array<std::vector<double>, 2> hit_ns;
+  std::array<std::vector<double>, 2> miss_ns;
+  const std::array<const SeenFilter*, 2> filters = {&layered, &compact};
+  const uint64_t hits = std::min(end, kLookups);
+  uint64_t false_negatives = 0;
+  for (int round = 0; round < kLookupRounds; ++round) {
+    for (int turn = 0; turn < 2; ++turn) {
+      const int f = round % 2 == 0 ? turn : 1 - turn;
+      uint64_t found = 0;
+      hit_ns[f].push_back(per_lookup(lookup_range(*filters[f], hits * round % end, hits, end, found), hits));
+      false_negatives += hits - found;
+      uint64_t false_positives = 0;
+      miss_ns[f].push_back(
+          per_lookup(lookup_range(*filters[f], end + kLookups * round, kLookups, 0, false_positives), kLookups));
+    }
+  }
+  std::printf(
+      "| lookups, medians of %d rounds | hits layered %.1f ns, compact %.1f (%.2fx) | misses layered %.1f ns, "
+      "compact %.1f (%.2fx) |\n",
+      kLookupRounds, median(hit_ns[0]), median(hit_ns[1]), median(hit_ns[1]) / median(hit_ns[0]), median(miss_ns[0]),
+      median(miss_ns[1]), median(miss_ns[1]) / median(miss_ns[0]));
   std::filesystem::remove_all(dir);
+  if (false_negatives != 0) {
+    std::fprintf(stderr, "%llu present keys not found\n", static_cast<unsigned long long>(false_negatives));
+    return 1;
+  }
   return 0;
 }
