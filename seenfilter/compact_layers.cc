@@ -214,11 +214,14 @@ void CompactLayers::report(std::string_view step) const {
   if (progress) progress(step);
 }
 
+// The big level first: it holds most present keys (at least three quarters), and a key it finds
+// needs neither Bloom layer's line. Tested last, every hit waited for the active layer's line
+// too: at 10M keys in lockstep, hits took 1.29-1.37x the layered filter's time, 0.94-0.99x now.
 bool CompactLayers::first_tier_contains(const KeyHash& hash, uint64_t h, uint64_t big_token) const {
+  if (big_lookup_.contains(h, big_token)) return true;
   const LayerBits& active = *active_->bits;
   if (active.test(block_probe(hash, active.geometry()))) return true;
-  if (frozen_ && frozen_->test(block_probe(hash, frozen_->geometry()))) return true;
-  return big_lookup_.contains(h, big_token);
+  return frozen_ && frozen_->test(block_probe(hash, frozen_->geometry()));
 }
 
 uint64_t CompactLayers::prefetch_first_tier(const KeyHash& hash, uint64_t h, bool for_insert) const {

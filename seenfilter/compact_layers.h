@@ -159,7 +159,7 @@ class CompactLayers {
   static LevelLookup lookup_of(const Shards& shards);
   void refresh_lookups_locked();  // all of them, or none when it throws
   // A window of keys is probed in two tiers, each prefetched for the whole window before it is
-  // tested: first the Bloom layers and the big level, where most present keys are; then the runs,
+  // tested: first the big level, where most present keys are, and the Bloom layers; then the runs,
   // only for the keys the first tier did not find (every absent key, few present ones).
   bool first_tier_contains(const KeyHash& hash, uint64_t log_hash, uint64_t big_token) const;
   uint64_t prefetch_first_tier(const KeyHash& hash, uint64_t log_hash, bool for_insert) const;  // the big token
