@@ -40,25 +40,17 @@ double cpu_seconds() {
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
+// Keys [first, first + count), or with spread_over the first `count` keys of the walk spread evenly
+// over [0, spread_over) (IntegerKeyBatch::fill_spread): hits among the first keys inserted would
+// sit in the layered filter's oldest layers, which it tests last.
 template <typename PerBatch>
-double ns_per_key(uint64_t first, uint64_t count, PerBatch&& per_batch) {
+double ns_per_key(uint64_t first, uint64_t count, PerBatch&& per_batch, uint64_t spread_over = 0) {
   bench::IntegerKeyBatch batch;
+  const uint64_t stride = spread_over == 0 ? 0 : bench::spread_stride(spread_over);
   const double start = cpu_seconds();
   for (uint64_t at = 0; at < count; at += kBatch) {
-    per_batch(batch.fill(first + at, static_cast<size_t>(std::min<uint64_t>(kBatch, count - at))));
-  }
-  return (cpu_seconds() - start) * 1e9 / static_cast<double>(count);
-}
-
-// As ns_per_key over `count` of the `keys` present keys, spread evenly over all of them: the first
-// ones inserted sit in the layered filter's oldest layers, which it tests last.
-template <typename PerBatch>
-double ns_per_hit(uint64_t keys, uint64_t count, PerBatch&& per_batch) {
-  bench::IntegerKeyBatch batch;
-  const uint64_t stride = bench::spread_stride(keys);
-  const double start = cpu_seconds();
-  for (uint64_t at = 0; at < count; at += kBatch) {
-    per_batch(batch.fill_spread(at, static_cast<size_t>(std::min<uint64_t>(kBatch, count - at)), stride, keys));
+    const auto n = static_cast<size_t>(std::min<uint64_t>(kBatch, count - at));
+    per_batch(spread_over == 0 ? batch.fill(first + at, n) : batch.fill_spread(at, n, stride, spread_over));
   }
   return (cpu_seconds() - start) * 1e9 / static_cast<double>(count);
 }
@@ -107,11 +99,13 @@ int main(int argc, char** argv) {
   // Batch lookups: present keys (every one must be found), then absent ones (the FPR probes).
   std::array<bool, kBatch> found{};
   uint64_t layered_missing = 0;
-  const double layered_hit =
-      ns_per_hit(keys, std::min<uint64_t>(keys, 4000000), [&](std::span<const std::string_view> b) {
+  const double layered_hit = ns_per_key(
+      0, std::min<uint64_t>(keys, 4000000),
+      [&](std::span<const std::string_view> b) {
         layered.contains_batch(b, std::span(found.data(), b.size()));
         for (size_t i = 0; i < b.size(); ++i) layered_missing += found[i] ? 0 : 1;
-      });
+      },
+      keys);
   uint64_t fuse_missing = 0;
   auto fuse_batch = [&](std::span<const std::string_view> b, uint64_t& counter, bool count_found) {
     std::array<uint64_t, kBatch> h{};
@@ -121,8 +115,9 @@ int main(int argc, char** argv) {
     }
     for (size_t i = 0; i < b.size(); ++i) counter += fuse.contains(h[i]) == count_found ? 1 : 0;
   };
-  const double fuse_hit = ns_per_hit(keys, std::min<uint64_t>(keys, 4000000),
-                                     [&](std::span<const std::string_view> b) { fuse_batch(b, fuse_missing, false); });
+  const double fuse_hit = ns_per_key(
+      0, std::min<uint64_t>(keys, 4000000),
+      [&](std::span<const std::string_view> b) { fuse_batch(b, fuse_missing, false); }, keys);
   uint64_t layered_fp = 0;
   const double layered_miss = ns_per_key(keys, probes, [&](std::span<const std::string_view> b) {
     layered.contains_batch(b, std::span(found.data(), b.size()));

@@ -22,7 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <utility>
+#include <memory>
 #include <vector>
 
 #include "bench/integer_key_batch.h"
@@ -65,19 +65,19 @@ double insert_range(SeenFilter& filter, uint64_t first, uint64_t last, std::vect
 template <typename Check>
 double lookup_range(const SeenFilter& filter, uint64_t first, uint64_t count, uint64_t modulus, Check&& check) {
   bench::IntegerKeyBatch batch;
-  std::array<bool, bench::kBatch> found{};
-  std::vector<std::pair<uint64_t, bool>> answers;
-  answers.reserve(count);
+  // One answer per key, written by contains_batch itself; the keys are recomputed for the checks.
+  const auto found = std::make_unique<bool[]>(count);
   const uint64_t stride = modulus == 0 ? 0 : bench::spread_stride(modulus);
   const double cpu = thread_cpu_seconds();
   for (uint64_t at = first; at < first + count; at += bench::kBatch) {
     const auto n = static_cast<size_t>(std::min<uint64_t>(bench::kBatch, first + count - at));
     const auto keys = modulus == 0 ? batch.fill(at, n) : batch.fill_spread(at, n, stride, modulus);
-    filter.contains_batch(keys, std::span(found.data(), n));
-    for (size_t i = 0; i < n; ++i) answers.emplace_back(batch.storage[i], found[i]);
+    filter.contains_batch(keys, std::span(found.get() + (at - first), n));
   }
   const double seconds = thread_cpu_seconds() - cpu;
-  for (const auto& [key, was_found] : answers) check(key, was_found);
+  for (uint64_t at = first; at < first + count; ++at) {
+    check(modulus == 0 ? at : bench::IntegerKeyBatch::spread_key(at, stride, modulus), found[at - first]);
+  }
   return seconds;
 }
 

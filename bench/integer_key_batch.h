@@ -24,12 +24,14 @@ struct IntegerKeyBatch {
     }
     return {views.data(), count};
   }
+  // The index-th key of fill_spread's walk.
+  static uint64_t spread_key(uint64_t index, uint64_t stride, uint64_t modulus) { return index * stride % modulus; }
   // Keys (first + i)·stride mod modulus for i < count: with stride coprime to modulus, a walk over
   // distinct keys spread evenly over [0, modulus) (spread_stride). (first + count)·modulus must
   // stay below 2^64 (4M keys over up to 10^12).
   std::span<const std::string_view> fill_spread(uint64_t first, size_t count, uint64_t stride, uint64_t modulus) {
     for (size_t i = 0; i < count; ++i) {
-      storage[i] = (first + i) * stride % modulus;
+      storage[i] = spread_key(first + i, stride, modulus);
       views[i] = std::string_view(reinterpret_cast<const char*>(&storage[i]), sizeof(uint64_t));
     }
     return {views.data(), count};
