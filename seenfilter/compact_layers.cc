@@ -77,8 +77,8 @@ bool valid_shard_count(size_t n) { return std::has_single_bit(n) && n <= (size_t
 uint64_t compact_bytes_for(uint64_t keys, uint32_t fingerprint_bits) {
   const ShardPlan plan = big_shard_plan(keys, fingerprint_bits);
   const uint64_t shard_keys = std::max<uint64_t>(keys >> plan.bits, 1);
-  const double bits_per_key =
-      plan.sorted ? sorted_bits_per_key(fingerprint_bits) : fuse_cells_per_key(shard_keys) * fingerprint_bits;
+  const double bits_per_key = plan.sorted ? sorted_bits_per_key(fingerprint_bits)
+                                          : fuse_cells_per_key(shard_keys, big_level_arity(keys)) * fingerprint_bits;
   return static_cast<uint64_t>(std::ceil(static_cast<double>(keys) * bits_per_key / 8.0));
 }
 
@@ -626,8 +626,8 @@ void CompactLayers::merge(uint64_t upto_keys, ShardPlan plan) {
     std::optional<ShardKeyFiles> kept = ShardKeyFiles::reopen(dir, bits, cached);
     ShardKeyFiles files = kept ? fill(std::move(*kept), cached, upto_keys, job) : respill();
     report("spilled");
-    const uint64_t held = build_shards(files, budget_.big_fingerprint_bits, plan.sorted, kFuseArity, respill,
-                                       [&](uint32_t shard, std::shared_ptr<const StaticFilter> filter) {
+    const uint64_t held = build_shards(files, budget_.big_fingerprint_bits, plan.sorted, big_level_arity(upto_keys),
+                                       respill, [&](uint32_t shard, std::shared_ptr<const StaticFilter> filter) {
                                          switch_shard(bits, shard, std::move(filter));
                                          report("shard " + std::to_string(shard) + " switched");
                                        });

@@ -63,9 +63,9 @@ inline constexpr uint32_t kMaxShardBits = 8;
 // as the big level's: a merge drops a run's shard once the big shards under it are switched, so
 // the end of a merge holds one run shard per run beyond the new level.
 inline constexpr uint64_t kMinRunShardKeys = uint64_t{1} << 12;
-// Runs are built 3-wise, the big level 4-wise (kFuseArity): every new key is tested against every
-// run (about 3.5 of them), so a fourth cell there costs ~3.5 cache lines per insert for ~0.3 bits
-// per key (runs hold at most a quarter of the keys).
+// Runs are built 3-wise, the big level 4-wise up to 2^25 keys (big_level_arity): every new key is
+// tested against every run (about 3.5 of them), so a fourth cell there costs ~3.5 cache lines per
+// insert for ~0.3 bits per key (runs hold at most a quarter of the keys).
 inline constexpr uint32_t kRunArity = 3;
 
 // The shards of a big level of `keys` keys at `fingerprint_bits`, at least 2^min_bits (a level's

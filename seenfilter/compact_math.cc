@@ -66,6 +66,8 @@ FuseGeometry fuse_geometry(uint64_t keys, uint32_t arity) {
   return g;
 }
 
+uint32_t big_level_arity(uint64_t keys) { return keys >= kThreeWiseBigLevelKeys ? 3 : kFuseArity; }
+
 double fuse_cells_per_key(uint64_t keys, uint32_t arity) {
   return static_cast<double>(fuse_geometry(keys, arity).cells) / static_cast<double>(std::max<uint64_t>(keys, 1));
 }

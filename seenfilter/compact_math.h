@@ -28,8 +28,20 @@ uint32_t fingerprint_bits_for(double fpr);
 // factor is 1.10-1.22 against 1.15-1.26, with segments small enough that rounding to whole
 // segments costs <1% (3-wise: up to 3%): about 1.3 bits per key less at f = 21, and shards can be
 // 4x smaller for the same bits. A lookup reads one more cell (docs/seenfilter.md, "Four cells per
-// key"; runs stay 3-wise: compact_layers.h, kRunArity).
+// key"; runs stay 3-wise: compact_layers.h, kRunArity), and so does every insert.
 inline constexpr uint32_t kFuseArity = 4;
+// A big level of at least this many keys (~100 MB at 4-wise, past most servers' last-level cache)
+// is built 3-wise: there each cell a lookup or an insert reads is a line from DRAM, and the fourth
+// costs more than its 1.25 bits per key are worth. Measured in lockstep at 100k -> 100M
+// (docs/seenfilter.md, "Three cells per key past 2^25 keys"): 3-wise, misses 0.93-0.96x the
+// layered filter's time against 1.06-1.08x, hits 0.85-0.91x against 1.01-1.03x, inserts 1.46-1.52x
+// against 1.57-1.58x, for 27.41 bits per key at the end against 26.16. At 10M keys, where the
+// level is in the cache, the two arities' lookups and inserts are within the noise of each other,
+// and 4-wise keeps 1.2 bits per key (and the worst of the growth) lower.
+inline constexpr uint64_t kThreeWiseBigLevelKeys = uint64_t{1} << 25;
+// The arity a merge builds a big level of `keys` keys with: kFuseArity, or 3 from
+// kThreeWiseBigLevelKeys on.
+uint32_t big_level_arity(uint64_t keys);
 
 // Binary fuse geometry for `keys` distinct keys at `arity` 3 or 4 (Graf and Lemire, "Binary Fuse
 // Filters", 2022): the segment length (a power of two <= 2^18) and the cell count.

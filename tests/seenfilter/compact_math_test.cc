@@ -4,11 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
 
 #include "seenfilter/blocked_bloom_math.h"
+#include "seenfilter/compact_layers.h"
 #include "seenfilter/fuse_filter.h"
 
 namespace bloomcrawl::seenfilter {
@@ -107,6 +109,28 @@ TEST(CompactMath, TieredPeakIsUnderThirtyTwoBitsAtOneInAMillion) {
       EXPECT_GE(tiered_peak_bits_per_key(kShardSizeFactor * fb, kShardSizeFactor * fr, bb, a, r), b.peak_bits_per_key);
     }
   }
+}
+
+// Past kThreeWiseBigLevelKeys the big level is 3-wise, and its larger size factor still keeps the
+// peak under the 32 bits per key: there a big shard holds at least 2^25 / 2^kMaxShardBits
+// = 2^17 keys, built in partitions of 2^17-2^18 (the largest size factor among them).
+TEST(CompactMath, ThreeWiseBigLevelsKeepThePeakUnderThirtyTwoBits) {
+  EXPECT_EQ(big_level_arity(0), kFuseArity);
+  EXPECT_EQ(big_level_arity(kThreeWiseBigLevelKeys - 1), kFuseArity);
+  EXPECT_EQ(big_level_arity(kThreeWiseBigLevelKeys), 3u);
+  EXPECT_EQ(big_level_arity(uint64_t{1} << 40), 3u);
+  double factor = 0;
+  for (uint64_t n = kThreeWiseBigLevelKeys >> kMaxShardBits; n <= (uint64_t{1} << 18); n += 1024) {
+    factor = std::max(factor, fuse_cells_per_key(n, 3));
+  }
+  EXPECT_GT(factor, kShardSizeFactor);  // the budget's factor is 4-wise's at small shards
+  const TieredBudget b = split_tiered_budget(1e-6, kTieredActiveRatio, kMergeRatio);
+  const double bloom = size_layer(0, uint64_t{1} << 20, b.bloom_layer_fpr).bits_per_key();
+  const double peak =
+      tiered_peak_bits_per_key(factor * b.big_fingerprint_bits, kShardSizeFactor * b.run_fingerprint_bits, bloom,
+                               kTieredActiveRatio, kMergeRatio);
+  EXPECT_LT(peak, 32.0);
+  EXPECT_GT(peak, b.peak_bits_per_key);
 }
 
 TEST(CompactMath, FuseGeometryFollowsGrafAndLemire) {
