@@ -33,11 +33,12 @@ inline constexpr uint32_t kFuseArity = 4;
 // A big level of at least this many keys (~100 MB at 4-wise, past most servers' last-level cache)
 // is built 3-wise: there each cell a lookup or an insert reads is a line from DRAM, and the fourth
 // costs more than its 1.25 bits per key are worth. Measured in lockstep at 100k -> 100M
-// (docs/seenfilter.md, "Three cells per key past 2^25 keys"): 3-wise, misses 0.93-0.96x the
-// layered filter's time against 1.06-1.08x, hits 0.85-0.91x against 1.01-1.03x, inserts 1.46-1.52x
-// against 1.57-1.58x, for 27.41 bits per key at the end against 26.16. At 10M keys, where the
-// level is in the cache, the two arities' lookups and inserts are within the noise of each other,
-// and 4-wise keeps 1.2 bits per key (and the worst of the growth) lower.
+// (docs/seenfilter.md, "Three cells per key past 2^25 keys"; nine runs against six, alternating):
+// 3-wise, misses 0.92-1.04x the layered filter's time against 1.05-1.08x, hits 0.85-0.99x against
+// 1.00-1.05x, inserts 1.46-1.61x against 1.54-1.67x (0.02-0.09 lower in each alternated pair), for
+// 27.41 bits per key at the end against 26.16. At 10M keys, where the level is in the cache, the
+// two arities' lookups and inserts are within the noise of each other, and 4-wise keeps 1.2 bits
+// per key (and the worst of the growth) lower.
 inline constexpr uint64_t kThreeWiseBigLevelKeys = uint64_t{1} << 25;
 // The arity a merge builds a big level of `keys` keys with: kFuseArity, or 3 from
 // kThreeWiseBigLevelKeys on.
