@@ -40,17 +40,13 @@ double cpu_seconds() {
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
-// Keys [first, first + count), or with spread_over the first `count` keys of the walk spread evenly
-// over [0, spread_over) (IntegerKeyBatch::fill_spread): hits among the first keys inserted would
-// sit in the layered filter's oldest layers, which it tests last.
+// CPU ns per key over the walk's first `count` keys, kBatch at a time.
 template <typename PerBatch>
-double ns_per_key(uint64_t first, uint64_t count, PerBatch&& per_batch, uint64_t spread_over = 0) {
+double ns_per_key(const bench::KeyWalk& walk, uint64_t count, PerBatch&& per_batch) {
   bench::IntegerKeyBatch batch;
-  const uint64_t stride = spread_over == 0 ? 0 : bench::spread_stride(spread_over);
   const double start = cpu_seconds();
   for (uint64_t at = 0; at < count; at += kBatch) {
-    const auto n = static_cast<size_t>(std::min<uint64_t>(kBatch, count - at));
-    per_batch(spread_over == 0 ? batch.fill(first + at, n) : batch.fill_spread(at, n, stride, spread_over));
+    per_batch(batch.fill(walk, at, static_cast<size_t>(std::min<uint64_t>(kBatch, count - at))));
   }
   return (cpu_seconds() - start) * 1e9 / static_cast<double>(count);
 }
@@ -73,7 +69,7 @@ int main(int argc, char** argv) {
   options.memory_limit_bytes = uint64_t{64} << 30;
   SeenFilter layered(options);
   std::array<InsertOutcome, kBatch> outcomes{};
-  const double layered_insert = ns_per_key(0, keys, [&](std::span<const std::string_view> batch) {
+  const double layered_insert = ns_per_key(bench::KeyWalk::from(0), keys, [&](std::span<const std::string_view> batch) {
     layered.insert_batch(batch, std::span(outcomes.data(), batch.size()), SeenFilter::Writers::kOne);
   });
   const SeenFilterStats layered_stats = layered.stats(false);
@@ -81,7 +77,7 @@ int main(int argc, char** argv) {
   // The hashes the log would hold, partitioned as a rebuild reads them, then the fuse build.
   seenfilter::FuseFilterBuilder builder(keys, budget.fingerprint_bits);
   std::vector<std::vector<uint64_t>> parts(builder.partitions());
-  const double hash_ns = ns_per_key(0, keys, [&](std::span<const std::string_view> batch) {
+  const double hash_ns = ns_per_key(bench::KeyWalk::from(0), keys, [&](std::span<const std::string_view> batch) {
     for (std::string_view key : batch) {
       const uint64_t h = seenfilter::log_hash(hash_key(key));
       parts[builder.partition_of(h)].push_back(h);
@@ -99,13 +95,14 @@ int main(int argc, char** argv) {
   // Batch lookups: present keys (every one must be found), then absent ones (the FPR probes).
   std::array<bool, kBatch> found{};
   uint64_t layered_missing = 0;
-  const double layered_hit = ns_per_key(
-      0, std::min<uint64_t>(keys, 4000000),
-      [&](std::span<const std::string_view> b) {
+  // Hits spread over all keys: the first ones inserted sit in the layered filter's oldest layers,
+  // which it tests last.
+  const bench::KeyWalk present = bench::KeyWalk::spread_over(keys);
+  const double layered_hit =
+      ns_per_key(present, std::min<uint64_t>(keys, 4000000), [&](std::span<const std::string_view> b) {
         layered.contains_batch(b, std::span(found.data(), b.size()));
         for (size_t i = 0; i < b.size(); ++i) layered_missing += found[i] ? 0 : 1;
-      },
-      keys);
+      });
   uint64_t fuse_missing = 0;
   auto fuse_batch = [&](std::span<const std::string_view> b, uint64_t& counter, bool count_found) {
     std::array<uint64_t, kBatch> h{};
@@ -115,17 +112,16 @@ int main(int argc, char** argv) {
     }
     for (size_t i = 0; i < b.size(); ++i) counter += fuse.contains(h[i]) == count_found ? 1 : 0;
   };
-  const double fuse_hit = ns_per_key(
-      0, std::min<uint64_t>(keys, 4000000),
-      [&](std::span<const std::string_view> b) { fuse_batch(b, fuse_missing, false); }, keys);
+  const double fuse_hit = ns_per_key(present, std::min<uint64_t>(keys, 4000000),
+                                     [&](std::span<const std::string_view> b) { fuse_batch(b, fuse_missing, false); });
   uint64_t layered_fp = 0;
-  const double layered_miss = ns_per_key(keys, probes, [&](std::span<const std::string_view> b) {
+  const double layered_miss = ns_per_key(bench::KeyWalk::from(keys), probes, [&](std::span<const std::string_view> b) {
     layered.contains_batch(b, std::span(found.data(), b.size()));
     for (size_t i = 0; i < b.size(); ++i) layered_fp += found[i] ? 1 : 0;
   });
   uint64_t fuse_fp = 0;
-  const double fuse_miss =
-      ns_per_key(keys, probes, [&](std::span<const std::string_view> b) { fuse_batch(b, fuse_fp, true); });
+  const double fuse_miss = ns_per_key(bench::KeyWalk::from(keys), probes,
+                                      [&](std::span<const std::string_view> b) { fuse_batch(b, fuse_fp, true); });
 
   const double bloom_bits = seenfilter::size_layer(0, uint64_t{1} << 20, budget.bloom_layer_fpr).bits_per_key();
   const double after_rebuild = fuse.bits_per_key() + kActiveRatio * bloom_bits;

@@ -44,7 +44,7 @@ using namespace bloomcrawl;
 constexpr double kTarget = 1e-6;
 using bench::kBatch;
 constexpr uint64_t kSampleEvery = 4096;
-// Hits are looked up over this many present keys spread evenly over all END (fill_spread). The
+// Hits are looked up over this many present keys spread evenly over all END (KeyWalk::spread_over). The
 // first keys inserted would favour the compact filter: they sit in the layered filter's oldest
 // layers, which it tests last (newest first), while the compact filter holds every key alike;
 // spread evenly, half are in the layered filter's newest layer. At 10M keys the compact filter's
@@ -108,10 +108,10 @@ Figures measure(SeenFilter& filter, uint64_t start, uint64_t end, uint64_t probe
   f.unrecorded = end - s.keys;
   std::array<bool, kBatch> found{};
   const uint64_t hits = std::min<uint64_t>(end, kHits);
-  const uint64_t stride = bench::spread_stride(end);
+  const bench::KeyWalk present = bench::KeyWalk::spread_over(end);
   double t = process_cpu_seconds();
   for (uint64_t at = 0; at < hits; at += kBatch) {
-    const auto keys = batch.fill_spread(at, static_cast<size_t>(std::min<uint64_t>(kBatch, hits - at)), stride, end);
+    const auto keys = batch.fill(present, at, static_cast<size_t>(std::min<uint64_t>(kBatch, hits - at)));
     filter.contains_batch(keys, std::span(found.data(), keys.size()));
     for (size_t i = 0; i < keys.size(); ++i) f.missing += recorded[batch.storage[i]] && !found[i] ? 1 : 0;
   }
@@ -147,10 +147,10 @@ Figures measure_one_array(uint64_t end, uint64_t probes, int& k) {
       static_cast<double>(bloom.bytes()) * 8.0 / static_cast<double>(end);
   f.unrecorded = static_cast<uint64_t>(std::count(recorded.begin(), recorded.end(), false));
   const uint64_t hits = std::min<uint64_t>(end, kHits);
-  const uint64_t stride = bench::spread_stride(end);
+  const bench::KeyWalk present = bench::KeyWalk::spread_over(end);
   double t = process_cpu_seconds();
   for (uint64_t at = 0; at < hits; at += kBatch) {
-    const auto keys = batch.fill_spread(at, static_cast<size_t>(std::min<uint64_t>(kBatch, hits - at)), stride, end);
+    const auto keys = batch.fill(present, at, static_cast<size_t>(std::min<uint64_t>(kBatch, hits - at)));
     for (size_t i = 0; i < keys.size(); ++i) {
       f.missing += recorded[batch.storage[i]] && !bloom.contains(keys[i]) ? 1 : 0;
     }

@@ -12,7 +12,7 @@
 // the work. Prints one markdown row: ns per insert of each and their ratio, and how the compact
 // filter's splits between its inserting thread and its jobs. Then lookups of the two grown
 // filters, alternated the same way: kLookupRounds rounds of kLookups hits spread over all END keys
-// (fill_spread, as compact_growth_bench's) and as many misses, each filter's thread CPU per
+// (a KeyWalk spread over them, as compact_growth_bench's) and as many misses, each filter's thread CPU per
 // lookup, medians and their ratio (issue 30's lookup target); a key recorded as new and then not
 // found fails it.
 #include <ctime>
@@ -59,25 +59,22 @@ double insert_range(SeenFilter& filter, uint64_t first, uint64_t last, std::vect
   return thread_cpu_seconds() - cpu;
 }
 
-// Looks up `count` keys from the `first`-th of the walk spread over [0, modulus) (hits) or, with
-// modulus 0, the keys from `first` on (misses, when first >= END), calling check(key, found) for
-// each after the clock stops. Returns the thread CPU seconds.
+// Looks up the walk's keys [first, first + count) (hits spread over all END keys, or misses from
+// END on), calling check(key, found) for each after the clock stops. Returns the thread CPU
+// seconds.
 template <typename Check>
-double lookup_range(const SeenFilter& filter, uint64_t first, uint64_t count, uint64_t modulus, Check&& check) {
+double lookup_range(const SeenFilter& filter, const bench::KeyWalk& walk, uint64_t first, uint64_t count,
+                    Check&& check) {
   bench::IntegerKeyBatch batch;
   // One answer per key, written by contains_batch itself; the keys are recomputed for the checks.
   const auto found = std::make_unique<bool[]>(count);
-  const uint64_t stride = modulus == 0 ? 0 : bench::spread_stride(modulus);
   const double cpu = thread_cpu_seconds();
   for (uint64_t at = first; at < first + count; at += bench::kBatch) {
     const auto n = static_cast<size_t>(std::min<uint64_t>(bench::kBatch, first + count - at));
-    const auto keys = modulus == 0 ? batch.fill(at, n) : batch.fill_spread(at, n, stride, modulus);
-    filter.contains_batch(keys, std::span(found.get() + (at - first), n));
+    filter.contains_batch(batch.fill(walk, at, n), std::span(found.get() + (at - first), n));
   }
   const double seconds = thread_cpu_seconds() - cpu;
-  for (uint64_t at = first; at < first + count; ++at) {
-    check(modulus == 0 ? at : bench::IntegerKeyBatch::spread_key(at, stride, modulus), found[at - first]);
-  }
+  for (uint64_t at = first; at < first + count; ++at) check(walk.key(at), found[at - first]);
   return seconds;
 }
 
@@ -135,15 +132,16 @@ int main(int argc, char** argv) {
   std::array<std::vector<double>, 2> miss_ns;
   const std::array<const SeenFilter*, 2> filters = {&layered, &compact};
   const uint64_t hits = std::min(end, kLookups);
+  const bench::KeyWalk present = bench::KeyWalk::spread_over(end);
+  const bench::KeyWalk absent = bench::KeyWalk::from(end);
   uint64_t false_negatives = 0;
   for (int round = 0; round < kLookupRounds; ++round) {
     for (int turn = 0; turn < 2; ++turn) {
       const int f = round % 2 == 0 ? turn : 1 - turn;
       const auto check_hit = [&](uint64_t key, bool found) { false_negatives += recorded[f][key] && !found ? 1 : 0; };
-      hit_ns[f].push_back(per_lookup(lookup_range(*filters[f], hits * round % end, hits, end, check_hit), hits));
+      hit_ns[f].push_back(per_lookup(lookup_range(*filters[f], present, hits * round % end, hits, check_hit), hits));
       const auto ignore = [](uint64_t, bool) {};  // false positives: compact_growth_bench counts them
-      miss_ns[f].push_back(
-          per_lookup(lookup_range(*filters[f], end + kLookups * round, kLookups, 0, ignore), kLookups));
+      miss_ns[f].push_back(per_lookup(lookup_range(*filters[f], absent, kLookups * round, kLookups, ignore), kLookups));
     }
   }
   std::printf(
