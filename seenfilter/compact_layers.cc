@@ -88,8 +88,9 @@ ShardPlan big_shard_plan(uint64_t keys, uint32_t fingerprint_bits, uint32_t min_
   return plan_shards(keys, keys, fingerprint_bits, kMinShardKeys, min_bits, kMaxShardBits);
 }
 
-ShardPlan run_shard_plan(uint64_t keys, uint64_t filter_keys, uint32_t fingerprint_bits, uint32_t big_bits) {
-  return plan_shards(keys, filter_keys, fingerprint_bits, kMinRunShardKeys, 0, big_bits);
+ShardPlan run_shard_plan(uint64_t keys, uint64_t filter_keys, uint32_t fingerprint_bits, uint32_t big_bits,
+                         uint32_t min_bits) {
+  return plan_shards(keys, filter_keys, fingerprint_bits, kMinRunShardKeys, min_bits, big_bits);
 }
 
 CompactLayers::ShardLookup CompactLayers::lookup_of(const FilterSnapshot::Shard& shard) {
@@ -451,7 +452,7 @@ bool CompactLayers::seal(uint32_t generation) {
 // of another fingerprint size (a version 2 checkpoint's) or a run a merge had begun to drop (a
 // checkpoint taken during a merge).
 bool CompactLayers::merge_due_locked() const {
-  if (runs_.size() + 1 > budget_.max_runs) return true;
+  if (runs_.size() + (pairs_with_last_run_locked() ? 0 : 1) > budget_.max_runs) return true;
   if (static_cast<double>(runs_keys_locked() + frozen_keys_) > kMergeRatio * static_cast<double>(compact_keys_)) {
     return true;
   }
@@ -466,6 +467,8 @@ bool CompactLayers::merge_due_locked() const {
   return false;
 }
 
+bool CompactLayers::pairs_with_last_run_locked() const { return !runs_.empty() && runs_.back().keys <= frozen_keys_; }
+
 uint64_t CompactLayers::active_capacity(uint64_t keys) const {
   return std::max<uint64_t>(std::min<uint64_t>(options_.initial_capacity, kMinActiveKeys),
                             static_cast<uint64_t>(std::ceil(static_cast<double>(keys) * kTieredActiveRatio)));
@@ -478,20 +481,31 @@ void CompactLayers::start_rebuild_locked(uint64_t upto_keys) {
   if (merge_due_locked()) {
     rebuild_thread_ = std::thread([this, upto_keys, big] { merge(upto_keys, big); });
   } else {
-    const uint64_t first = upto_keys - frozen_keys_;
-    const ShardPlan run = run_shard_plan(frozen_keys_, upto_keys, budget_.big_fingerprint_bits, big.bits);
-    rebuild_thread_ = std::thread([this, first, upto_keys, run] { build_run(first, upto_keys, run); });
+    // A run of one seal's keys (no more than the frozen layer's) is rebuilt with the frozen keys
+    // into a run of two, in its place (docs/seenfilter.md, "Runs in pairs"): every new key is
+    // tested against every run, so halving the runs saves the inserting thread more than the
+    // pairs' second build costs the jobs. A pair is at least as finely split as the run it replaces.
+    const bool pair = pairs_with_last_run_locked();
+    const uint64_t keys = frozen_keys_ + (pair ? runs_.back().keys : 0);
+    const auto replaced_bits = pair ? static_cast<uint32_t>(std::countr_zero(runs_.back().shards.size())) : 0;
+    const ShardPlan run = run_shard_plan(keys, upto_keys, budget_.big_fingerprint_bits, big.bits, replaced_bits);
+    const uint64_t first = upto_keys - keys;
+    rebuild_thread_ = std::thread([this, first, upto_keys, run, pair] { build_run(first, upto_keys, run, pair); });
   }
+}
+
+// Finer shards: each old shard answers for all of its new sub-shards until they are rebuilt.
+void CompactLayers::split_shards(Shards& shards, uint32_t from_bits, uint32_t to_bits) {
+  Shards finer(size_t{1} << to_bits);
+  for (size_t i = 0; i < finer.size(); ++i) finer[i] = shards[i >> (to_bits - from_bits)];
+  shards = std::move(finer);
 }
 
 void CompactLayers::switch_shard(uint32_t bits, uint32_t shard, std::shared_ptr<const StaticFilter> filter) {
   std::unique_lock lock(view_mu_);
   const bool split = bits > shard_bits_;
   if (split) {
-    // Finer shards: each old shard answers for all of its new sub-shards until they are rebuilt.
-    std::vector<FilterSnapshot::Shard> finer(size_t{1} << bits);
-    for (size_t i = 0; i < finer.size(); ++i) finer[i] = shards_[i >> (bits - shard_bits_)];
-    shards_ = std::move(finer);
+    split_shards(shards_, shard_bits_, bits);
     shard_bits_ = bits;
   }
   shards_[shard] = {std::move(filter), bits};
@@ -513,6 +527,19 @@ void CompactLayers::switch_shard(uint32_t bits, uint32_t shard, std::shared_ptr<
   } else {
     big_lookup_.shards[shard] = lookup_of(shards_[shard]);
   }
+}
+
+// The pair's shard holds every key of the last run's shards under it (and the frozen keys there,
+// which the frozen layer still holds): it takes their place at once, so a pair build holds one
+// shard beside the filter, as a run build does.
+void CompactLayers::switch_pair_shard(uint32_t bits, uint32_t shard, std::shared_ptr<const StaticFilter> filter) {
+  std::unique_lock lock(view_mu_);
+  Shards& shards = runs_.back().shards;
+  const auto replaced_bits = static_cast<uint32_t>(std::countr_zero(shards.size()));
+  if (bits < replaced_bits) throw std::logic_error("a pair's shards are coarser than the run it replaces");
+  if (bits > replaced_bits) split_shards(shards, replaced_bits, bits);
+  shards[shard] = {std::move(filter), bits};
+  refresh_lookups_locked();
 }
 
 ShardKeyFiles CompactLayers::fill(ShardKeyFiles files, uint64_t first, uint64_t upto, Job& job) const {
@@ -572,7 +599,7 @@ uint64_t CompactLayers::build_shards(ShardKeyFiles& files, uint32_t fingerprint_
 }
 
 // The frozen keys alone into a new run, switched in with the frozen layer's drop in one step.
-void CompactLayers::build_run(uint64_t first, uint64_t upto, ShardPlan plan) {
+void CompactLayers::build_run(uint64_t first, uint64_t upto, ShardPlan plan, bool pair) {
   const auto started = std::chrono::steady_clock::now();
   Job job = start_job(false);
   try {
@@ -584,17 +611,26 @@ void CompactLayers::build_run(uint64_t first, uint64_t upto, ShardPlan plan) {
     const auto spill = [&] { return fill(ShardKeyFiles::fresh(dir, bits), first, upto, job); };
     ShardKeyFiles files = spill();
     report("spilled");
-    const uint64_t held = build_shards(files, budget_.run_fingerprint_bits, plan.sorted, kRunArity, spill,
-                                       [&](uint32_t shard, std::shared_ptr<const StaticFilter> filter) {
-                                         run.shards[shard] = {std::move(filter), bits};
-                                         files.clear(shard);
-                                         report("run shard " + std::to_string(shard) + " built");
-                                       });
+    const uint64_t held = build_shards(
+        files, budget_.run_fingerprint_bits, plan.sorted, kRunArity, spill,
+        [&](uint32_t shard, std::shared_ptr<const StaticFilter> filter) {
+          if (pair) {
+            switch_pair_shard(bits, shard, std::move(filter));
+          } else {
+            run.shards[shard] = {std::move(filter), bits};
+          }
+          files.clear(shard);
+          report((pair ? "pair shard " : "run shard ") + std::to_string(shard) + (pair ? " switched" : " built"));
+        });
     job.extra_bytes = std::max(job.extra_bytes, held);
     {
       std::unique_lock lock(view_mu_);
-      runs_.push_back(std::move(run));
-      refresh_lookups_locked();
+      if (pair) {
+        runs_.back().keys = run.keys;  // its shards are all switched
+      } else {
+        runs_.push_back(std::move(run));
+        refresh_lookups_locked();
+      }
       frozen_.reset();
       frozen_keys_ = 0;
     }

@@ -2,8 +2,10 @@
 // SeenFilter. One active blocked Bloom layer takes new keys (the layered filter's insert-if-absent)
 // and every new key's hash is appended to the hash log (hash_log.h). When the active layer is full
 // it is frozen (still probed) and a fresh one takes its place, and a background job compacts the
-// frozen keys, two levels tiered (compact_math.h): usually it builds them alone into a *run*
-// (a static filter of those keys) and drops the frozen layer when the run is switched in; when the
+// frozen keys, two levels tiered (compact_math.h): usually it builds them into a *run* (a static
+// filter of those keys: alone, or with the last run's when that run holds one seal's keys, a
+// *pair* that takes its place shard by shard) and drops the frozen layer when the run is
+// switched in; when the
 // runs would hold more than kMergeRatio of the *big level*'s keys (or be too many), it instead
 // *merges* the big level, the runs and the frozen keys into a new big level: the big level's
 // keys from the key cache the last merge kept (shard_key_files.h), the others from the log.
@@ -72,8 +74,9 @@ inline constexpr uint32_t kRunArity = 3;
 // shards only get finer).
 ShardPlan big_shard_plan(uint64_t keys, uint32_t fingerprint_bits, uint32_t min_bits = 0);
 // The shards of a run of `keys` keys built when the filter holds filter_keys keys and its big
-// level will have 2^big_bits shards.
-ShardPlan run_shard_plan(uint64_t keys, uint64_t filter_keys, uint32_t fingerprint_bits, uint32_t big_bits);
+// level will have 2^big_bits shards, at least 2^min_bits (a pair's, as the run it replaces).
+ShardPlan run_shard_plan(uint64_t keys, uint64_t filter_keys, uint32_t fingerprint_bits, uint32_t big_bits,
+                         uint32_t min_bits = 0);
 
 class CompactLayers {
  public:
@@ -106,8 +109,8 @@ class CompactLayers {
 
   // Waits until no job (run build or merge) is running (tests, benchmarks, a clean shutdown).
   void wait_for_rebuild();
-  // Called by the job's thread after each step ("run shard 3 built", "run switched", "spilled",
-  // "shard 3 switched", "rebuild done"); for crash tests.
+  // Called by the job's thread after each step ("run shard 3 built", "pair shard 3 switched",
+  // "run switched", "spilled", "shard 3 switched", "rebuild done"); for crash tests.
   void set_rebuild_progress(std::function<void(std::string_view)> progress);
   // The finished jobs, in order (benchmarks: rebuild time and memory).
   struct Job {
@@ -190,6 +193,9 @@ class CompactLayers {
   // the keys after the big level's and the runs'.
   void start_rebuild_locked(uint64_t upto_keys);
   bool merge_due_locked() const;
+  // Whether a run job would pair the frozen keys with the last run's: it holds no more keys than
+  // the frozen layer (one seal's; a pair holds two).
+  bool pairs_with_last_run_locked() const;
   // Appends the log's keys [first, upto) to `files` (spill buffers sized to the filter at the job's
   // start, counted in job.extra_bytes) and returns them.
   ShardKeyFiles fill(ShardKeyFiles files, uint64_t first, uint64_t upto, Job& job) const;
@@ -200,9 +206,13 @@ class CompactLayers {
   using ShardBuilt = std::function<void(uint32_t, std::shared_ptr<const StaticFilter>)>;
   uint64_t build_shards(ShardKeyFiles& files, uint32_t fingerprint_bits, bool sorted, uint32_t arity,
                         const std::function<ShardKeyFiles()>& respill, const ShardBuilt& built);
-  void build_run(uint64_t first, uint64_t upto, ShardPlan plan);
+  // Builds the log's keys [first, upto) into a run; a `pair` replaces the last run (its keys are
+  // the first ones), shard by shard (switch_pair_shard), instead of adding one.
+  void build_run(uint64_t first, uint64_t upto, ShardPlan plan, bool pair);
   void merge(uint64_t upto_keys, ShardPlan plan);
   void switch_shard(uint32_t shard_bits, uint32_t shard, std::shared_ptr<const StaticFilter> filter);
+  void switch_pair_shard(uint32_t shard_bits, uint32_t shard, std::shared_ptr<const StaticFilter> filter);
+  static void split_shards(Shards& shards, uint32_t from_bits, uint32_t to_bits);
   uint64_t runs_keys_locked() const;
   uint64_t compact_bytes_locked() const;
   void append_to_log(std::span<const uint64_t> hashes);

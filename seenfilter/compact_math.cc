@@ -96,8 +96,12 @@ FprBudget split_fpr_budget(double target_fpr, double active_ratio) {
   return best;
 }
 
-uint32_t max_runs(double active_ratio, double merge_ratio) {
+uint32_t max_seals_per_merge(double active_ratio, double merge_ratio) {
   return static_cast<uint32_t>(std::ceil(std::log1p(merge_ratio) / std::log1p(active_ratio)));
+}
+
+uint32_t max_runs(double active_ratio, double merge_ratio) {
+  return (max_seals_per_merge(active_ratio, merge_ratio) + 1) / 2;
 }
 
 double tiered_peak_bits_per_key(double big_bits_per_key, double run_bits_per_key, double bloom_bits_per_key,
@@ -107,7 +111,7 @@ double tiered_peak_bits_per_key(double big_bits_per_key, double run_bits_per_key
   return std::max(run_end, peak_bits_per_key(big_bits_per_key, bloom_bits_per_key, active_ratio));
 }
 
-double tiered_rebuilt_keys_per_insert(double merge_ratio) { return 1 + (1 + merge_ratio) / merge_ratio; }
+double tiered_rebuilt_keys_per_insert(double merge_ratio) { return 1.5 + (1 + merge_ratio) / merge_ratio; }
 
 TieredBudget split_tiered_budget(double target_fpr, double active_ratio, double merge_ratio) {
   TieredBudget best;

@@ -84,9 +84,10 @@ FprBudget split_fpr_budget(double target_fpr, double active_ratio);
 
 // Tiered compaction (docs/seenfilter.md, "Two levels, tiered"): the compact part is a *big level*
 // and up to max_runs() small *runs*, each a static fuse filter. A seal builds the frozen layer's
-// keys alone into a run (one key rebuilt per insert) unless the runs and the frozen keys would then
-// hold more than merge_ratio of the big level's keys (or the runs be max_runs()): then it merges
-// the big level, the runs and the frozen keys into a new big level ((1 + r)/r keys per insert).
+// keys into a run, alone or, when the last run holds one seal's keys, with them into a pair that
+// replaces it (1.5 keys rebuilt per insert), unless the runs and the frozen keys would then hold
+// more than merge_ratio of the big level's keys (or the runs be more than max_runs()): then it
+// merges the big level, the runs and the frozen keys into a new big level ((1 + r)/r keys per insert).
 // Lookups test the big level, every run and the Bloom layers, so the union bound is
 //   2^-f_big + max_runs · 2^-f_run + 2 · bloom share.
 inline constexpr double kTieredActiveRatio = 1.0 / 20;  // a: active keys per key held at a seal
@@ -99,15 +100,19 @@ inline constexpr double kTieredActiveRatio = 1.0 / 20;  // a: active keys per ke
 // so the initial capacity of a compact filter only caps its first layer.
 inline constexpr uint64_t kMinActiveKeys = uint64_t{1} << 9;
 inline constexpr double kMergeRatio = 1.0 / 3;  // r: runs' keys per big-level key before a merge
-// The most runs a filter or its manifest may have (max_runs() of the chosen ratios is 6).
+// The most runs a filter or its manifest may have (max_runs() of the chosen ratios is 3; it was 6
+// before runs were built in pairs, and such checkpoints still load).
 inline constexpr uint32_t kMaxRuns = 16;
 // Cells per key of the shards the budget is sized for (4-wise shards of 2^14-2^17 keys: 1.12-1.18,
 // as 3-wise ones of 2^15-2^17 keys were).
 inline constexpr double kShardSizeFactor = 1.18;
 
-// The most runs there can be: each run holds at least active_ratio/(1 + active_ratio) of the keys...
-// precisely, k runs after a merge hold at least big·((1 + a)^k - 1) keys, so the runs pass
+// The most seals between two merges: each freezes at least active_ratio/(1 + active_ratio) of the
+// keys... precisely, k seals after a merge hold at least big·((1 + a)^k - 1) keys, so the runs pass
 // merge_ratio of the big level after ceil(ln(1 + r) / ln(1 + a)) of them.
+uint32_t max_seals_per_merge(double active_ratio, double merge_ratio);
+// The most runs at once: the seals' keys built in pairs (a run of one seal is rebuilt with the
+// next seal's keys in its place), so half the seals, rounded up.
 uint32_t max_runs(double active_ratio, double merge_ratio);
 // Bits per key at the peak of a tiered cycle, per key held: the larger of the end of a run's build
 // (the runs at their most, r/(1 + r) of the keys, the frozen layer not yet dropped and the new
@@ -115,8 +120,8 @@ uint32_t max_runs(double active_ratio, double merge_ratio);
 // layers as before: peak_bits_per_key at the big level's bits).
 double tiered_peak_bits_per_key(double big_bits_per_key, double run_bits_per_key, double bloom_bits_per_key,
                                 double active_ratio, double merge_ratio);
-// Keys read and built per key inserted, at most: each key is built once into a run, and a merge
-// reads all (1 + r) per r of new keys.
+// Keys read and built per key inserted, at most: each key is built once into a run, half of them
+// twice (a run of one seal is rebuilt into a pair), and a merge reads all (1 + r) per r of new keys.
 double tiered_rebuilt_keys_per_insert(double merge_ratio);
 
 struct TieredBudget {

@@ -97,8 +97,10 @@ struct FilterSnapshot {
     std::shared_ptr<const seenfilter::StaticFilter> filter;
     uint32_t rotation = 0;
   };
-  // Compact mode: a run, the log keys one seal froze (right after the big level's and the earlier
-  // runs'), in 2^s shards of its own; a shard without a filter was covered by a merge.
+  // Compact mode: a run, the log keys one seal froze, or two (a pair), right after the big
+  // level's and the earlier runs', in 2^s shards of its own; a shard without a filter was covered
+  // by a merge. During a pair build the last run's shards are its own or the pair's (which also
+  // hold the frozen layer's keys of their range); `keys` counts its own.
   struct Run {
     std::vector<Shard> shards;
     uint64_t keys = 0;

@@ -292,6 +292,10 @@ TEST(CompactCheckpoint, KillDuringARunBuildLeavesTheLastCheckpointLoadable) {
   kill_at_step_leaves_the_last_checkpoint_loadable("run shard 0 built");
 }
 
+TEST(CompactCheckpoint, KillDuringAPairBuildLeavesTheLastCheckpointLoadable) {
+  kill_at_step_leaves_the_last_checkpoint_loadable("pair shard 0 switched");
+}
+
 TEST(CompactCheckpoint, LayeredFiltersStillWriteVersionOne) {
   testing::TempDir dir;
   SeenFilterOptions o;

@@ -1,7 +1,8 @@
 // Compact mode (seenfilter/compact_layers.h): no false negative over random sequences of inserts,
 // lookups, run builds, merges and reloads checked against an exact set, a snapshot taken mid-merge
-// (shards half switched, runs' shards dropped) or mid-run-build reloads with every key, the measured FPR is within the
-// target's confidence interval at several sizes, and bits per key stay within the design's bound.
+// (shards half switched, runs' shards dropped), mid-run-build or mid-pair-build reloads with every
+// key, the measured FPR is within the target's confidence interval at several sizes, and bits per
+// key and runs stay within the design's bounds.
 #include "seenfilter/compact_layers.h"
 
 #include <gtest/gtest.h>
@@ -233,6 +234,14 @@ TEST(CompactLayers, SnapshotMidRunBuildReloadsEveryKey) {
       [](const FilterSnapshot&) {});
 }
 
+// A pair build switches its shards in place of the last run's as it builds them: the snapshot's
+// last run has shards of both, and the frozen layer still holds the keys the pair adds.
+TEST(CompactLayers, SnapshotMidPairBuildReloadsEveryKey) {
+  snapshot_mid_job_reloads_every_key(
+      [](std::string_view step, const SeenFilter&) { return step == "pair shard 0 switched"; },
+      400'000 / testing::kScale, [](const FilterSnapshot& snap) { EXPECT_FALSE(snap.runs.empty()); });
+}
+
 // At 1e-3 a million absent keys expect 1000 false positives: the bound is the target plus four
 // standard deviations of a binomial count.
 TEST(CompactLayers, MeasuredFprWithinTheTargetsConfidenceInterval) {
@@ -270,6 +279,7 @@ TEST(CompactLayers, GrownFilterStaysWithinTheBitsPerKeyBound) {
   uint64_t recorded = 0;
   double most = 0, compact_most = 0, run_most = 0, bloom_most = 0;
   uint64_t samples_with_runs = 0;
+  size_t most_runs = 0;
   for (uint64_t i = 0; i < n; ++i) {
     recorded += filter.insert(testing::url_key(i)) ? 1 : 0;
     if (i >= settled && i % 1024 == 0) {
@@ -281,9 +291,15 @@ TEST(CompactLayers, GrownFilterStaysWithinTheBitsPerKeyBound) {
         if (l.kind == "run") run_most = std::max(run_most, l.bits_per_key);
       }
       samples_with_runs += sample.layers[1].kind == "run" ? 1 : 0;
+      most_runs = std::max<size_t>(most_runs, std::count_if(sample.layers.begin(), sample.layers.end(),
+                                                            [](const LayerStats& l) { return l.kind == "run"; }));
     }
   }
   EXPECT_GT(samples_with_runs, 0u) << "seals built runs";
+  // Up to six seals between merges, built in pairs (a run of one seal is rebuilt with the next).
+  EXPECT_LE(most_runs,
+            seenfilter::split_tiered_budget(1e-6, seenfilter::kTieredActiveRatio, seenfilter::kMergeRatio).max_runs);
+  EXPECT_GE(most_runs, 2u);
   EXPECT_LE(most, seenfilter::tiered_peak_bits_per_key(compact_most, run_most, bloom_most,
                                                        seenfilter::kTieredActiveRatio, seenfilter::kMergeRatio) *
                       1.01);

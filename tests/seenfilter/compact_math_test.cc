@@ -72,12 +72,16 @@ TEST(CompactMath, TieredBudgetMeetsTheTargetWithEveryRun) {
 }
 
 TEST(CompactMath, RunsAreBoundedByTheGeometricGrowthOfTheKeys) {
-  // k runs of at least a·(keys held) each pass r of the big level once (1 + a)^k > 1 + r.
-  EXPECT_EQ(max_runs(1.0 / 16, 0.5), 7u);      // 1.0625^6 = 1.44, 1.0625^7 = 1.53
-  EXPECT_EQ(max_runs(1.0 / 20, 1.0 / 3), 6u);  // 1.05^5 = 1.28, 1.05^6 = 1.34
-  EXPECT_EQ(max_runs(0.125, 0.5), 4u);
-  EXPECT_DOUBLE_EQ(tiered_rebuilt_keys_per_insert(0.5), 4.0);
-  EXPECT_DOUBLE_EQ(tiered_rebuilt_keys_per_insert(1.0 / 3), 5.0);
+  // k seals of at least a·(keys held) each pass r of the big level once (1 + a)^k > 1 + r.
+  EXPECT_EQ(max_seals_per_merge(1.0 / 16, 0.5), 7u);      // 1.0625^6 = 1.44, 1.0625^7 = 1.53
+  EXPECT_EQ(max_seals_per_merge(1.0 / 20, 1.0 / 3), 6u);  // 1.05^5 = 1.28, 1.05^6 = 1.34
+  EXPECT_EQ(max_seals_per_merge(0.125, 0.5), 4u);
+  // Built in pairs: half as many runs, rounded up.
+  EXPECT_EQ(max_runs(1.0 / 16, 0.5), 4u);
+  EXPECT_EQ(max_runs(1.0 / 20, 1.0 / 3), 3u);
+  EXPECT_EQ(max_runs(0.125, 0.5), 2u);
+  EXPECT_DOUBLE_EQ(tiered_rebuilt_keys_per_insert(0.5), 4.5);
+  EXPECT_DOUBLE_EQ(tiered_rebuilt_keys_per_insert(1.0 / 3), 5.5);
 }
 
 TEST(CompactMath, TieredPeakIsUnderThirtyTwoBitsAtOneInAMillion) {
@@ -85,7 +89,7 @@ TEST(CompactMath, TieredPeakIsUnderThirtyTwoBitsAtOneInAMillion) {
   // shards' size factor is under the 32 bits per key, where the one-level scheme at
   // a = 1/8 is at 34 with 9 keys rebuilt per insert instead of 5.
   const TieredBudget b = split_tiered_budget(1e-6, kTieredActiveRatio, kMergeRatio);
-  EXPECT_EQ(b.max_runs, 6u);
+  EXPECT_EQ(b.max_runs, 3u);
   EXPECT_LT(b.peak_bits_per_key, 31.0);
   EXPECT_GT(b.peak_bits_per_key, 29.0);
   // The peak is the larger of a run build's end and a merge's end; with run bits no smaller than
