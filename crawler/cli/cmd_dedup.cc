@@ -78,8 +78,9 @@ class ScratchDir {
 // in the state directory, or in `scratch`. It is not the default here: dedup is all inserts, and a
 // compact filter's inserts (rebuilds included) cost 1.3-1.6x a layered one's CPU at 10M keys and
 // 2.5-2.8x at 700k (bench/results/compact-filter.md, "Eleventh stop"): --compact reads 10M lines
-// at 0.9-0.95x the default's lines per second, 2M lines at 0.6-0.77x (bench/compact_dedup_compare.py;
-// there a seal waits for a merge, which outlasts the active layer's fill). A right-sized filter
+// at 0.95-1.02x the default's lines per second since runs are built in pairs, 2M lines at
+// 0.6-0.77x (bench/compact_dedup_compare.py; there sorted shards' probes cost more than Bloom
+// layers', and a seal waits for a merge, which outlasts the active layer's fill). A right-sized filter
 // (--tightening 0) never grows and stays one layer.
 std::unique_ptr<SeenFilter> open_filter(const DedupArgs& args, ScratchDir& scratch) {
   if (!args.state_dir.empty() && checkpoint_exists(args.state_dir)) {
