@@ -537,9 +537,15 @@ void CompactLayers::switch_pair_shard(uint32_t bits, uint32_t shard, std::shared
   Shards& shards = runs_.back().shards;
   const auto replaced_bits = static_cast<uint32_t>(std::countr_zero(shards.size()));
   if (bits < replaced_bits) throw std::logic_error("a pair's shards are coarser than the run it replaces");
-  if (bits > replaced_bits) split_shards(shards, replaced_bits, bits);
-  shards[shard] = {std::move(filter), bits};
-  refresh_lookups_locked();
+  if (bits > replaced_bits) {
+    // The run's table gets another size: it is rebuilt whole (as switch_shard does after a split).
+    split_shards(shards, replaced_bits, bits);
+    shards[shard] = {std::move(filter), bits};
+    refresh_lookups_locked();
+  } else {
+    shards[shard] = {std::move(filter), bits};
+    run_lookups_.back().shards[shard] = lookup_of(shards[shard]);
+  }
 }
 
 ShardKeyFiles CompactLayers::fill(ShardKeyFiles files, uint64_t first, uint64_t upto, Job& job) const {
@@ -598,7 +604,9 @@ uint64_t CompactLayers::build_shards(ShardKeyFiles& files, uint32_t fingerprint_
   return held;
 }
 
-// The frozen keys alone into a new run, switched in with the frozen layer's drop in one step.
+// The log's keys [first, upto) into a run: the frozen keys alone, switched in with the frozen
+// layer's drop in one step, or a pair (the last run's keys and the frozen ones), switched shard by
+// shard in the last run's place and completed by the frozen layer's drop.
 void CompactLayers::build_run(uint64_t first, uint64_t upto, ShardPlan plan, bool pair) {
   const auto started = std::chrono::steady_clock::now();
   Job job = start_job(false);
