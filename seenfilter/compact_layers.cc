@@ -611,25 +611,24 @@ void CompactLayers::build_run(uint64_t first, uint64_t upto, ShardPlan plan, boo
   const auto started = std::chrono::steady_clock::now();
   Job job = start_job(false);
   try {
-    FilterSnapshot::Run run;
-    run.keys = upto - first;
     const uint32_t bits = plan.bits;
-    run.shards.resize(size_t{1} << bits);
+    // A pair's shards go straight into the last run's table: this one is a plain run's.
+    FilterSnapshot::Run run{.shards = Shards(pair ? 0 : size_t{1} << bits), .keys = upto - first};
     const fs::path dir = options_.hash_log.string() + std::string(kRunKeyFilesSuffix);
     const auto spill = [&] { return fill(ShardKeyFiles::fresh(dir, bits), first, upto, job); };
     ShardKeyFiles files = spill();
     report("spilled");
-    const uint64_t held = build_shards(
-        files, budget_.run_fingerprint_bits, plan.sorted, kRunArity, spill,
-        [&](uint32_t shard, std::shared_ptr<const StaticFilter> filter) {
-          if (pair) {
-            switch_pair_shard(bits, shard, std::move(filter));
-          } else {
-            run.shards[shard] = {std::move(filter), bits};
-          }
-          files.clear(shard);
-          report((pair ? "pair shard " : "run shard ") + std::to_string(shard) + (pair ? " switched" : " built"));
-        });
+    const uint64_t held = build_shards(files, budget_.run_fingerprint_bits, plan.sorted, kRunArity, spill,
+                                       [&](uint32_t shard, std::shared_ptr<const StaticFilter> filter) {
+                                         if (pair) {
+                                           switch_pair_shard(bits, shard, std::move(filter));
+                                         } else {
+                                           run.shards[shard] = {std::move(filter), bits};
+                                         }
+                                         files.clear(shard);
+                                         report(pair ? "pair shard " + std::to_string(shard) + " switched"
+                                                     : "run shard " + std::to_string(shard) + " built");
+                                       });
     job.extra_bytes = std::max(job.extra_bytes, held);
     {
       std::unique_lock lock(view_mu_);
