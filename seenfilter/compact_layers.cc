@@ -326,6 +326,7 @@ CompactLayers::Probe CompactLayers::insert_locked(const KeyHash& hash, uint64_t 
 }
 
 void CompactLayers::insert_batch(std::span<const KeyHash> hashes, std::span<InsertOutcome> outcomes, Writers writers) {
+  if (failed_.load(std::memory_order_acquire)) throw_failure();
   std::vector<uint64_t> fresh;
   fresh.reserve(kWindow);
   Window w;
@@ -363,6 +364,7 @@ void CompactLayers::insert_batch(std::span<const KeyHash> hashes, std::span<Inse
       if (next == end) continue;
     }
     if (!seal(generation)) {
+      if (failed_.load(std::memory_order_acquire)) throw_failure();
       // Growth refused: the key is still checked, but an absent one is not recorded.
       outcomes[next] = contains(hashes[next]) ? InsertOutcome::kSeen : InsertOutcome::kFull;
       ++next;
@@ -371,24 +373,37 @@ void CompactLayers::insert_batch(std::span<const KeyHash> hashes, std::span<Inse
 }
 
 // A failed append (a full or failing disk) must not throw out of an insert whose bits are set: the
-// keys stay in the Bloom layers, growth stops (a rebuild from a log missing them would lose them)
-// and the next snapshot reports the failure, so a checkpoint never names keys the log lacks.
+// keys stay in the Bloom layers, growth stops (a rebuild from a log missing them would lose them),
+// the next insert throws and the next snapshot too, so a checkpoint never names keys the log lacks.
 void CompactLayers::append_to_log(std::span<const uint64_t> hashes) {
   std::lock_guard log_lock(log_mu_);
   if (log_failed_) return;
   try {
     log_.append(hashes);
   } catch (const std::exception& e) {
-    log_failed_ = true;
-    std::lock_guard lock(state_mu_);
-    log_error_ = std::string("hash log write failed: ") + e.what();
-    refuse_locked(log_error_);
+    log_failed_locked(e);
   }
+}
+
+void CompactLayers::log_failed_locked(const std::exception& error) {
+  log_failed_ = true;
+  log_error_ = std::string("hash log write failed: ") + error.what();
+  std::lock_guard lock(state_mu_);
+  fail_locked(log_error_);
 }
 
 void CompactLayers::refuse_locked(std::string reason) {
   full_reason_ = std::move(reason);
   full_.store(true, std::memory_order_release);
+}
+
+void CompactLayers::fail_locked(std::string reason) {
+  refuse_locked(std::move(reason));
+  failed_.store(true, std::memory_order_release);
+}
+
+void CompactLayers::throw_failure() const {
+  throw CheckpointError(options_.hash_log.parent_path().string(), "the seen filter cannot grow: " + full_reason());
 }
 
 uint64_t CompactLayers::compact_bytes_locked() const {
@@ -418,7 +433,14 @@ bool CompactLayers::seal(uint32_t generation) {
   uint64_t keys;
   {
     std::lock_guard log_lock(log_mu_);
-    log_.flush();  // the rebuild reads the file
+    if (!log_failed_) {
+      try {
+        log_.flush();  // the rebuild reads the file
+      } catch (const std::exception& e) {
+        log_failed_locked(e);
+      }
+    }
+    if (log_failed_) return false;
     keys = log_.keys();
   }
   const uint64_t capacity = active_capacity(keys);
@@ -646,7 +668,7 @@ void CompactLayers::build_run(uint64_t first, uint64_t upto, ShardPlan plan, boo
   } catch (const std::exception& e) {
     // The frozen layer stays, so no key is lost; growth stops with the reason.
     std::lock_guard lock(state_mu_);
-    refuse_locked(std::string("compact run build failed: ") + e.what());
+    fail_locked(std::string("compact run build failed: ") + e.what());
   }
 }
 
@@ -690,7 +712,7 @@ void CompactLayers::merge(uint64_t upto_keys, ShardPlan plan) {
     report("rebuild done");
   } catch (const std::exception& e) {
     std::lock_guard lock(state_mu_);
-    refuse_locked(std::string("compact rebuild failed: ") + e.what());
+    fail_locked(std::string("compact rebuild failed: ") + e.what());
   }
 }
 

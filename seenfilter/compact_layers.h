@@ -20,9 +20,12 @@
 // Thread safety: as SeenFilter. Inserts and lookups hold view_mu_ shared (one acquisition per
 // batch); sealing and each switch hold it exclusively for a pointer swap, so a key inserted
 // before, during or after a job is always in a layer that lookups test.
-// A job or a log append that fails (I/O) leaves the layers in place and stops growth (kFull
-// with the reason), never losing a key; after a failed append, snapshot() throws CheckpointError. Design, budget and
-// measurements: docs/seenfilter.md.
+// A job or a log append that fails (I/O: a full or failing disk) leaves the layers in place, never
+// losing a key, and is an error, not a limit: every insert from then on throws CheckpointError
+// naming it (kFull is the memory limit's answer alone, which a crawl may go on with; a failure it
+// must stop on, so that no new key is dropped), lookups go on, and after a failed append
+// snapshot() throws too (a failed job leaves a state a snapshot saves, whose load runs the job
+// again). Design, budget and measurements: docs/seenfilter.md.
 #pragma once
 
 #include <array>
@@ -30,6 +33,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <exception>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -96,7 +100,8 @@ class CompactLayers {
     return out;
   }
   bool contains(const KeyHash& hash) const;
-  // Hashes already computed; outcomes in order, a repeat within the batch gets kSeen.
+  // Hashes already computed; outcomes in order, a repeat within the batch gets kSeen. Throws
+  // CheckpointError once a job or a log append has failed.
   void insert_batch(std::span<const KeyHash> hashes, std::span<InsertOutcome> outcomes, Writers writers);
   void contains_batch(std::span<const KeyHash> hashes, std::span<bool> found) const;
 
@@ -216,7 +221,10 @@ class CompactLayers {
   uint64_t runs_keys_locked() const;
   uint64_t compact_bytes_locked() const;
   void append_to_log(std::span<const uint64_t> hashes);
-  void refuse_locked(std::string reason);
+  void log_failed_locked(const std::exception& error);  // holds log_mu_
+  void refuse_locked(std::string reason);               // growth refused (kFull from now on)
+  void fail_locked(std::string reason);                 // refused, and inserts throw
+  [[noreturn]] void throw_failure() const;
   void report(std::string_view step) const;
   Job start_job(bool merge) const;
   void finish_job(Job job, std::chrono::steady_clock::time_point started);
@@ -246,7 +254,8 @@ class CompactLayers {
   std::mutex seal_mu_;  // one seal at a time; joins the previous rebuild
   std::thread rebuild_thread_;
   std::atomic<bool> full_{false};
-  mutable std::mutex state_mu_;  // full_reason_, progress_, jobs_
+  std::atomic<bool> failed_{false};  // full_ because a job or an append failed
+  mutable std::mutex state_mu_;      // full_reason_, progress_, jobs_
   std::string full_reason_;
   std::vector<Job> jobs_;
   std::function<void(std::string_view)> progress_;

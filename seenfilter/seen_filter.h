@@ -9,7 +9,9 @@
 // Thread safety: every method may be called from any number of threads at once. try_insert is
 // insert-if-absent: of several concurrent inserts of one key exactly one gets kNew. Readers take
 // no lock; layers are only ever appended. Growth beyond memory_limit_bytes is refused: the filter
-// keeps answering and inserts of absent keys report kFull (see full_reason()).
+// keeps answering and inserts of absent keys report kFull (see full_reason()). A compact filter
+// (hash_log set) whose hash log or background job fails on I/O throws CheckpointError from every
+// insert from then on instead: an error to stop on, never a reason to drop keys as kFull.
 // Math, defaults and estimators: docs/seenfilter.md. Checkpoints: seenfilter/checkpoint.h.
 #pragma once
 

@@ -10,7 +10,9 @@
 // written in large blocks, or line by line to a terminal or with --line-buffered. When the reader
 // of the output goes away (`| head`) the command stops quietly, without saving --state: the
 // filter then holds lines that were never delivered. A line the filter cannot record (memory limit reached: kFull) is
-// printed, since it cannot be shown to be a duplicate, and counted; a warning says so once.
+// printed, since it cannot be shown to be a duplicate, and counted; a warning says so once. A
+// --compact filter whose disk fails (its hash log or a rebuild) is not full: dedup stops with exit
+// 1 naming it, saving nothing.
 #include <unistd.h>
 
 #include <cerrno>

@@ -43,7 +43,7 @@ void append_records(const std::filesystem::path& path, uint64_t keep,
 }
 
 TEST(HashLog, KeysComeBackInOrderAcrossRecords) {
-  testing::TempDir dir;
+  bloomcrawl::testing::TempDir dir;
   const auto path = dir.path() / "hashlog";
   const std::vector<uint64_t> keys = sequence(1, kMaxHashLogRecordKeys * 2 + 17);
   {
@@ -68,7 +68,7 @@ TEST(HashLog, KeysComeBackInOrderAcrossRecords) {
 // A run's build reads the log from where the runs end: whole records before it are skipped, and
 // the record it falls in is visited from it on.
 TEST(HashLog, ReadsFromAFirstKeyAtOrInsideARecord) {
-  testing::TempDir dir;
+  bloomcrawl::testing::TempDir dir;
   const auto path = dir.path() / "hashlog";
   append_records(path, 0, {sequence(0, 100), sequence(100, 50), sequence(150, 70)});
   for (const uint64_t first : {uint64_t{0}, uint64_t{99}, uint64_t{100}, uint64_t{120}, uint64_t{150}, uint64_t{219},
@@ -83,7 +83,7 @@ TEST(HashLog, ReadsFromAFirstKeyAtOrInsideARecord) {
 }
 
 TEST(HashLog, TornTailIsSkippedAndCutOnReopen) {
-  testing::TempDir dir;
+  bloomcrawl::testing::TempDir dir;
   const auto path = dir.path() / "hashlog";
   append_records(path, 0, {sequence(1, 10), sequence(11, 10)});
   const uint64_t full = std::filesystem::file_size(path);
@@ -100,7 +100,7 @@ TEST(HashLog, TornTailIsSkippedAndCutOnReopen) {
 }
 
 TEST(HashLog, WriterCutsToTheCheckpointsKeysEvenMidRecord) {
-  testing::TempDir dir;
+  bloomcrawl::testing::TempDir dir;
   const auto path = dir.path() / "hashlog";
   append_records(path, 0, {sequence(1, 50)});
   {
@@ -118,7 +118,7 @@ TEST(HashLog, WriterCutsToTheCheckpointsKeysEvenMidRecord) {
 }
 
 TEST(HashLog, MissingOrShortLogIsAnError) {
-  testing::TempDir dir;
+  bloomcrawl::testing::TempDir dir;
   EXPECT_THROW(HashLogWriter(dir.path() / "absent", 5), CheckpointError);
   const auto path = dir.path() / "hashlog";
   {
@@ -131,13 +131,13 @@ TEST(HashLog, MissingOrShortLogIsAnError) {
 }
 
 TEST(HashLog, FailedWriteLeavesEarlierRecordsReadable) {
-  testing::TempDir dir;
+  bloomcrawl::testing::TempDir dir;
   const auto path = dir.path() / "hashlog";
   HashLogWriter writer(path, 0);
   writer.append(sequence(1, 8));
   writer.sync();
   {
-    testing::FaultyFileSystem faulty;
+    bloomcrawl::testing::FaultyFileSystem faulty;
     faulty.fail_write(1, ENOSPC);
     writer.append(sequence(9, 8));
     EXPECT_THROW(writer.flush(), CheckpointError);

@@ -68,7 +68,7 @@ std::optional<std::vector<uint64_t>> read_in_chunks(const ShardKeyFiles& files, 
 
 class ShardKeyFilesTest : public ::testing::Test {
  protected:
-  testing::TempDir dir_;
+  bloomcrawl::testing::TempDir dir_;
   fs::path log_ = dir_.path() / "hashlog";
   fs::path keys_ = dir_.path() / "hashlog.keys";
   std::vector<uint64_t> hashes_ = write_log(log_, 5000);
