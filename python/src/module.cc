@@ -47,6 +47,10 @@ memory_limit: bytes of all layers together (default 1 GiB); past it the filter s
 growth: capacity ratio of successive layers (>= 1).
 tightening: FPR ratio of successive layers, in [0, 1); 0 makes one layer of `capacity` keys
     that never grows (docs/seenfilter.md).
+
+A filter loaded from a compact state (`bloomcrawl dedup --compact --state`, a crawl's
+checkpoint) keeps its hash log on disk: once a write there fails, add and add_many raise
+RuntimeError naming it rather than drop keys.
 )doc")
       .def(py::init([](uint64_t capacity, double fpr, std::optional<uint64_t> memory_limit, double growth,
                        double tightening) {
