@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cerrno>
 #include <charconv>
 #include <fstream>
 #include <iterator>
@@ -14,6 +15,7 @@
 #include "base/checksum.h"
 #include "base/coding.h"
 #include "base/data_error.h"
+#include "base/file_system.h"
 #include "seenfilter/hash_log.h"
 #include "seenfilter/key_hash.h"
 
@@ -29,6 +31,13 @@ constexpr size_t kHeaderBytes = 24;  // magic, version, bits, covered
 constexpr size_t kShardBytes = 16;   // keys, check
 constexpr uint32_t kMaxBits = 16;
 constexpr const char* kManifest = "KEYS";
+
+// CheckpointError naming `path`, with errno's text when the failed call set it (iostreams do not
+// promise to; on Linux the failed open(2) or write(2) does).
+[[noreturn]] void fail(const fs::path& path, const std::string& what, int error) {
+  if (error != 0) throw_file_error(path, what, error);
+  throw CheckpointError(path.string(), what);
+}
 
 uint64_t check_of(std::span<const uint64_t> keys) {
   return std::accumulate(keys.begin(), keys.end(), uint64_t{0},
@@ -63,8 +72,9 @@ ShardKeyFiles ShardKeyFiles::fresh(const fs::path& dir, uint32_t bits) {
     if (!files.is_shard_file(name)) fs::remove_all(entry.path());
   }
   for (uint32_t s = 0; s < files.keys_.size(); ++s) {
+    errno = 0;
     std::ofstream out(files.file(s), std::ios::binary | std::ios::trunc);
-    if (!out) throw CheckpointError(files.file(s).string(), "cannot create a rebuild's key file");
+    if (!out) fail(files.file(s), "cannot create a rebuild's key file", errno);
   }
   return files;
 }
@@ -129,8 +139,11 @@ uint64_t ShardKeyFiles::append_from_log(const fs::path& log, uint64_t first, uin
   }
   const auto write_pending = [&](size_t s) {
     const std::span<const uint64_t> gathered(&pending[s * batch], filled[s]);
+    errno = 0;
     out[s].write(reinterpret_cast<const char*>(gathered.data()),
                  static_cast<std::streamsize>(gathered.size() * sizeof(uint64_t)));
+    // Unbuffered: the write(2) that failed set errno (ENOSPC on a full disk), said in the error.
+    if (!out[s]) fail(file(s), "cannot write a rebuild's key file", errno);
     keys_[s] += gathered.size();
     checks_[s] += check_of(gathered);
     filled[s] = 0;

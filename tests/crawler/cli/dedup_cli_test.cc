@@ -12,6 +12,7 @@
 
 #include "tests/crawler/cli/filter_process.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/tmpfs_mount.h"
 
 namespace bloomcrawl {
 namespace {
@@ -241,6 +242,20 @@ TEST_F(DedupCli, TighteningZeroMakesOneRightSizedLayer) {
   EXPECT_EQ(s["new"].get<int>(), 1000);
   EXPECT_LE(s["bits_per_key"].get<double>(), 10.5);  // the whole 1% goes to its only layer
   EXPECT_EQ(s["unrecorded_full"].get<int>() + s["new"].get<int>() + s["duplicates"].get<int>(), 1500);
+}
+
+// A compact filter on a disk that fills (a real tmpfs, ENOSPC from the kernel): dedup does not go
+// on as if the filter were full (printing repeats as new lines, exit 0), it stops with exit 1
+// naming the file and the cause.
+TEST_F(DedupCli, CompactStateOnAFullDiskExitsOneNamingIt) {
+  testing::TmpfsMount disk(work_.path() / "disk", 256 << 10);
+  if (!disk.mounted()) GTEST_SKIP() << disk.why_not();
+  const fs::path dir = disk.path() / "state";
+  const RunResult r = run("dedup --compact --capacity 1000 --state " + dir.string(), url_lines(0, 200'000));
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find(dir.string()), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("filter full"), std::string::npos) << r.err;
 }
 
 }  // namespace
