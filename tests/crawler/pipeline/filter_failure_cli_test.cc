@@ -33,7 +33,8 @@ std::string file_text(const fs::path& path) {
 }
 
 TEST(FilterFailureCli, ACrawlWhoseFilterCannotCompactStopsWithExitOneAndAResumeEndsIt) {
-  // A few thousand links: the filter seals and runs jobs.
+  // At 100 pages per host the crawl finds 439 URLs, under the first layer's 512 keys, and the
+  // filter never runs a job; at 200 it does.
   const std::unique_ptr<testweb::TestWeb> web = testing::start_test_web(200);
   testing::TempDir temp;
   const fs::path out = temp.path() / "out";
