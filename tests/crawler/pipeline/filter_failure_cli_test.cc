@@ -8,12 +8,12 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "base/file_system.h"
 #include "seenfilter/checkpoint_format.h"
 #include "seenfilter/shard_key_files.h"
 #include "tests/support/spawn.h"
@@ -24,13 +24,6 @@ namespace bloomcrawl {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string file_text(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 TEST(FilterFailureCli, ACrawlWhoseFilterCannotCompactStopsWithExitOneAndAResumeEndsIt) {
   // At 100 pages per host the crawl finds 439 URLs, under the first layer's 512 keys, and the
@@ -59,7 +52,7 @@ TEST(FilterFailureCli, ACrawlWhoseFilterCannotCompactStopsWithExitOneAndAResumeE
     return testing::wait_exit_code(pid);
   };
   const auto output_of = [&](const std::string& log) {
-    return file_text(temp.path() / (log + ".stdout")) + file_text(temp.path() / (log + ".stderr"));
+    return read_whole_file(temp.path() / (log + ".stdout")) + read_whole_file(temp.path() / (log + ".stderr"));
   };
 
   const int first = run({"crawl", "--config", (temp.path() / "crawl.json").string()}, "first");
@@ -68,12 +61,12 @@ TEST(FilterFailureCli, ACrawlWhoseFilterCannotCompactStopsWithExitOneAndAResumeE
       << "the error does not name the filter's directory:\n"
       << output_of("first");
   EXPECT_EQ(output_of("first").find("seen filter is full"), std::string::npos) << output_of("first");
-  EXPECT_EQ(nlohmann::json::parse(file_text(out / "report.json"))["crawl"]["stopped_by"], "error");
+  EXPECT_EQ(nlohmann::json::parse(read_whole_file(out / "report.json"))["crawl"]["stopped_by"], "error");
 
   for (const fs::path& blocker : blockers) fs::remove(blocker);
   ASSERT_EQ(run({"crawl", "--resume", checkpoints.string()}, "resume"), 0) << output_of("resume");
   EXPECT_EQ(testing::unrecorded_pages(*web, out), std::vector<std::string>{});
-  EXPECT_EQ(nlohmann::json::parse(file_text(out / "report.json"))["crawl"]["stopped_by"], "done");
+  EXPECT_EQ(nlohmann::json::parse(read_whole_file(out / "report.json"))["crawl"]["stopped_by"], "done");
   web->stop();
 }
 
